@@ -1,0 +1,4 @@
+"""(to be written)"""
+
+COLLECTIVE_OPS: tuple = ()
+COLLECTIVE_ATTRS: tuple = ()

@@ -1,0 +1,4 @@
+"""(to be written)"""
+
+GATHER_SCATTER_OPS: tuple = ()
+GATHER_SCATTER_ATTRS: tuple = ()

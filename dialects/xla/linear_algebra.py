@@ -1,0 +1,4 @@
+"""(to be written)"""
+
+LINALG_OPS: tuple = ()
+LINALG_ATTRS: tuple = ()

@@ -1,0 +1,4 @@
+"""(to be written)"""
+
+SHAPE_OPS: tuple = ()
+SHAPE_ATTRS: tuple = ()

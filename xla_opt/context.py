@@ -1,0 +1,39 @@
+"""One place that knows every dialect, pass and output target of xla-opt."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.context import Context
+from xdsl.passes import ModulePass
+from xdsl.universe import Universe
+
+
+def register_xla_dialects(ctx: Context) -> None:
+    """Add our dialects to a context (xDSL's are registered by the caller)."""
+    from xla_opt.dialects.xla import XLA
+
+    if "xla" not in ctx.registered_dialect_names:
+        ctx.load_dialect(XLA)
+
+
+def make_context() -> Context:
+    """A context with every xDSL dialect and ours, for the Python API and tests."""
+    ctx = Context()
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        ctx.register_dialect(name, factory)
+    register_xla_dialects(ctx)
+    return ctx
+
+
+def xla_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Our passes by their kebab-case name (imported lazily, as xDSL does)."""
+    from xla_opt.passes import PASSES
+
+    return dict(PASSES)
+
+
+def xla_targets() -> dict[str, Callable]:
+    from xla_opt.passes import TARGETS
+
+    return dict(TARGETS)

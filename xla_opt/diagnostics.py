@@ -1,0 +1,201 @@
+"""Located diagnostics: parsing with source locations, a verifier that reports every
+failing op at its `file:line:col`, and MLIR's `--verify-diagnostics` protocol
+(`// expected-error @+1 {{message}}`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.traits import NoTerminator
+from xdsl.utils.exceptions import ParseError
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    file: str
+    line: int
+    col: int
+    message: str
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: {self.severity}: {self.message}"
+
+
+class DiagnosticError(Exception):
+    """One or more user-facing diagnostics; the driver prints them and exits 1."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        super().__init__("\n".join(map(str, diagnostics)))
+        self.diagnostics = diagnostics
+
+
+def one_line(text: str) -> str:
+    """Diagnostics are single lines: fold multi-line exception texts."""
+    return "; ".join(part.strip() for part in str(text).splitlines() if part.strip())
+
+
+class LocatingParser(Parser):
+    """A parser that gives every op without an explicit `loc(...)` the location of its
+    first token, so diagnostics (and later passes) can point at the source."""
+
+    def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
+        super().__init__(ctx, text, name)
+        self._file = name
+        self._line_offset = line_offset
+        self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def location_of(self, offset: int) -> tuple[int, int]:
+        index = bisect.bisect_right(self._line_starts, offset) - 1
+        return index + 1 + self._line_offset, offset - self._line_starts[index] + 1
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.start
+        op = super().parse_operation()
+        if isinstance(op.location, UnknownLoc):
+            line, col = self.location_of(start)
+            op.location = FileLineColLoc(StringAttr(self._file), IntAttr(line), IntAttr(col))
+        return op
+
+
+def parse_error_diagnostic(e: ParseError, line_offset: int = 0) -> Diagnostic:
+    loc = e.span.get_location()
+    return Diagnostic(loc.file, loc.line + line_offset, loc.col, one_line(e.msg))
+
+
+def _strip_comments(text: str) -> str:
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def parse_source(
+    ctx: Context, text: str, name: str, line_offset: int = 0
+) -> ModuleOp:
+    """Parse MLIR text into a module; an empty input is an empty module. Errors are
+    raised as `DiagnosticError`."""
+    if not _strip_comments(text).strip():
+        return ModuleOp([])
+    parser = LocatingParser(ctx, text, name, line_offset)
+    try:
+        return parser.parse_module()
+    except ParseError as e:
+        raise DiagnosticError([parse_error_diagnostic(e, line_offset)]) from None
+
+
+def op_location(op: Operation | None, default_file: str = "<unknown>") -> tuple[str, int, int]:
+    while op is not None:
+        loc = op.location
+        if isinstance(loc, FileLineColLoc):
+            return loc.filename.data, loc.line.data, loc.column.data
+        op = op.parent_op()
+    return default_file, 0, 0
+
+
+def op_diagnostic(op: Operation, message: str, default_file: str = "<unknown>") -> Diagnostic:
+    file, line, col = op_location(op, default_file)
+    return Diagnostic(file, line, col, f"'{op.name}' op {one_line(message)}")
+
+
+def _strip_xdsl_prefix(message: str) -> str:
+    return message.removeprefix("Operation does not verify: ")
+
+
+def verify_module(module: Operation, default_file: str = "<unknown>") -> list[Diagnostic]:
+    """Verify every op, children before parents, and return one diagnostic per failing
+    op. A parent whose children failed is not verified, to avoid cascades."""
+    diagnostics: list[Diagnostic] = []
+
+    def visit(op: Operation) -> bool:
+        failed = False
+        for region in op.regions:
+            for block in region.blocks:
+                if not block.ops and not op.has_trait(NoTerminator):
+                    diagnostics.append(
+                        op_diagnostic(op, "region has an empty block", default_file)
+                    )
+                    failed = True
+                for child in block.ops:
+                    failed |= visit(child)
+        if failed:
+            return True
+        try:
+            op.verify(verify_nested_ops=False)
+        except Exception as e:  # noqa: BLE001 - every verifier failure is a diagnostic
+            text = str(e) or type(e).__name__
+            diagnostics.append(op_diagnostic(op, _strip_xdsl_prefix(text), default_file))
+            return True
+        return False
+
+    visit(module)
+    return diagnostics
+
+
+# --------------------------------------------------------------------------------------
+# --verify-diagnostics
+# --------------------------------------------------------------------------------------
+
+_EXPECTED = re.compile(
+    r"expected-(error|warning|note|remark)(-re)?\s*(@(?:[+-]\d+|above|below))?\s*\{\{(.*?)\}\}"
+)
+
+
+@dataclass
+class Expectation:
+    severity: str
+    line: int
+    pattern: str
+    is_regex: bool
+    matched: bool = field(default=False)
+
+    def matches(self, d: Diagnostic) -> bool:
+        if d.severity != self.severity or d.line != self.line:
+            return False
+        if self.is_regex:
+            # MLIR's -re form: literal text with {{regex}} islands
+            parts = re.split(r"\{\{(.*?)\}\}", self.pattern)
+            rx = "".join(p if i % 2 else re.escape(p) for i, p in enumerate(parts))
+            return re.search(rx, d.message) is not None
+        return self.pattern in d.message
+
+
+def collect_expectations(text: str, line_offset: int = 0) -> list[Expectation]:
+    out = []
+    for index, line in enumerate(text.splitlines()):
+        for m in _EXPECTED.finditer(line):
+            severity, regex, where, pattern = m.groups()
+            target = index + 1 + line_offset
+            if where:
+                if where == "@above":
+                    target -= 1
+                elif where == "@below":
+                    target += 1
+                else:
+                    target += int(where[1:])
+            out.append(Expectation(severity, target, pattern, bool(regex)))
+    return out
+
+
+def check_expectations(
+    expectations: list[Expectation], diagnostics: list[Diagnostic], file: str
+) -> list[str]:
+    """MLIR's rules: every diagnostic must be expected, every expectation produced."""
+    problems = []
+    for d in diagnostics:
+        for e in expectations:
+            if not e.matched and e.matches(d):
+                e.matched = True
+                break
+        else:
+            problems.append(f"{d.file}:{d.line}:{d.col}: error: unexpected {d.severity}: {d.message}")
+    for e in expectations:
+        if not e.matched:
+            problems.append(
+                f"{file}:{e.line}:1: error: expected {e.severity} \"{e.pattern}\" was not produced"
+            )
+    return problems
