@@ -1,3 +1,6 @@
 """xla-opt: an MLIR-style compiler framework for XLA's operations, built on xDSL."""
 
+from xla_opt.api import ProgramError, compile, load_program, run  # noqa: A004
+
 __version__ = "0.1.0"
+__all__ = ["run", "compile", "load_program", "ProgramError"]

@@ -1,0 +1,64 @@
+"""The reference interpreter: every xla op executed with numpy, exactly as the spec
+says. It is the oracle every lowering is checked against.
+
+Built on xDSL's interpreter framework: each op family registers its implementations
+(`@impl`) in an `InterpreterFunctions` class; xDSL's own `func`, `scf`, `cf` and `arith`
+implementations run the surrounding code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    ReturnedValues,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.interpreters.arith import ArithFunctions
+from xdsl.interpreters.cf import CfFunctions
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.interpreters.scf import ScfFunctions
+
+from xla_opt.dialects.xla.computation import ReturnOp
+
+from .elementwise import ElementwiseFunctions
+
+
+@register_impls
+class ComputationFunctions(InterpreterFunctions):
+    @impl_terminator(ReturnOp)
+    def run_return(self, interpreter: Interpreter, op: ReturnOp, args: tuple[Any, ...]):
+        return ReturnedValues(args), ()
+
+
+def _family_functions() -> list[InterpreterFunctions]:
+    """Every family's implementations (families register themselves in FAMILIES)."""
+    from . import families
+
+    return [ElementwiseFunctions(), ComputationFunctions(), *(f() for f in families.FAMILIES)]
+
+
+def make_interpreter(module: ModuleOp) -> Interpreter:
+    interpreter = Interpreter(module)
+    for functions in (FuncFunctions(), ScfFunctions(), CfFunctions(), ArithFunctions()):
+        interpreter.register_implementations(functions)
+    for functions in _family_functions():
+        interpreter.register_implementations(functions)
+    return interpreter
+
+
+def interpret(module: ModuleOp, entry: str, args: Sequence[Any]) -> tuple[Any, ...]:
+    """Run function `entry` of `module` on already type-checked values."""
+    return tuple(make_interpreter(module).call_op(entry, tuple(args)))
+
+
+def interpreted_op_names() -> set[str]:
+    names: set[str] = set()
+    for functions in _family_functions():
+        names |= {op.name for op, _ in type(functions)._impls() if op.name.startswith("xla.")}
+    return names

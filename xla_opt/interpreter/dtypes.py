@@ -1,0 +1,97 @@
+"""Element types of the xla dialect as numpy dtypes, and values checked against types.
+
+Tensors are numpy arrays (rank 0 for scalars), tuples are Python tuples, tokens are
+`Token` objects. bf16 is `ml_dtypes.bfloat16`, the type JAX itself uses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    ComplexType,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    Signedness,
+    TensorType,
+    TupleType,
+)
+from xdsl.ir import Attribute
+
+from xla_opt.dialects.xla.base import TokenType
+
+BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+
+
+class Token:
+    """The run-time value of `!xla.token`: carries no data, only ordering."""
+
+    def __repr__(self) -> str:
+        return "Token()"
+
+
+def numpy_dtype(t: Attribute) -> np.dtype:
+    """The numpy dtype of an xla element type."""
+    if isinstance(t, IntegerType):
+        w = t.width.data
+        if w == 1:
+            return np.dtype(np.bool_)
+        prefix = "uint" if t.signedness.data == Signedness.UNSIGNED else "int"
+        return np.dtype(f"{prefix}{w}")
+    if isinstance(t, BFloat16Type):
+        return BFLOAT16
+    if isinstance(t, Float16Type):
+        return np.dtype(np.float16)
+    if isinstance(t, Float32Type):
+        return np.dtype(np.float32)
+    if isinstance(t, Float64Type):
+        return np.dtype(np.float64)
+    if isinstance(t, ComplexType):
+        return np.dtype(np.complex64 if isinstance(t.element_type, Float32Type) else np.complex128)
+    raise TypeError(f"no numpy dtype for element type {t}")
+
+
+def describe(value: Any) -> str:
+    if isinstance(value, np.ndarray):
+        return f"{value.dtype}{list(value.shape)}"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(describe(v) for v in value) + ")"
+    return type(value).__name__
+
+
+def type_text(t: Attribute) -> str:
+    if isinstance(t, TensorType):
+        return f"{numpy_dtype(t.get_element_type())}{list(t.get_shape())}"
+    return str(t)
+
+
+def check_value(value: Any, t: Attribute, what: str) -> Any:
+    """Coerce a user value to the declared type, or raise a ValueError naming both.
+
+    Python scalars and lists are accepted for tensors; arrays must match dtype and
+    shape exactly (no silent casts)."""
+    if isinstance(t, TokenType):
+        return value if isinstance(value, Token) else Token()
+    if isinstance(t, TupleType):
+        types = t.types.data
+        if not isinstance(value, tuple | list) or len(value) != len(types):
+            raise ValueError(f"{what}: expected a tuple of {len(types)} values, got {describe(value)}")
+        return tuple(check_value(v, et, f"{what}[{i}]") for i, (v, et) in enumerate(zip(value, types)))
+    assert isinstance(t, TensorType)
+    dtype = numpy_dtype(t.get_element_type())
+    shape = tuple(t.get_shape())
+    if not isinstance(value, np.ndarray):
+        arr = np.asarray(value)
+        if arr.dtype.kind in "biufc" and np.can_cast(arr, dtype, casting="same_kind") or arr.ndim == 0:
+            arr = arr.astype(dtype)
+        value = arr
+    if value.dtype != dtype:
+        raise ValueError(f"{what}: expected dtype {dtype}, got {value.dtype}")
+    if value.shape != shape:
+        raise ValueError(f"{what}: expected shape {list(shape)}, got {list(value.shape)}")
+    return value

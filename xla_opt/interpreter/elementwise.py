@@ -1,0 +1,450 @@
+"""Reference semantics of the element-wise family on numpy arrays.
+
+Exactness rules (XLA's CPU behaviour, which JAX users observe):
+* f32 stays f32; f16 and bf16 compute in f32 and round back to nearest even.
+* integers wrap around; integer division truncates toward zero; x / 0 is -1 (all
+  bits set), x % 0 is x, INT_MIN / -1 is INT_MIN and INT_MIN % -1 is 0.
+* shifts by the bit width or more give 0 (arithmetic right shift: the sign fill).
+* convert follows C++ static_cast: floats to integers truncate toward zero and
+  saturate, NaN becomes 0; everything else rounds to nearest even.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+
+from xla_opt.dialects.shapes.broadcast import broadcast_operand_map
+from xla_opt.dialects.xla import elementwise as ew
+from xla_opt.dialects.xla.base import elem_of, ints, shape_of
+
+from .dtypes import BFLOAT16, numpy_dtype
+
+HALF_TYPES = (np.dtype(np.float16), BFLOAT16)
+
+
+def _float_compute(fn: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+    """Run `fn` in f32 for f16/bf16 inputs and round the result back."""
+
+    def run(*xs: np.ndarray) -> np.ndarray:
+        dtype = xs[0].dtype
+        if dtype in HALF_TYPES:
+            out = fn(*(x.astype(np.float32) for x in xs))
+            return out.astype(dtype) if out.dtype.kind == "f" else out
+        return fn(*xs)
+
+    return run
+
+
+def _quiet(fn: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+    """IEEE results (inf, nan) are values, not warnings."""
+
+    def run(*xs: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            return fn(*xs)
+
+    return run
+
+
+# --------------------------------------------------------------------------------------
+# Integer helpers
+# --------------------------------------------------------------------------------------
+
+
+def _int_info(dtype: np.dtype) -> tuple[int, int, int]:
+    info = np.iinfo(dtype)
+    return int(info.bits), int(info.min), int(info.max)
+
+
+def int_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    bits, lo, _ = _int_info(a.dtype)
+    zero = b == 0
+    overflow = (a == lo) & (b == -1) if lo < 0 else np.zeros(a.shape, bool)
+    safe_b = np.where(zero | overflow, 1, b).astype(a.dtype)
+    # truncating division: numpy floors, so correct the quotient where signs differ
+    fq = np.floor_divide(a, safe_b)
+    rem = a - fq * safe_b
+    fix = (rem != 0) & ((rem < 0) != (safe_b < 0))
+    tq = (fq + fix.astype(a.dtype)).astype(a.dtype)
+    tq = np.where(zero, np.array(-1).astype(a.dtype) if lo < 0 else np.iinfo(a.dtype).max, tq)
+    return np.where(overflow, a, tq).astype(a.dtype)
+
+
+def int_remainder(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    _, lo, _ = _int_info(a.dtype)
+    zero = b == 0
+    overflow = (a == lo) & (b == -1) if lo < 0 else np.zeros(a.shape, bool)
+    safe_b = np.where(zero | overflow, 1, b).astype(a.dtype)
+    r = np.fmod(a, safe_b)
+    r = np.where(zero, a, r)
+    return np.where(overflow, 0, r).astype(a.dtype)
+
+
+def int_power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Exponentiation by squaring with wrap-around; negative exponents give 0 except
+    for bases 1 and -1 (XLA's integer pow)."""
+    with np.errstate(over="ignore"):
+        result = np.ones(a.shape, a.dtype)
+        base = a.copy()
+        exp = b.copy()
+        negative = exp < 0 if np.issubdtype(b.dtype, np.signedinteger) else np.zeros(b.shape, bool)
+        exp = np.where(negative, 0, exp)
+        while np.any(exp > 0):
+            odd = (exp & 1).astype(bool)
+            result = np.where(odd, result * base, result).astype(a.dtype)
+            base = (base * base).astype(a.dtype)
+            exp = exp >> 1
+    neg_result = np.where(a == 1, 1, np.where(a == -1, np.where(b % 2 == 0, 1, -1), 0))
+    return np.where(negative, neg_result, result).astype(a.dtype)
+
+
+def _shift_amount(b: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    unsigned = b.astype(np.uint64) if b.dtype.kind == "u" else b.astype(np.int64).astype(np.uint64)
+    too_big = unsigned >= bits
+    return np.where(too_big, 0, unsigned).astype(np.uint64), too_big
+
+
+def shift_left(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    bits = a.dtype.itemsize * 8
+    amount, too_big = _shift_amount(b, bits)
+    ua = a.view(f"uint{bits}")
+    out = np.left_shift(ua, amount.astype(ua.dtype)).astype(ua.dtype)
+    return np.where(too_big, 0, out).astype(ua.dtype).view(a.dtype)
+
+
+def shift_right_logical(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    bits = a.dtype.itemsize * 8
+    amount, too_big = _shift_amount(b, bits)
+    ua = a.view(f"uint{bits}")
+    out = np.right_shift(ua, amount.astype(ua.dtype))
+    return np.where(too_big, 0, out).astype(ua.dtype).view(a.dtype)
+
+
+def shift_right_arithmetic(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    bits = a.dtype.itemsize * 8
+    amount, too_big = _shift_amount(b, bits)
+    sa = a.view(f"int{bits}")
+    amount = np.where(too_big, bits - 1, amount).astype(sa.dtype)
+    return np.right_shift(sa, amount).astype(sa.dtype).view(a.dtype)
+
+
+def popcount(a: np.ndarray) -> np.ndarray:
+    bits = a.dtype.itemsize * 8
+    return np.bitwise_count(a.view(f"uint{bits}")).astype(a.dtype)
+
+
+def count_leading_zeros(a: np.ndarray) -> np.ndarray:
+    bits = a.dtype.itemsize * 8
+    u = a.view(f"uint{bits}").astype(np.uint64)
+    count = np.zeros(a.shape, np.int64)
+    for i in range(bits - 1, -1, -1):
+        set_bit = ((u >> np.uint64(i)) & np.uint64(1)).astype(bool)
+        count = np.where((count == bits - 1 - i) & ~set_bit, count + 1, count)
+    return count.astype(a.dtype)
+
+
+# --------------------------------------------------------------------------------------
+# Float helpers
+# --------------------------------------------------------------------------------------
+
+
+def round_half_away(x: np.ndarray) -> np.ndarray:
+    """Round to nearest, ties away from zero, without the x + 0.5 rounding error."""
+    t = np.trunc(x)
+    frac = x - t
+    return np.where(np.abs(frac) >= 0.5, t + np.sign(x), t).astype(x.dtype)
+
+
+def sign(x: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "c":
+        mag = np.abs(x)
+        with np.errstate(all="ignore"):
+            return np.where(mag == 0, x, x / mag).astype(x.dtype)
+    if x.dtype.kind == "f":
+        # -0 and +0 keep their sign, NaN stays NaN
+        return np.where(x == 0, x, np.sign(x)).astype(x.dtype)
+    return np.sign(x).astype(x.dtype)
+
+
+def logistic(x: np.ndarray) -> np.ndarray:
+    one = np.ones((), x.dtype)
+    return (one / (one + np.exp(-x))).astype(x.dtype)
+
+
+def rsqrt(x: np.ndarray) -> np.ndarray:
+    one = np.ones((), x.dtype)
+    return (one / np.sqrt(x)).astype(x.dtype)
+
+
+def real_part(x: np.ndarray) -> np.ndarray:
+    return np.real(x).copy()
+
+
+def imag_part(x: np.ndarray) -> np.ndarray:
+    return np.imag(x).copy() if x.dtype.kind == "c" else np.zeros_like(x)
+
+
+def _total_order_key(x: np.ndarray) -> np.ndarray:
+    """Integers ordered like TOTALORDER: -NaN < -Inf < -finite < -0 < +0 < +finite < +Inf < +NaN."""
+    bits = x.dtype.itemsize * 8
+    i = x.view(f"int{bits}").astype(np.int64)
+    return np.where(i < 0, i ^ np.int64((1 << (bits - 1)) - 1), i)
+
+
+def compare(a: np.ndarray, b: np.ndarray, direction: str, compare_type: str) -> np.ndarray:
+    if compare_type == "TOTALORDER":
+        a, b = _total_order_key(a), _total_order_key(b)
+    fn = {
+        "EQ": np.equal,
+        "NE": np.not_equal,
+        "GE": np.greater_equal,
+        "GT": np.greater,
+        "LE": np.less_equal,
+        "LT": np.less,
+    }[direction]
+    return fn(a, b)
+
+
+# --------------------------------------------------------------------------------------
+# Conversions
+# --------------------------------------------------------------------------------------
+
+
+def convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    if dtype == x.dtype:
+        return x.copy()
+    if dtype.kind == "b":
+        return x != 0
+    if dtype.kind in "iu" and x.dtype.kind in "fc":
+        real = np.real(x).astype(np.float64)
+        info = np.iinfo(dtype)
+        t = np.trunc(np.nan_to_num(real, nan=0.0, posinf=np.inf, neginf=-np.inf))
+        out = np.empty(x.shape, dtype)
+        high = t >= float(info.max)
+        low = t <= float(info.min)
+        mid = ~(high | low)
+        out[high] = info.max
+        out[low] = info.min
+        out[mid] = t[mid].astype(dtype)
+        return out
+    if x.dtype.kind == "c" and dtype.kind != "c":
+        x = np.real(x)
+    with np.errstate(all="ignore"):
+        if x.dtype.kind in "iub" and dtype.kind in "iu":
+            return x.astype(dtype)  # wrap-around, like static_cast of integers
+        return x.astype(dtype)
+
+
+def bitcast_convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    in_bytes, out_bytes = x.dtype.itemsize, dtype.itemsize
+    contiguous = np.ascontiguousarray(x)
+    if in_bytes == out_bytes:
+        return contiguous.view(dtype).copy()
+    if in_bytes > out_bytes:
+        return contiguous.view(dtype).reshape(*x.shape, in_bytes // out_bytes).copy()
+    return contiguous.view(dtype).reshape(x.shape[:-1]).copy()
+
+
+def reduce_precision(x: np.ndarray, exponent_bits: int, mantissa_bits: int) -> np.ndarray:
+    """XLA's ReducePrecision on the IEEE bit pattern: round the mantissa to nearest even,
+    overflow to +-Inf, underflow to +-0, NaN kept (as a NaN)."""
+    dtype = x.dtype
+    if dtype in HALF_TYPES:
+        return reduce_precision(x.astype(np.float32), exponent_bits, mantissa_bits).astype(dtype)
+    if dtype == np.float32:
+        ubits, src_exp, src_man, uint = 32, 8, 23, np.uint32
+    else:
+        ubits, src_exp, src_man, uint = 64, 11, 52, np.uint64
+    bits = np.ascontiguousarray(x).view(uint).copy()
+    one = uint(1)
+    if mantissa_bits < src_man:
+        drop = uint(src_man - mantissa_bits)
+        last_kept = (bits >> drop) & one
+        bias = (one << (drop - one)) - one + last_kept
+        bits = (bits + bias) & ~((one << drop) - one)
+    if exponent_bits < src_exp:
+        sign_mask = one << uint(ubits - 1)
+        exp_mask = ((one << uint(src_exp)) - one) << uint(src_man)
+        src_bias = (1 << (src_exp - 1)) - 1
+        dst_bias = (1 << (exponent_bits - 1)) - 1
+        max_exp = uint(src_bias + dst_bias) << uint(src_man)
+        min_exp = uint(src_bias - dst_bias) << uint(src_man)
+        exponent = bits & exp_mask
+        overflow = exponent > max_exp
+        underflow = exponent <= min_exp
+        signs = bits & sign_mask
+        inf = signs | exp_mask
+        bits = np.where(overflow, inf, np.where(underflow, signs, bits)).astype(uint)
+    out = bits.view(dtype)
+    return np.where(np.isnan(x), x, out).astype(dtype)
+
+
+# --------------------------------------------------------------------------------------
+# The op tables
+# --------------------------------------------------------------------------------------
+
+_F = lambda fn: _quiet(_float_compute(fn))  # noqa: E731
+
+UNARY_IMPLS: dict[type, Callable[[np.ndarray], np.ndarray]] = {
+    ew.AbsOp: _F(np.abs),
+    ew.CeilOp: _F(np.ceil),
+    ew.CosineOp: _F(np.cos),
+    ew.SineOp: _F(np.sin),
+    ew.TanOp: _F(np.tan),
+    ew.ExponentialOp: _F(np.exp),
+    ew.ExponentialMinusOneOp: _F(np.expm1),
+    ew.FloorOp: _F(np.floor),
+    ew.ImagOp: _F(imag_part),
+    ew.RealOp: _F(real_part),
+    ew.IsFiniteOp: np.isfinite,
+    ew.LogOp: _F(np.log),
+    ew.LogPlusOneOp: _F(np.log1p),
+    ew.NotOp: lambda x: np.logical_not(x) if x.dtype == np.bool_ else np.invert(x),
+    ew.LogisticOp: _F(logistic),
+    ew.PopcntOp: popcount,
+    ew.CountLeadingZerosOp: count_leading_zeros,
+    ew.NegateOp: _quiet(lambda x: np.negative(x)),
+    ew.RsqrtOp: _F(rsqrt),
+    ew.SignOp: _F(sign),
+    ew.SqrtOp: _F(np.sqrt),
+    ew.CbrtOp: _F(np.cbrt),
+    ew.TanhOp: _F(np.tanh),
+    ew.RoundNearestAfzOp: _F(round_half_away),
+    ew.RoundNearestEvenOp: _F(np.rint),
+}
+
+
+def _by_kind(
+    *, integer: Callable | None = None, floating: Callable | None = None, boolean: Callable | None = None
+) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    def run(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        kind = a.dtype.kind
+        fn = boolean if kind == "b" else integer if kind in "iu" else floating
+        assert fn is not None, f"no implementation for {a.dtype}"
+        with np.errstate(all="ignore"):
+            return fn(a, b)
+
+    return run
+
+
+BINARY_IMPLS: dict[type, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    ew.AddOp: _by_kind(integer=np.add, floating=_float_compute(np.add), boolean=np.logical_or),
+    ew.SubtractOp: _by_kind(integer=np.subtract, floating=_float_compute(np.subtract)),
+    ew.MultiplyOp: _by_kind(integer=np.multiply, floating=_float_compute(np.multiply), boolean=np.logical_and),
+    ew.DivideOp: _by_kind(integer=int_divide, floating=_float_compute(np.divide)),
+    ew.RemainderOp: _by_kind(integer=int_remainder, floating=_float_compute(np.fmod)),
+    ew.MaximumOp: _by_kind(integer=np.maximum, floating=_float_compute(np.maximum), boolean=np.logical_or),
+    ew.MinimumOp: _by_kind(integer=np.minimum, floating=_float_compute(np.minimum), boolean=np.logical_and),
+    ew.PowerOp: _by_kind(integer=int_power, floating=_float_compute(np.power)),
+    ew.Atan2Op: _by_kind(floating=_float_compute(np.arctan2)),
+    ew.AndOp: _by_kind(integer=np.bitwise_and, boolean=np.logical_and),
+    ew.OrOp: _by_kind(integer=np.bitwise_or, boolean=np.logical_or),
+    ew.XorOp: _by_kind(integer=np.bitwise_xor, boolean=np.logical_xor),
+    ew.ShiftLeftOp: _by_kind(integer=shift_left),
+    ew.ShiftRightLogicalOp: _by_kind(integer=shift_right_logical),
+    ew.ShiftRightArithmeticOp: _by_kind(integer=shift_right_arithmetic),
+}
+
+
+def broadcast_to_result(value: np.ndarray, result_shape: tuple[int, ...], dims) -> np.ndarray:
+    """Apply broadcasting.md: place the operand's dimensions at `dims` of the result
+    (InDim), then stretch size-1 dimensions (degenerate)."""
+    mapping = broadcast_operand_map(value.shape, result_shape, dims)
+    expanded_shape = [1] * len(result_shape)
+    for i, d in enumerate(mapping):
+        expanded_shape[d] = value.shape[i]
+    return np.broadcast_to(value.reshape(expanded_shape), result_shape)
+
+
+def _binary_operands(op, lhs: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    result_shape = shape_of(op.result.type)
+    dims = ints(op.broadcast_dimensions) if op.broadcast_dimensions is not None else None
+    return broadcast_to_result(lhs, result_shape, dims), broadcast_to_result(rhs, result_shape, dims)
+
+
+def _result_dtype(op) -> np.dtype:
+    return numpy_dtype(elem_of(op.results[0].type))
+
+
+class ElementwiseFunctions(InterpreterFunctions):
+    def _unary(self, interpreter: Interpreter, op, args):
+        out = UNARY_IMPLS[type(op)](args[0])
+        return (np.asarray(out).astype(_result_dtype(op), copy=False),)
+
+    def _binary(self, interpreter: Interpreter, op, args):
+        a, b = _binary_operands(op, *args)
+        out = BINARY_IMPLS[type(op)](a, b)
+        return (np.asarray(out).astype(_result_dtype(op), copy=False),)
+
+    @impl(ew.CompareOp)
+    def run_compare(self, interpreter: Interpreter, op: ew.CompareOp, args):
+        a, b = _binary_operands(op, *args)
+        element = elem_of(op.lhs.type)
+        ctype = (
+            op.compare_type.data.value
+            if op.compare_type is not None
+            else ew.default_compare_type(element).value
+        )
+        if ctype == "TOTALORDER" and a.dtype in HALF_TYPES:
+            a, b = a.astype(np.float32), b.astype(np.float32)
+        return (np.asarray(compare(a, b, op.comparison_direction.data.value, ctype)),)
+
+    @impl(ew.ConstantOp)
+    def run_constant(self, interpreter: Interpreter, op: ew.ConstantOp, args):
+        return (constant_value(op),)
+
+    @impl(ew.IotaOp)
+    def run_iota(self, interpreter: Interpreter, op: ew.IotaOp, args):
+        shape = shape_of(op.output.type)
+        dim = op.iota_dimension.value.data
+        counts = np.arange(shape[dim]).reshape([-1 if i == dim else 1 for i in range(len(shape))])
+        return (np.broadcast_to(counts, shape).astype(_result_dtype(op)),)
+
+    @impl(ew.SelectOp)
+    def run_select(self, interpreter: Interpreter, op: ew.SelectOp, args):
+        pred, on_true, on_false = args
+        return (np.where(pred, on_true, on_false).astype(on_true.dtype),)
+
+    @impl(ew.ClampOp)
+    def run_clamp(self, interpreter: Interpreter, op: ew.ClampOp, args):
+        lo, x, hi = args
+        with np.errstate(all="ignore"):
+            return (np.minimum(np.maximum(x, lo), hi).astype(x.dtype),)
+
+    @impl(ew.ConvertOp)
+    def run_convert(self, interpreter: Interpreter, op: ew.ConvertOp, args):
+        return (convert(args[0], _result_dtype(op)),)
+
+    @impl(ew.BitcastConvertOp)
+    def run_bitcast_convert(self, interpreter: Interpreter, op: ew.BitcastConvertOp, args):
+        return (bitcast_convert(args[0], _result_dtype(op)),)
+
+    @impl(ew.ReducePrecisionOp)
+    def run_reduce_precision(self, interpreter: Interpreter, op: ew.ReducePrecisionOp, args):
+        return (reduce_precision(args[0], op.exponent_bits.value.data, op.mantissa_bits.value.data),)
+
+
+# One implementation per table row, then the class is registered with all of them.
+for _op in (*UNARY_IMPLS, *BINARY_IMPLS):
+    _run = ElementwiseFunctions._unary if _op in UNARY_IMPLS else ElementwiseFunctions._binary
+    setattr(ElementwiseFunctions, "run_" + _op.name.removeprefix("xla."), impl(_op)(_run))
+register_impls(ElementwiseFunctions)
+
+
+def constant_value(op: ew.ConstantOp) -> np.ndarray:
+    """The numpy array of a dense elements constant."""
+    attr = op.value
+    dtype = numpy_dtype(elem_of(op.output.type))
+    shape = shape_of(op.output.type)
+    values = attr.get_values()
+    if dtype.kind == "c":
+        flat = np.array([complex(*v) for v in values], dtype=dtype)
+    elif dtype == BFLOAT16:
+        flat = np.array(values, dtype=np.float32).astype(dtype)
+    else:
+        flat = np.array(values).astype(dtype)
+    if flat.size == 1 and int(np.prod(shape)) != 1:
+        return np.full(shape, flat[0], dtype)
+    return flat.reshape(shape)
