@@ -63,11 +63,8 @@ def int_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     zero = b == 0
     overflow = (a == lo) & (b == -1) if lo < 0 else np.zeros(a.shape, bool)
     safe_b = np.where(zero | overflow, 1, b).astype(a.dtype)
-    # truncating division: numpy floors, so correct the quotient where signs differ
-    fq = np.floor_divide(a, safe_b)
-    rem = a - fq * safe_b
-    fix = (rem != 0) & ((rem < 0) != (safe_b < 0))
-    tq = (fq + fix.astype(a.dtype)).astype(a.dtype)
+    # truncating division: subtract the C remainder, then the division is exact
+    tq = np.floor_divide(a - np.fmod(a, safe_b), safe_b).astype(a.dtype)
     tq = np.where(zero, np.array(-1).astype(a.dtype) if lo < 0 else np.iinfo(a.dtype).max, tq)
     return np.where(overflow, a, tq).astype(a.dtype)
 

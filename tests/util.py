@@ -1,0 +1,66 @@
+"""Helpers to write one-op programs for numpy arrays in tests."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+import xla_opt
+
+ELEMENT_TYPES = {
+    np.dtype(np.bool_): "i1",
+    np.dtype(np.int8): "i8",
+    np.dtype(np.int16): "i16",
+    np.dtype(np.int32): "i32",
+    np.dtype(np.int64): "i64",
+    np.dtype(np.uint8): "ui8",
+    np.dtype(np.uint16): "ui16",
+    np.dtype(np.uint32): "ui32",
+    np.dtype(np.uint64): "ui64",
+    np.dtype(np.float16): "f16",
+    np.dtype(ml_dtypes.bfloat16): "bf16",
+    np.dtype(np.float32): "f32",
+    np.dtype(np.float64): "f64",
+    np.dtype(np.complex64): "complex<f32>",
+    np.dtype(np.complex128): "complex<f64>",
+}
+
+
+def tensor_type(shape, dtype) -> str:
+    dims = "".join(f"{d}x" for d in shape)
+    return f"tensor<{dims}{ELEMENT_TYPES[np.dtype(dtype)]}>"
+
+
+def ttype(a: np.ndarray) -> str:
+    return tensor_type(a.shape, a.dtype)
+
+
+def one_op_program(op_text: str, inputs: list[np.ndarray], result_types: list[str]) -> str:
+    """`op_text` uses %a0, %a1, ... for the inputs and defines %r (or %r:N)."""
+    args = ", ".join(f"%a{i}: {ttype(a)}" for i, a in enumerate(inputs))
+    results = ", ".join(result_types)
+    n = len(result_types)
+    returned = "%r" if n == 1 else ", ".join(f"%r#{i}" for i in range(n))
+    return (
+        f"func.func @main({args}) -> ({results}) {{\n"
+        f"  {'%r' if n == 1 else f'%r:{n}'} = {op_text}\n"
+        f"  func.return {returned} : {results}\n"
+        "}\n"
+    )
+
+
+def run_one(op_text: str, inputs: list[np.ndarray], result_types: list[str], backend="interpreter"):
+    results = xla_opt.run(one_op_program(op_text, inputs, result_types), *inputs, backend=backend)
+    return results[0] if len(results) == 1 else results
+
+
+def unary(op: str, a: np.ndarray, result_dtype=None, backend="interpreter") -> np.ndarray:
+    rt = tensor_type(a.shape, result_dtype or a.dtype)
+    return run_one(f"xla.{op} %a0 : ({ttype(a)}) -> {rt}", [a], [rt], backend)
+
+
+def binary(op: str, a: np.ndarray, b: np.ndarray, result_shape=None, result_dtype=None, extra="", backend="interpreter"):
+    shape = result_shape if result_shape is not None else np.broadcast_shapes(a.shape, b.shape)
+    rt = tensor_type(shape, result_dtype or a.dtype)
+    extra = f", {extra}" if extra else ""
+    return run_one(f"xla.{op} %a0, %a1{extra} : ({ttype(a)}, {ttype(b)}) -> {rt}", [a, b], [rt], backend)
