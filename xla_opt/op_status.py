@@ -1,7 +1,7 @@
 """The README's op-status table, generated from the code so it cannot drift.
 
-`python -m xla_opt.op_status` prints the table; a test checks that README.md holds
-exactly this table between its `op-table` markers.
+`python -m xla_opt.op_status` prints the table, `--update-readme` writes it into
+README.md; a test checks that README.md holds exactly this table.
 """
 
 from __future__ import annotations
@@ -44,5 +44,21 @@ def markdown_table() -> str:
     return "\n".join(lines) + "\n"
 
 
+BEGIN, END = "<!-- op-table:begin -->", "<!-- op-table:end -->"
+
+
+def readme_with_table(readme: str) -> str:
+    head, rest = readme.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    return f"{head}{BEGIN}\n{markdown_table()}{END}{tail}"
+
+
 if __name__ == "__main__":
-    print(markdown_table(), end="")
+    import sys
+    from pathlib import Path
+
+    if sys.argv[1:] == ["--update-readme"]:
+        readme = Path(__file__).resolve().parents[1] / "README.md"
+        readme.write_text(readme_with_table(readme.read_text()))
+    else:
+        print(markdown_table(), end="")

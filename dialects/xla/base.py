@@ -234,8 +234,10 @@ def _print_prop_value(printer: Printer, value: Attribute) -> None:
     ):
         rows = int_matrix(value)
         ncols = (value.get_shape() or (0, 0))[1]
-        if not rows or ncols == 0:
-            # an empty matrix cannot be spelled as nested lists without losing its shape
+        if value.get_shape() == (0, 0):
+            printer.print_string("[]")
+        elif not rows or ncols == 0:
+            # an empty matrix of another shape cannot be spelled as nested lists
             printer.print_attribute(value)
         else:
             printer.print_string(
@@ -312,6 +314,17 @@ def _parse_prop_value(parser: Parser, op_cls: type[IRDLOperation], name: str) ->
     if StringAttr in bases and parser._current_token.kind.name == "STRING_LIT":  # noqa: SLF001
         return StringAttr(parser.parse_str_literal())
     return parser.parse_attribute()
+
+
+def _short_form_result_count(opdef, n_operands: int) -> int:
+    """How many results the short type form `: T` stands for: one per single result
+    definition, plus one per operand for a variadic result group (the results mirror
+    the operands, as in sort or optimization_barrier); at least one for ops without
+    operands."""
+    n_single = sum(not isinstance(d, VariadicDef) for _, d in opdef.results)
+    n_var = len(opdef.results) - n_single
+    count = n_single + (n_operands if n_var else 0)
+    return max(count, 1) if n_operands == 0 else count
 
 
 # --------------------------------------------------------------------------------------
@@ -414,8 +427,9 @@ class XlaOp(IRDLOperation):
             printer.print_list(in_types, printer.print_attribute)
             return
         all_types = in_types + out_types
-        if all_types and all(t == all_types[0] for t in all_types) and out_types and (
-            in_types or len(out_types) == 1
+        same = all(t == all_types[0] for t in all_types)
+        if same and len(out_types) == _short_form_result_count(
+            self.get_irdl_definition(), len(in_types)
         ):
             printer.print_attribute(all_types[0])
             return
@@ -577,10 +591,5 @@ class XlaOp(IRDLOperation):
         types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
         if len(types) > 1 or not opdef.results:
             return types, []
-        single = types[0]
-        n_res_single = sum(not isinstance(d, VariadicDef) for _, d in opdef.results)
-        n_res_var = len(opdef.results) - n_res_single
-        n_results = n_res_single + (n_operands if n_res_var else 0)
-        if n_operands == 0:
-            n_results = max(n_results, 1)
-        return [single] * n_operands, [single] * n_results
+        n_results = _short_form_result_count(opdef, n_operands)
+        return [types[0]] * n_operands, [types[0]] * n_results

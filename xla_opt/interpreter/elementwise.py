@@ -357,6 +357,10 @@ def broadcast_to_result(value: np.ndarray, result_shape: tuple[int, ...], dims) 
 
 def _binary_operands(op, lhs: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     result_shape = shape_of(op.result.type)
+    if not result_shape:
+        # A scalar computation (a reducer, comparator...) may be evaluated on whole
+        # arrays at once; numpy broadcasting then pairs the elements.
+        return np.broadcast_arrays(lhs, rhs)  # type: ignore[return-value]
     dims = ints(op.broadcast_dimensions) if op.broadcast_dimensions is not None else None
     return broadcast_to_result(lhs, result_shape, dims), broadcast_to_result(rhs, result_shape, dims)
 

@@ -1,0 +1,83 @@
+"""The README's main job: take an example program through the tools and print what
+happens at each step.
+
+    python -m xla_opt.main_job examples/softmax.mlir
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.printer import Printer
+
+from xla_opt.api import ProgramError, find_function, load_program
+from xla_opt.interpreter import interpret
+from xla_opt.interpreter.dtypes import numpy_dtype
+
+
+def _print_module(module: ModuleOp, generic: bool) -> str:
+    from io import StringIO
+
+    out = StringIO()
+    Printer(stream=out, print_generic_format=generic).print_op(module)
+    return out.getvalue()
+
+
+def random_inputs(module: ModuleOp, entry: str, seed: int = 0) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    inputs = []
+    for t in find_function(module, entry).function_type.inputs.data:
+        dtype = numpy_dtype(t.get_element_type())  # type: ignore[attr-defined]
+        shape = tuple(t.get_shape())  # type: ignore[attr-defined]
+        if dtype.kind == "f":
+            inputs.append(rng.standard_normal(shape).astype(np.float32).astype(dtype))
+        elif dtype.kind == "b":
+            inputs.append(rng.random(shape) < 0.5)
+        else:
+            inputs.append(rng.integers(0, 10, shape).astype(dtype))
+    return inputs
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    path = args[0] if args else "examples/softmax.mlir"
+    entry = args[1] if len(args) > 1 else "main"
+    np.set_printoptions(precision=4, suppress=True, linewidth=110)
+
+    print(f"== 1. parse and verify {path}")
+    t0 = time.perf_counter()
+    try:
+        module = load_program(path)
+    except ProgramError as e:
+        print(e, file=sys.stderr)
+        return 1
+    counts = Counter(op.name for op in module.walk() if op.name.startswith("xla."))
+    print(f"   {sum(counts.values())} xla ops in {(time.perf_counter() - t0) * 1e3:.1f} ms: "
+          + ", ".join(f"{n} x{c}" for n, c in sorted(counts.items())))
+
+    print("== 2. round trip: pretty -> generic -> pretty")
+    pretty = _print_module(module, generic=False)
+    generic = _print_module(module, generic=True)
+    again = _print_module(load_program(generic, name="<generic>"), generic=False)
+    print(f"   {'identical' if again == pretty else 'DIFFERENT'} ({len(pretty.splitlines())} lines)")
+    print("\n".join("   | " + line for line in pretty.splitlines()))
+
+    print("== 3. run on the reference interpreter (seeded random inputs)")
+    inputs = random_inputs(module, entry)
+    for i, a in enumerate(inputs):
+        print(f"   input #{i}: {a.dtype}{list(a.shape)}")
+    t0 = time.perf_counter()
+    results = interpret(module, entry, inputs)
+    print(f"   ran in {(time.perf_counter() - t0) * 1e3:.1f} ms")
+    for i, r in enumerate(results):
+        print(f"   result #{i}: {r.dtype}{list(r.shape)}")
+        print("\n".join("     " + line for line in str(r).splitlines()))
+    return 0 if again == pretty else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
