@@ -416,8 +416,9 @@ class XlaOp(IRDLOperation):
                 printer.print_region(regions)
         if self.attributes:
             printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" : ")
-        self._print_types(printer)
+        if self.operands or self.results:
+            printer.print_string(" : ")
+            self._print_types(printer)
 
     def _print_types(self, printer: Printer) -> None:
         in_types = [v.type for v in self.operands]
@@ -517,8 +518,12 @@ class XlaOp(IRDLOperation):
                 regions.append(parser.parse_region())
 
         attributes = parser.parse_optional_attr_dict_with_keyword()
-        parser.parse_punctuation(":")
-        in_types, out_types = cls._parse_types(parser, len(unresolved), opdef)
+        if not unresolved and parser.parse_optional_punctuation(":") is None:
+            in_types, out_types = [], []  # no operands, no results: no types
+        else:
+            if unresolved:
+                parser.parse_punctuation(":")
+            in_types, out_types = cls._parse_types(parser, len(unresolved), opdef)
         if len(in_types) != len(unresolved):
             parser.raise_error(
                 f"{cls.name} has {len(unresolved)} operands but {len(in_types)} operand "
