@@ -249,6 +249,9 @@ def _print_prop_value(printer: Printer, value: Attribute) -> None:
         printer.print_string(str(value.value.data))
     elif isinstance(value, EnumAttribute):
         printer.print_string(str(value.data.value))
+    elif isinstance(value, FloatAttr) and isinstance(value.type, Float32Type):
+        # bare: a FloatAttr property's number is read back as f32
+        printer.print_float(value.value.data, value.type)
     else:
         printer.print_attribute(value)
 
@@ -423,8 +426,11 @@ class XlaOp(IRDLOperation):
     def _print_types(self, printer: Printer) -> None:
         in_types = [v.type for v in self.operands]
         out_types = [r.type for r in self.results]
-        if not out_types and in_types:
-            # terminators and sinks: `: T0, T1`
+        if not out_types and in_types and (
+            len(in_types) > 1 or not self.get_irdl_definition().results
+        ):
+            # terminators and sinks: `: T0, T1` (a lone `: T` of an op with result
+            # definitions would read as the short form, with results)
             printer.print_list(in_types, printer.print_attribute)
             return
         all_types = in_types + out_types

@@ -1,4 +1,470 @@
-"""(to be written)"""
+"""The linear-algebra family: dot, dot_general, convolution, fft, cholesky,
+triangular_solve and batch normalization (training, inference, gradient).
 
-LINALG_OPS: tuple = ()
-LINALG_ATTRS: tuple = ()
+The shape rules are the pure functions of `shapes.linear_algebra`; the ops add the
+element-type rules and compare the inferred result types with the declared ones."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    BoolAttr,
+    ComplexType,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    TensorType,
+    i64,
+)
+from xdsl.dialects.utils.enum_attribute import EnumAttribute
+from xdsl.ir import Attribute, SpacedOpaqueSyntaxAttribute
+from xdsl.irdl import (
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from xla_opt.dialects.shapes.linear_algebra import (
+    ConvDimensionNumbers,
+    batch_norm_feature_size,
+    check_square_matrices,
+    convolution_shape,
+    dot_general_shape,
+    dot_shape,
+    fft_shape,
+    triangular_solve_shape,
+)
+
+from .base import (
+    XlaOp,
+    elem_of,
+    int_matrix,
+    ints,
+    is_complex,
+    is_float,
+    shape_of,
+    tensor,
+)
+
+
+def _check_same_element_type(**operands: Attribute) -> Attribute:
+    """The element type shared by the named operand types."""
+    (first_name, first), *rest = operands.items()
+    for name, t in rest:
+        if elem_of(t) != elem_of(first):
+            raise VerifyException(
+                f"{first_name} {first} and {name} {t} must have the same element type"
+            )
+    return elem_of(first)
+
+
+def _ints_or_none(attr: DenseArrayBase | None) -> tuple[int, ...] | None:
+    """An optional integer array: None (the default applies) when absent."""
+    return ints(attr) if attr is not None else None
+
+
+def _int_or(attr: IntegerAttr | None, default: int) -> int:
+    return attr.value.data if attr is not None else default
+
+
+def _check_float_or_complex(t: Attribute, what: str) -> None:
+    if not (is_float(t) or is_complex(t)):
+        raise VerifyException(f"{what} element type {t} must be floating-point or complex")
+
+
+# --------------------------------------------------------------------------------------
+# Dot, DotGeneral
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class DotOp(XlaOp):
+    """Dot: sums products over lhs's last and rhs's first dimension, of one size and one
+    element type: vector.vector -> scalar, matrix.vector -> vector, vector.matrix ->
+    vector, matrix.matrix -> matrix."""
+
+    name = "xla.dot"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def infer_result_types(self) -> list[Attribute]:
+        shape = dot_shape(shape_of(self.lhs.type), shape_of(self.rhs.type))
+        return [tensor(shape, elem_of(self.lhs.type))]
+
+    def verify_xla(self) -> None:
+        _check_same_element_type(lhs=self.lhs.type, rhs=self.rhs.type)
+        self.check_inferred_result_types()
+
+
+@irdl_op_definition
+class DotGeneralOp(XlaOp):
+    """DotGeneral: batching and contracting dimensions (absent = none) are in range,
+    unique and disjoint on each side, paired lhs/rhs with equal sizes; the result holds
+    the batch dimensions, then lhs's free ones, then rhs's free ones."""
+
+    name = "xla.dot_general"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    lhs_batching_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
+    rhs_batching_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
+    lhs_contracting_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
+    rhs_contracting_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
+    traits = traits_def(Pure())
+
+    def infer_result_types(self) -> list[Attribute]:
+        shape = dot_general_shape(
+            shape_of(self.lhs.type),
+            shape_of(self.rhs.type),
+            ints(self.lhs_batching_dimensions),
+            ints(self.rhs_batching_dimensions),
+            ints(self.lhs_contracting_dimensions),
+            ints(self.rhs_contracting_dimensions),
+        )
+        return [tensor(shape, elem_of(self.lhs.type))]
+
+    def verify_xla(self) -> None:
+        _check_same_element_type(lhs=self.lhs.type, rhs=self.rhs.type)
+        self.check_inferred_result_types()
+
+
+# --------------------------------------------------------------------------------------
+# Convolution
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ConvolutionOp(XlaOp):
+    """ConvWithGeneralPadding: lhs (input), rhs (kernel) and result have rank n+2; the
+    dimension numbers permute each one's dimensions; input features = kernel input
+    features * feature_group_count; feature_group_count divides the input and kernel
+    output features, batch_group_count the input batch and kernel output features, and
+    they are not both > 1; window_strides, lhs_dilation, rhs_dilation (>= 1, absent = 1)
+    and padding pairs [[low, high], ...] (absent = 0) come one per spatial dimension.
+
+        %r = xla.convolution %lhs, %rhs, window_strides = [1, 1], padding = [[0, 0], [1, 1]],
+               input_batch_dimension = 0, input_feature_dimension = 1,
+               input_spatial_dimensions = [2, 3], ... : (T0, T1) -> R
+    """
+
+    name = "xla.convolution"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    window_strides = opt_prop_def(DenseArrayBase.constr(i64))
+    padding = opt_prop_def(DenseIntOrFPElementsAttr)
+    lhs_dilation = opt_prop_def(DenseArrayBase.constr(i64))
+    rhs_dilation = opt_prop_def(DenseArrayBase.constr(i64))
+    input_batch_dimension = prop_def(IntegerAttr.constr(type=i64))
+    input_feature_dimension = prop_def(IntegerAttr.constr(type=i64))
+    input_spatial_dimensions = prop_def(DenseArrayBase.constr(i64))
+    kernel_input_feature_dimension = prop_def(IntegerAttr.constr(type=i64))
+    kernel_output_feature_dimension = prop_def(IntegerAttr.constr(type=i64))
+    kernel_spatial_dimensions = prop_def(DenseArrayBase.constr(i64))
+    output_batch_dimension = prop_def(IntegerAttr.constr(type=i64))
+    output_feature_dimension = prop_def(IntegerAttr.constr(type=i64))
+    output_spatial_dimensions = prop_def(DenseArrayBase.constr(i64))
+    feature_group_count = opt_prop_def(IntegerAttr.constr(type=i64))
+    batch_group_count = opt_prop_def(IntegerAttr.constr(type=i64))
+    traits = traits_def(Pure())
+
+    def dimension_numbers(self) -> ConvDimensionNumbers:
+        return ConvDimensionNumbers(
+            input_batch=self.input_batch_dimension.value.data,
+            input_feature=self.input_feature_dimension.value.data,
+            input_spatial=ints(self.input_spatial_dimensions),
+            kernel_input_feature=self.kernel_input_feature_dimension.value.data,
+            kernel_output_feature=self.kernel_output_feature_dimension.value.data,
+            kernel_spatial=ints(self.kernel_spatial_dimensions),
+            output_batch=self.output_batch_dimension.value.data,
+            output_feature=self.output_feature_dimension.value.data,
+            output_spatial=ints(self.output_spatial_dimensions),
+        )
+
+    def infer_result_types(self) -> list[Attribute]:
+        shape = convolution_shape(
+            shape_of(self.lhs.type),
+            shape_of(self.rhs.type),
+            self.dimension_numbers(),
+            window_strides=_ints_or_none(self.window_strides),
+            padding=int_matrix(self.padding) if self.padding is not None else None,
+            lhs_dilation=_ints_or_none(self.lhs_dilation),
+            rhs_dilation=_ints_or_none(self.rhs_dilation),
+            feature_group_count=_int_or(self.feature_group_count, 1),
+            batch_group_count=_int_or(self.batch_group_count, 1),
+        )
+        return [tensor(shape, elem_of(self.lhs.type))]
+
+    def verify_xla(self) -> None:
+        _check_same_element_type(lhs=self.lhs.type, rhs=self.rhs.type)
+        if self.padding is not None:
+            pad_shape = tuple(self.padding.get_shape() or ())
+            if len(pad_shape) != 2 or pad_shape[1] not in (0, 2):
+                raise VerifyException(
+                    f"padding of shape {list(pad_shape)} must be a matrix of [low, high] "
+                    "pairs"
+                )
+        n = len(ints(self.input_spatial_dimensions))
+        result_rank = len(shape_of(self.result.type))
+        if result_rank != n + 2:
+            raise VerifyException(
+                f"result {self.result.type} must have rank {n + 2} (n+2 for {n} spatial "
+                "dimensions)"
+            )
+        self.check_inferred_result_types()
+
+
+# --------------------------------------------------------------------------------------
+# Fft
+# --------------------------------------------------------------------------------------
+
+
+class FftType(StrEnum):
+    FFT = "FFT"
+    IFFT = "IFFT"
+    RFFT = "RFFT"
+    IRFFT = "IRFFT"
+
+
+@irdl_attr_definition
+class FftTypeAttr(EnumAttribute[FftType], SpacedOpaqueSyntaxAttribute):
+    name = "xla.fft_type"
+
+
+@irdl_op_definition
+class FftOp(XlaOp):
+    """Fft: transforms the 1 to 3 innermost axes of lengths fft_length; FFT/IFFT map
+    complex to the same complex type and shape; RFFT maps f32/f64 to complex<f32/f64>,
+    its innermost axes equal to fft_length, the last shrunk to fft_length[-1] // 2 + 1;
+    IRFFT maps complex back to real, expanding the last axis to fft_length[-1]."""
+
+    name = "xla.fft"
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    fft_type = prop_def(FftTypeAttr)
+    fft_length = prop_def(DenseArrayBase.constr(i64))
+    traits = traits_def(Pure())
+
+    def result_element_type(self) -> Attribute:
+        t = elem_of(self.operand.type)
+        kind = self.fft_type.data
+        if kind == FftType.RFFT:
+            if not isinstance(t, Float32Type | Float64Type):
+                raise VerifyException(f"RFFT operand element type {t} must be f32 or f64")
+            return ComplexType(t)
+        if not isinstance(t, ComplexType):
+            raise VerifyException(f"{kind.value} operand element type {t} must be complex")
+        return t.element_type if kind == FftType.IRFFT else t  # type: ignore[return-value]
+
+    def infer_result_types(self) -> list[Attribute]:
+        shape = fft_shape(
+            shape_of(self.operand.type), self.fft_type.data.value, ints(self.fft_length)
+        )
+        return [tensor(shape, self.result_element_type())]
+
+    def verify_xla(self) -> None:
+        self.check_inferred_result_types()
+
+
+# --------------------------------------------------------------------------------------
+# Cholesky, TriangularSolve
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class CholeskyOp(XlaOp):
+    """Cholesky: a batch of square floating-point or complex matrices (rank >= 2) is
+    factored into its lower (lower = true) or upper (absent or false) triangle; the
+    result has the operand's type."""
+
+    name = "xla.cholesky"
+    a = operand_def(TensorType)
+    result = result_def(TensorType)
+    lower = opt_prop_def(BoolAttr)
+    traits = traits_def(Pure())
+
+    def infer_result_types(self) -> list[Attribute]:
+        return [self.a.type]
+
+    def verify_xla(self) -> None:
+        _check_float_or_complex(elem_of(self.a.type), "a")
+        check_square_matrices(shape_of(self.a.type), "a")
+        self.check_inferred_result_types()
+
+
+class Transpose(StrEnum):
+    NO_TRANSPOSE = "NO_TRANSPOSE"
+    TRANSPOSE = "TRANSPOSE"
+    ADJOINT = "ADJOINT"
+
+
+@irdl_attr_definition
+class TransposeAttr(EnumAttribute[Transpose], SpacedOpaqueSyntaxAttribute):
+    name = "xla.transpose_kind"
+
+
+@irdl_op_definition
+class TriangularSolveOp(XlaOp):
+    """TriangularSolve: solves op(a) * x = b (left_side) or x * op(a) = b for x, where
+    a is a batch of square [..., M, M] matrices and b, of a's element type and batch
+    dimensions, is [..., M, K] (left_side) or [..., K, M]; the result has b's type."""
+
+    name = "xla.triangular_solve"
+    a = operand_def(TensorType)
+    b = operand_def(TensorType)
+    result = result_def(TensorType)
+    left_side = prop_def(BoolAttr)
+    lower = prop_def(BoolAttr)
+    unit_diagonal = prop_def(BoolAttr)
+    transpose_a = prop_def(TransposeAttr)
+    traits = traits_def(Pure())
+
+    def infer_result_types(self) -> list[Attribute]:
+        shape = triangular_solve_shape(
+            shape_of(self.a.type), shape_of(self.b.type), bool(self.left_side.value.data)
+        )
+        return [tensor(shape, elem_of(self.b.type))]
+
+    def verify_xla(self) -> None:
+        t = _check_same_element_type(a=self.a.type, b=self.b.type)
+        _check_float_or_complex(t, "a")
+        self.check_inferred_result_types()
+
+
+# --------------------------------------------------------------------------------------
+# Batch normalization
+# --------------------------------------------------------------------------------------
+
+
+class BatchNormOp(XlaOp):
+    """Shared rules of the batch normalizations: floating-point operands of one element
+    type, feature_index a dimension of operand, per-feature operands 1-D of its size."""
+
+    epsilon = prop_def(FloatAttr)
+    feature_index = prop_def(IntegerAttr.constr(type=i64))
+    traits = traits_def(Pure())
+
+    def per_feature_operands(self) -> dict[str, Attribute]:
+        """The 1-D operands holding one value per feature, by name."""
+        raise NotImplementedError
+
+    def feature_vector_type(self) -> TensorType:
+        """The 1-D type of the per-feature results: one element per feature."""
+        features = batch_norm_feature_size(
+            shape_of(self.operand.type),  # type: ignore[attr-defined]
+            self.feature_index.value.data,
+            [(name, shape_of(t)) for name, t in self.per_feature_operands().items()],
+        )
+        return tensor((features,), elem_of(self.operand.type))  # type: ignore[attr-defined]
+
+    def verify_xla(self) -> None:
+        t = _check_same_element_type(
+            operand=self.operand.type,  # type: ignore[attr-defined]
+            **self.per_feature_operands(),
+        )
+        if not is_float(t):
+            raise VerifyException(f"operand element type {t} must be floating-point")
+        self.check_inferred_result_types()
+
+
+@irdl_op_definition
+class BatchNormTrainingOp(BatchNormOp):
+    """BatchNormTraining: normalizes operand over all dimensions but feature_index with
+    the batch's mean and variance; scale and offset are 1-D of the feature size; the
+    results are the output (operand's type), batch_mean and batch_var (1-D)."""
+
+    name = "xla.batch_norm_training"
+    operand = operand_def(TensorType)
+    scale = operand_def(TensorType)
+    offset = operand_def(TensorType)
+    output = result_def(TensorType)
+    batch_mean = result_def(TensorType)
+    batch_var = result_def(TensorType)
+
+    def per_feature_operands(self) -> dict[str, Attribute]:
+        return {"scale": self.scale.type, "offset": self.offset.type}
+
+    def infer_result_types(self) -> list[Attribute]:
+        vector = self.feature_vector_type()
+        return [self.operand.type, vector, vector]
+
+
+@irdl_op_definition
+class BatchNormInferenceOp(BatchNormOp):
+    """BatchNormInference: normalizes operand with the given mean and variance; scale,
+    offset, mean and variance are 1-D of the feature size; the result has the
+    operand's type."""
+
+    name = "xla.batch_norm_inference"
+    operand = operand_def(TensorType)
+    scale = operand_def(TensorType)
+    offset = operand_def(TensorType)
+    mean = operand_def(TensorType)
+    variance = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def per_feature_operands(self) -> dict[str, Attribute]:
+        return {
+            "scale": self.scale.type,
+            "offset": self.offset.type,
+            "mean": self.mean.type,
+            "variance": self.variance.type,
+        }
+
+    def infer_result_types(self) -> list[Attribute]:
+        self.feature_vector_type()  # no per-feature result, but the operands' rules apply
+        return [self.operand.type]
+
+
+@irdl_op_definition
+class BatchNormGradOp(BatchNormOp):
+    """BatchNormGrad: the gradients of a batch normalization; scale, mean and variance
+    are 1-D of the feature size and grad_output has the operand's type; the results are
+    grad_operand (operand's type), grad_scale and grad_offset (1-D)."""
+
+    name = "xla.batch_norm_grad"
+    operand = operand_def(TensorType)
+    scale = operand_def(TensorType)
+    mean = operand_def(TensorType)
+    variance = operand_def(TensorType)
+    grad_output = operand_def(TensorType)
+    grad_operand = result_def(TensorType)
+    grad_scale = result_def(TensorType)
+    grad_offset = result_def(TensorType)
+
+    def per_feature_operands(self) -> dict[str, Attribute]:
+        return {"scale": self.scale.type, "mean": self.mean.type, "variance": self.variance.type}
+
+    def infer_result_types(self) -> list[Attribute]:
+        if self.grad_output.type != self.operand.type:
+            raise VerifyException(
+                f"grad_output {self.grad_output.type} must have the operand's type "
+                f"{self.operand.type}"
+            )
+        vector = self.feature_vector_type()
+        return [self.operand.type, vector, vector]
+
+
+LINALG_OPS = (
+    DotOp,
+    DotGeneralOp,
+    ConvolutionOp,
+    FftOp,
+    CholeskyOp,
+    TriangularSolveOp,
+    BatchNormTrainingOp,
+    BatchNormInferenceOp,
+    BatchNormGradOp,
+)
+LINALG_ATTRS = (FftTypeAttr, TransposeAttr)
