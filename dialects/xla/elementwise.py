@@ -5,6 +5,8 @@ select, clamp, convert, bitcast_convert and reduce_precision."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
+from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -64,34 +66,42 @@ from .base import (
 # Element-type categories used by the tables
 # --------------------------------------------------------------------------------------
 
-ElementCheck = Callable[[Attribute], bool]
+@dataclass(frozen=True)
+class ElementCategory:
+    """A named set of element types an op accepts (the name goes into diagnostics)."""
 
-FLOAT: ElementCheck = is_float
-FLOAT_OR_COMPLEX: ElementCheck = lambda t: is_float(t) or is_complex(t)  # noqa: E731
-NUMERIC: ElementCheck = lambda t: is_integer(t) or is_float(t) or is_complex(t)  # noqa: E731
-SIGNED_NUMERIC: ElementCheck = (  # noqa: E731
-    lambda t: (is_integer(t) and not is_unsigned(t)) or is_float(t) or is_complex(t)
+    description: str
+    accepts: Callable[[Attribute], bool]
+
+    def __call__(self, t: Attribute) -> bool:
+        return self.accepts(t)
+
+
+FLOAT = ElementCategory("floating-point", is_float)
+FLOAT_OR_COMPLEX = ElementCategory("floating-point or complex", lambda t: is_float(t) or is_complex(t))
+NUMERIC = ElementCategory(
+    "integer, floating-point or complex", lambda t: is_integer(t) or is_float(t) or is_complex(t)
 )
-INTEGER: ElementCheck = is_integer
-PRED_OR_INTEGER: ElementCheck = lambda t: is_pred(t) or is_integer(t)  # noqa: E731
-ANY: ElementCheck = lambda t: True  # noqa: E731
-
-_CATEGORY_NAMES: dict[ElementCheck, str] = {
-    FLOAT: "floating-point",
-    FLOAT_OR_COMPLEX: "floating-point or complex",
-    NUMERIC: "integer, floating-point or complex",
-    SIGNED_NUMERIC: "signed integer, floating-point or complex",
-    INTEGER: "integer",
-    PRED_OR_INTEGER: "PRED or integer",
-    ANY: "any",
-}
+NUMERIC_OR_PRED = ElementCategory("PRED, integer, floating-point or complex", lambda t: NUMERIC(t) or is_pred(t))
+SIGNED_NUMERIC = ElementCategory(
+    "signed integer, floating-point or complex",
+    lambda t: (is_integer(t) and not is_unsigned(t)) or is_float(t) or is_complex(t),
+)
+INTEGER_OR_FLOAT = ElementCategory("integer or floating-point", lambda t: is_integer(t) or is_float(t))
+INTEGER = ElementCategory("integer", is_integer)
+PRED_OR_INTEGER = ElementCategory("PRED or integer", lambda t: is_pred(t) or is_integer(t))
+ANY = ElementCategory("any", lambda t: True)
 
 
-def _check_elements(op: XlaOp, t: Attribute, allowed: ElementCheck, what: str) -> None:
+# IRDL accepts class constants only as annotated, upper-case ClassVars.
+_ALLOWED_ANNOTATION = {"ALLOWED": ClassVar[ElementCategory]}
+
+
+def _check_elements(op: XlaOp, t: Attribute, allowed: ElementCategory, what: str) -> None:
     if not allowed(t):
         raise VerifyException(
             f"{what} element type {t} ({element_type_name(t)}) is not allowed; expected "
-            f"{_CATEGORY_NAMES[allowed]}"
+            f"{allowed.description}"
         )
 
 
@@ -111,7 +121,7 @@ class UnaryElementwiseOp(XlaOp):
     result = result_def(TensorType)
     traits = traits_def(Pure())
 
-    allowed = ANY
+    ALLOWED: ClassVar[ElementCategory] = ANY
     # Maps the operand element type to the result's (identity for most ops).
     result_element: Callable[[Attribute], Attribute] = staticmethod(lambda t: t)
 
@@ -120,15 +130,15 @@ class UnaryElementwiseOp(XlaOp):
         return [tensor(shape_of(t), type(self).result_element(elem_of(t)))]
 
     def verify_xla(self) -> None:
-        _check_elements(self, elem_of(self.operand.type), type(self).allowed, "operand")
+        _check_elements(self, elem_of(self.operand.type), type(self).ALLOWED, "operand")
         self.check_inferred_result_types()
 
 
 def _unary(
-    name: str, allowed: ElementCheck, doc: str, result_element=None
+    name: str, allowed: ElementCategory, doc: str, result_element=None
 ) -> type[UnaryElementwiseOp]:
     cls_name = "".join(p.capitalize() for p in name.split("_")) + "Op"
-    body: dict = {"name": f"xla.{name}", "allowed": allowed, "__doc__": doc}
+    body: dict = {"name": f"xla.{name}", "ALLOWED": allowed, "__doc__": doc, "__annotations__": _ALLOWED_ANNOTATION}
     if result_element is not None:
         body["result_element"] = staticmethod(result_element)
     return irdl_op_definition(type(cls_name, (UnaryElementwiseOp,), body))
@@ -185,7 +195,7 @@ class BinaryElementwiseOp(XlaOp):
     broadcast_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
     traits = traits_def(Pure())
 
-    allowed = NUMERIC
+    ALLOWED: ClassVar[ElementCategory] = NUMERIC
 
     def result_element_type(self) -> Attribute:
         return elem_of(self.lhs.type)
@@ -203,24 +213,24 @@ class BinaryElementwiseOp(XlaOp):
         lt, rt = elem_of(self.lhs.type), elem_of(self.rhs.type)
         if lt != rt:
             raise VerifyException(f"operands must have the same element type, got {lt} and {rt}")
-        _check_elements(self, lt, type(self).allowed, "operand")
+        _check_elements(self, lt, type(self).ALLOWED, "operand")
         self.check_inferred_result_types()
 
 
-def _binary(name: str, allowed: ElementCheck, doc: str) -> type[BinaryElementwiseOp]:
+def _binary(name: str, allowed: ElementCategory, doc: str) -> type[BinaryElementwiseOp]:
     cls_name = "".join(p.capitalize() for p in name.split("_")) + "Op"
-    body = {"name": f"xla.{name}", "allowed": allowed, "__doc__": doc}
+    body = {"name": f"xla.{name}", "ALLOWED": allowed, "__doc__": doc, "__annotations__": _ALLOWED_ANNOTATION}
     return irdl_op_definition(type(cls_name, (BinaryElementwiseOp,), body))
 
 
 # One row per binary op of the spec (+ those JAX emits).
-AddOp = _binary("add", lambda t: NUMERIC(t) or is_pred(t), "Add: lhs + rhs (logical or on PRED).")
+AddOp = _binary("add", NUMERIC_OR_PRED, "Add: lhs + rhs (logical or on PRED).")
 SubtractOp = _binary("subtract", NUMERIC, "Sub: lhs - rhs.")
-MultiplyOp = _binary("multiply", lambda t: NUMERIC(t) or is_pred(t), "Mul: lhs * rhs (logical and on PRED).")
+MultiplyOp = _binary("multiply", NUMERIC_OR_PRED, "Mul: lhs * rhs (logical and on PRED).")
 DivideOp = _binary("divide", NUMERIC, "Div: lhs / rhs; integer division by zero gives a defined value.")
-RemainderOp = _binary("remainder", lambda t: is_integer(t) or is_float(t), "Rem: the result takes the dividend's sign and |result| < |divisor|.")
-MaximumOp = _binary("maximum", lambda t: NUMERIC(t) or is_pred(t), "Max: the larger of lhs and rhs.")
-MinimumOp = _binary("minimum", lambda t: NUMERIC(t) or is_pred(t), "Min: the smaller of lhs and rhs.")
+RemainderOp = _binary("remainder", INTEGER_OR_FLOAT, "Rem: the result takes the dividend's sign and |result| < |divisor|.")
+MaximumOp = _binary("maximum", NUMERIC_OR_PRED, "Max: the larger of lhs and rhs.")
+MinimumOp = _binary("minimum", NUMERIC_OR_PRED, "Min: the smaller of lhs and rhs.")
 PowerOp = _binary("power", NUMERIC, "Pow: lhs ** rhs.")
 Atan2Op = _binary("atan2", FLOAT_OR_COMPLEX, "Atan2: atan(lhs / rhs) in the quadrant of (rhs, lhs).")
 AndOp = _binary("and", PRED_OR_INTEGER, "LogicalAnd: logical on PRED, bitwise on integers.")
@@ -286,7 +296,7 @@ class CompareOp(BinaryElementwiseOp):
     name = "xla.compare"
     comparison_direction = prop_def(ComparisonDirectionAttr)
     compare_type = opt_prop_def(ComparisonTypeAttr)
-    allowed = ANY
+    ALLOWED: ClassVar[ElementCategory] = ANY
 
     def result_element_type(self) -> Attribute:
         return i1
@@ -429,7 +439,7 @@ class ClampOp(XlaOp):
                 raise VerifyException(
                     f"{name} element type {elem_of(v.type)} differs from the operand's {t}"
                 )
-        _check_elements(self, t, lambda e: NUMERIC(e) and not is_complex(e), "operand")
+        _check_elements(self, t, INTEGER_OR_FLOAT, "operand")
         self.check_inferred_result_types()
 
 
