@@ -1,0 +1,506 @@
+"""Reference semantics of the linear-algebra family: dot, dot_general, convolution,
+fft, cholesky, triangular_solve and the batch normalizations.
+
+Exactness rules (as in the element-wise family):
+* products are accumulated in the element type: f32 stays f32, f64 stays f64, complex
+  stays complex; f16 and bf16 accumulate in f32 and round back once at the end;
+  integers wrap around (the sum is computed in 64 bits, which is exact modulo 2^n);
+  PRED dots are OR-of-ANDs.
+* fft keeps the precision of its type (complex64 for f32).
+* cholesky reads only the requested triangle, writes zeros in the other one and gives
+  NaNs (in the requested triangle) for a matrix that is not positive definite.
+* triangular_solve reads only the requested triangle of `a` (and not its diagonal when
+  unit_diagonal); a singular `a` gives IEEE infinities/NaNs, not an error.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+
+from xla_opt.dialects.shapes.linear_algebra import ConvDimensionNumbers
+from xla_opt.dialects.xla import linear_algebra as la
+from xla_opt.dialects.xla.base import elem_of, int_matrix, ints
+
+from .dtypes import BFLOAT16, numpy_dtype
+
+HALF_TYPES = (np.dtype(np.float16), BFLOAT16)
+
+
+# --------------------------------------------------------------------------------------
+# Accumulation types
+# --------------------------------------------------------------------------------------
+
+
+def compute_dtype(dtype: np.dtype) -> np.dtype:
+    """The type sums of products are accumulated in for element type `dtype`."""
+    dtype = np.dtype(dtype)
+    if dtype in HALF_TYPES:
+        return np.dtype(np.float32)
+    if dtype == np.bool_:
+        return np.dtype(np.int64)
+    if dtype.kind == "i":
+        return np.dtype(np.int64)
+    if dtype.kind == "u":
+        return np.dtype(np.uint64)
+    return dtype
+
+
+def to_compute(x: np.ndarray) -> np.ndarray:
+    return np.asarray(x).view(np.ndarray).astype(compute_dtype(x.dtype))
+
+
+def from_compute(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Round (floats) or wrap (integers) an accumulated value back to `dtype`."""
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return np.asarray(x != 0)
+    with np.errstate(all="ignore"):
+        return np.asarray(x).astype(dtype)
+
+
+# --------------------------------------------------------------------------------------
+# Dot, DotGeneral
+# --------------------------------------------------------------------------------------
+
+
+def dot_general(
+    lhs: np.ndarray,
+    rhs: np.ndarray,
+    lhs_batch: Sequence[int] = (),
+    rhs_batch: Sequence[int] = (),
+    lhs_contracting: Sequence[int] = (),
+    rhs_contracting: Sequence[int] = (),
+) -> np.ndarray:
+    """Sums of products over the contracting dimensions; the result holds the batch
+    dimensions, then lhs's free ones, then rhs's free ones; of lhs's element type."""
+    dtype = lhs.dtype
+    lhs_free = [d for d in range(lhs.ndim) if d not in lhs_batch and d not in lhs_contracting]
+    rhs_free = [d for d in range(rhs.ndim) if d not in rhs_batch and d not in rhs_contracting]
+    batch_shape = [lhs.shape[d] for d in lhs_batch]
+    lhs_free_shape = [lhs.shape[d] for d in lhs_free]
+    rhs_free_shape = [rhs.shape[d] for d in rhs_free]
+    b = int(np.prod(batch_shape, dtype=np.int64))
+    m = int(np.prod(lhs_free_shape, dtype=np.int64))
+    n = int(np.prod(rhs_free_shape, dtype=np.int64))
+    k = int(np.prod([lhs.shape[d] for d in lhs_contracting], dtype=np.int64))
+    # [batch, free, contracting] . [batch, contracting, free] as one batched matmul
+    a = np.transpose(to_compute(lhs), [*lhs_batch, *lhs_free, *lhs_contracting]).reshape(b, m, k)
+    c = np.transpose(to_compute(rhs), [*rhs_batch, *rhs_contracting, *rhs_free]).reshape(b, k, n)
+    with np.errstate(all="ignore"):
+        out = np.matmul(a, c)
+    return from_compute(out.reshape((*batch_shape, *lhs_free_shape, *rhs_free_shape)), dtype)
+
+
+def dot(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """Dot: lhs's last dimension contracts with rhs's first."""
+    return dot_general(lhs, rhs, (), (), (lhs.ndim - 1,), (0,))
+
+
+# --------------------------------------------------------------------------------------
+# Convolution
+# --------------------------------------------------------------------------------------
+
+
+def dilate_and_pad(
+    x: np.ndarray, axes: Sequence[int], dilation: Sequence[int], padding: Sequence[Sequence[int]]
+) -> np.ndarray:
+    """Insert dilation - 1 zeros between the elements of each axis in `axes`, then add
+    `low` / `high` zeros at its ends (negative amounts remove elements)."""
+    shape = list(x.shape)
+    dst: list[slice] = [slice(None)] * x.ndim
+    src: list[slice] = [slice(None)] * x.ndim
+    for axis, d, (low, high) in zip(axes, dilation, padding):
+        size = x.shape[axis]
+        dilated = (size - 1) * d + 1 if size else 0
+        padded = max(0, dilated + low + high)
+        shape[axis] = padded
+        # source element i lands at low + i * d; keep those inside [0, padded)
+        first = 0 if low >= 0 else (-low + d - 1) // d
+        last = min(size, (padded - 1 - low) // d + 1) if padded - 1 - low >= 0 else 0
+        if last <= first:
+            src[axis] = dst[axis] = slice(0, 0)
+        else:
+            src[axis] = slice(first, last)
+            dst[axis] = slice(low + first * d, low + (last - 1) * d + 1, d)
+    out = np.zeros(shape, x.dtype)
+    out[tuple(dst)] = x[tuple(src)]
+    return out
+
+
+def _conv_canonical(lhs: np.ndarray, rhs: np.ndarray, strides, rhs_dilation, out_spatial) -> np.ndarray:
+    """lhs [N, C, S...] (already dilated and padded), rhs [O, C, K...] -> [N, O, S'...]."""
+    n, o = lhs.shape[0], rhs.shape[0]
+    out = np.zeros((n, o, *out_spatial), lhs.dtype)
+    if out.size == 0:
+        return out
+    for k in itertools.product(*(range(s) for s in rhs.shape[2:])):
+        window = tuple(
+            slice(ki * di, ki * di + (size - 1) * st + 1, st)
+            for ki, di, size, st in zip(k, rhs_dilation, out_spatial, strides)
+        )
+        part = lhs[(slice(None), slice(None), *window)]  # [N, C, S'...]
+        kernel = rhs[(slice(None), slice(None), *k)]  # [O, C]
+        # [N, S'..., O] -> [N, O, S'...]
+        out += np.moveaxis(np.tensordot(part, kernel, axes=([1], [1])), -1, 1)
+    return out
+
+
+def convolution(
+    lhs: np.ndarray,
+    rhs: np.ndarray,
+    dnums: ConvDimensionNumbers,
+    window_strides: Sequence[int] | None = None,
+    padding: Sequence[Sequence[int]] | None = None,
+    lhs_dilation: Sequence[int] | None = None,
+    rhs_dilation: Sequence[int] | None = None,
+    feature_group_count: int = 1,
+    batch_group_count: int = 1,
+    window_reversal: Sequence[bool] | None = None,
+) -> np.ndarray:
+    """ConvWithGeneralPadding (StableHLO convolution semantics), of lhs's element type."""
+    dtype = lhs.dtype
+    n = len(dnums.input_spatial)
+    strides = tuple(window_strides) if window_strides else (1,) * n
+    pads = [tuple(p) for p in padding] if padding else [(0, 0)] * n
+    lhs_dil = tuple(lhs_dilation) if lhs_dilation else (1,) * n
+    rhs_dil = tuple(rhs_dilation) if rhs_dilation else (1,) * n
+    # canonical layouts: lhs [N, C, S...], rhs [O, I, K...]
+    x = np.transpose(to_compute(lhs), [dnums.input_batch, dnums.input_feature, *dnums.input_spatial])
+    w = np.transpose(
+        to_compute(rhs),
+        [dnums.kernel_output_feature, dnums.kernel_input_feature, *dnums.kernel_spatial],
+    )
+    if window_reversal is not None and any(window_reversal):
+        w = np.flip(w, [2 + i for i, r in enumerate(window_reversal) if r])
+    x = dilate_and_pad(x, range(2, 2 + n), lhs_dil, pads)
+    out_spatial = []
+    for i in range(n):
+        span = (w.shape[2 + i] - 1) * rhs_dil[i] + 1 if w.shape[2 + i] else 0
+        padded = x.shape[2 + i]
+        out_spatial.append(0 if span > padded else (padded - span) // strides[i] + 1)
+
+    results = []
+    with np.errstate(all="ignore"):
+        if batch_group_count > 1:
+            nb = x.shape[0] // batch_group_count
+            og = w.shape[0] // batch_group_count
+            for g in range(batch_group_count):
+                results.append(
+                    _conv_canonical(
+                        x[g * nb : (g + 1) * nb], w[g * og : (g + 1) * og], strides, rhs_dil, out_spatial
+                    )
+                )
+        else:
+            cg = x.shape[1] // feature_group_count
+            og = w.shape[0] // feature_group_count
+            for g in range(feature_group_count):
+                results.append(
+                    _conv_canonical(
+                        x[:, g * cg : (g + 1) * cg], w[g * og : (g + 1) * og], strides, rhs_dil, out_spatial
+                    )
+                )
+    canon = np.concatenate(results, axis=1)
+    # canonical axis i goes to output axis perm[i]
+    perm = [dnums.output_batch, dnums.output_feature, *dnums.output_spatial]
+    out = np.transpose(canon, np.argsort(perm))
+    return from_compute(np.ascontiguousarray(out), dtype)
+
+
+# --------------------------------------------------------------------------------------
+# Fft
+# --------------------------------------------------------------------------------------
+
+
+def fft(x: np.ndarray, fft_type: str, fft_length: Sequence[int], result_dtype: np.dtype) -> np.ndarray:
+    """FFT/IFFT (complex -> complex over the innermost len(fft_length) axes, IFFT scaled
+    by 1/N), RFFT (real -> the non-negative frequencies), IRFFT (its inverse)."""
+    k = len(fft_length)
+    axes = tuple(range(x.ndim - k, x.ndim))
+    x = np.asarray(x).view(np.ndarray)
+    if fft_type in ("FFT", "IFFT"):
+        # transformed over the operand's own axis sizes (the shape rule does not tie
+        # them to fft_length)
+        shape = x.shape
+    elif fft_type == "RFFT":
+        shape = (*x.shape[:-1], fft_length[-1] // 2 + 1) if fft_length[-1] else x.shape
+    else:
+        shape = (*x.shape[:-1], fft_length[-1]) if fft_length[-1] else x.shape
+    if any(x.shape[a] == 0 for a in axes) or any(v == 0 for v in fft_length) or x.size == 0:
+        return np.zeros(shape, result_dtype)
+    if fft_type == "FFT":
+        out = np.fft.fftn(x, axes=axes)
+    elif fft_type == "IFFT":
+        out = np.fft.ifftn(x, axes=axes)
+    elif fft_type == "RFFT":
+        out = np.fft.rfftn(x, s=tuple(fft_length), axes=axes)
+    else:
+        out = np.fft.irfftn(x, s=tuple(fft_length), axes=axes)
+    return np.asarray(out).astype(result_dtype)
+
+
+# --------------------------------------------------------------------------------------
+# Cholesky, TriangularSolve
+# --------------------------------------------------------------------------------------
+
+
+def _float_compute_dtype(dtype: np.dtype) -> np.dtype:
+    return np.dtype(np.float32) if np.dtype(dtype) in HALF_TYPES else np.dtype(dtype)
+
+
+def cholesky(a: np.ndarray, lower: bool) -> np.ndarray:
+    """lower: L with a = L L^H from a's lower triangle; else U with a = U^H U from its
+    upper triangle. The other triangle is zero; a matrix that is not positive definite
+    gives NaNs in the requested triangle."""
+    dtype = a.dtype
+    x = np.asarray(a).view(np.ndarray).astype(_float_compute_dtype(dtype))
+    m = x.shape[-1]
+    batch = x.reshape((int(np.prod(x.shape[:-2], dtype=np.int64)), m, m))
+    out = np.zeros_like(batch)
+    tri = np.tril if lower else np.triu
+    for i, mat in enumerate(batch):
+        # the Hermitian matrix the referenced triangle stands for
+        t = tri(mat, -1 if lower else 1)
+        diag = np.diag(np.real(np.diagonal(mat))).astype(mat.dtype)
+        herm = t + np.conj(t).T + diag
+        try:
+            with np.errstate(all="ignore"):
+                factor = np.linalg.cholesky(herm)  # lower: herm = L L^H
+        except np.linalg.LinAlgError:
+            out[i] = tri(np.full((m, m), np.nan, mat.dtype))
+            continue
+        out[i] = factor if lower else np.conj(factor).T
+    return out.reshape(x.shape).astype(dtype)
+
+
+def triangular_solve(
+    a: np.ndarray, b: np.ndarray, left_side: bool, lower: bool, unit_diagonal: bool, transpose_a: str
+) -> np.ndarray:
+    """Solve op(a) x = b (left_side) or x op(a) = b, op one of identity, transpose,
+    adjoint, reading only a's `lower` (or upper) triangle, and not its diagonal when
+    unit_diagonal. Forward/back substitution in the element type (f32 for f16/bf16)."""
+    dtype = b.dtype
+    cdt = _float_compute_dtype(dtype)
+    t = np.asarray(a).view(np.ndarray).astype(cdt)
+    t = np.tril(t) if lower else np.triu(t)
+    if unit_diagonal:
+        m = t.shape[-1]
+        idx = np.arange(m)
+        t = t.copy()
+        t[..., idx, idx] = 1
+    t_lower = lower
+    if transpose_a in ("TRANSPOSE", "ADJOINT"):
+        t = np.swapaxes(t, -1, -2)
+        if transpose_a == "ADJOINT":
+            t = np.conj(t)
+        t_lower = not t_lower
+    rhs = np.asarray(b).view(np.ndarray).astype(cdt)
+    if not left_side:
+        # x t = b  <=>  t^T x^T = b^T
+        t = np.swapaxes(t, -1, -2)
+        t_lower = not t_lower
+        rhs = np.swapaxes(rhs, -1, -2)
+    m = t.shape[-1]
+    x = np.zeros_like(rhs)
+    order = range(m) if t_lower else range(m - 1, -1, -1)
+    with np.errstate(all="ignore"):
+        for i in order:
+            known = slice(0, i) if t_lower else slice(i + 1, m)
+            acc = rhs[..., i, :] - np.einsum("...j,...jk->...k", t[..., i, known], x[..., known, :])
+            x[..., i, :] = acc / t[..., i, i][..., None]
+    if not left_side:
+        x = np.swapaxes(x, -1, -2)
+    return np.ascontiguousarray(x).astype(dtype)
+
+
+# --------------------------------------------------------------------------------------
+# Batch normalization
+# --------------------------------------------------------------------------------------
+
+
+def _feature_view(v: np.ndarray, rank: int, feature_index: int, cdt: np.dtype) -> np.ndarray:
+    """A 1-D per-feature vector shaped to broadcast along `feature_index`."""
+    shape = [1] * rank
+    shape[feature_index] = v.shape[0]
+    return np.asarray(v).view(np.ndarray).astype(cdt).reshape(shape)
+
+
+def _other_axes(rank: int, feature_index: int) -> tuple[int, ...]:
+    return tuple(d for d in range(rank) if d != feature_index)
+
+
+def batch_norm_training(
+    x: np.ndarray, scale: np.ndarray, offset: np.ndarray, epsilon: float, feature_index: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    dtype = x.dtype
+    cdt = _float_compute_dtype(dtype)
+    r = x.ndim
+    xc = np.asarray(x).view(np.ndarray).astype(cdt)
+    axes = _other_axes(r, feature_index)
+    eps = cdt.type(epsilon)
+    count = cdt.type(int(np.prod([x.shape[d] for d in axes], dtype=np.int64)))
+    with np.errstate(all="ignore"):
+        mean = np.sum(xc, axis=axes, keepdims=True, dtype=cdt) / count
+        centered = xc - mean
+        var = np.sum(centered * centered, axis=axes, keepdims=True, dtype=cdt) / count
+        out = (
+            _feature_view(scale, r, feature_index, cdt) * centered / np.sqrt(var + eps)
+            + _feature_view(offset, r, feature_index, cdt)
+        )
+    return out.astype(dtype), mean.reshape(-1).astype(dtype), var.reshape(-1).astype(dtype)
+
+
+def batch_norm_inference(
+    x: np.ndarray,
+    scale: np.ndarray,
+    offset: np.ndarray,
+    mean: np.ndarray,
+    variance: np.ndarray,
+    epsilon: float,
+    feature_index: int,
+) -> np.ndarray:
+    dtype = x.dtype
+    cdt = _float_compute_dtype(dtype)
+    r = x.ndim
+    xc = np.asarray(x).view(np.ndarray).astype(cdt)
+    eps = cdt.type(epsilon)
+
+    def f(v: np.ndarray) -> np.ndarray:
+        return _feature_view(v, r, feature_index, cdt)
+
+    with np.errstate(all="ignore"):
+        out = f(scale) * (xc - f(mean)) / np.sqrt(f(variance) + eps) + f(offset)
+    return out.astype(dtype)
+
+
+def batch_norm_grad(
+    x: np.ndarray,
+    scale: np.ndarray,
+    mean: np.ndarray,
+    variance: np.ndarray,
+    grad_output: np.ndarray,
+    epsilon: float,
+    feature_index: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The spec's formulas: with N elements per feature,
+    c = sum(dy (x - mu) / (var + eps)) / N, d = sum(dy) / N,
+    dx = scale / sqrt(var + eps) (dy - d - c (x - mu)),
+    dscale = sum(dy (x - mu) / sqrt(var + eps)), doffset = sum(dy)."""
+    dtype = x.dtype
+    cdt = _float_compute_dtype(dtype)
+    r = x.ndim
+    axes = _other_axes(r, feature_index)
+    xc = np.asarray(x).view(np.ndarray).astype(cdt)
+    dy = np.asarray(grad_output).view(np.ndarray).astype(cdt)
+    eps = cdt.type(epsilon)
+
+    def f(v: np.ndarray) -> np.ndarray:
+        return _feature_view(v, r, feature_index, cdt)
+
+    count = cdt.type(int(np.prod([x.shape[d] for d in axes], dtype=np.int64)))
+    with np.errstate(all="ignore"):
+        centered = xc - f(mean)
+        var_eps = f(variance) + eps
+        c = np.sum(dy * centered / var_eps, axis=axes, keepdims=True, dtype=cdt) / count
+        d = np.sum(dy, axis=axes, keepdims=True, dtype=cdt) / count
+        grad_x = f(scale) / np.sqrt(var_eps) * (dy - d - c * centered)
+        grad_scale = np.sum(dy * centered / np.sqrt(var_eps), axis=axes, dtype=cdt)
+        grad_offset = np.sum(dy, axis=axes, dtype=cdt)
+    return grad_x.astype(dtype), grad_scale.astype(dtype), grad_offset.astype(dtype)
+
+
+# --------------------------------------------------------------------------------------
+# The implementations
+# --------------------------------------------------------------------------------------
+
+
+def _bool(attr) -> bool:
+    return bool(attr.value.data) if attr is not None else False
+
+
+def _int_or(attr, default: int) -> int:
+    return attr.value.data if attr is not None else default
+
+
+@register_impls
+class LinearAlgebraFunctions(InterpreterFunctions):
+    @impl(la.DotOp)
+    def run_dot(self, interpreter: Interpreter, op: la.DotOp, args: tuple[Any, ...]):
+        return (dot(args[0], args[1]),)
+
+    @impl(la.DotGeneralOp)
+    def run_dot_general(self, interpreter: Interpreter, op: la.DotGeneralOp, args: tuple[Any, ...]):
+        out = dot_general(
+            args[0],
+            args[1],
+            ints(op.lhs_batching_dimensions),
+            ints(op.rhs_batching_dimensions),
+            ints(op.lhs_contracting_dimensions),
+            ints(op.rhs_contracting_dimensions),
+        )
+        return (out,)
+
+    @impl(la.ConvolutionOp)
+    def run_convolution(self, interpreter: Interpreter, op: la.ConvolutionOp, args: tuple[Any, ...]):
+        reversal = getattr(op, "window_reversal", None)  # not (yet) a property of the op
+        out = convolution(
+            args[0],
+            args[1],
+            op.dimension_numbers(),
+            window_strides=ints(op.window_strides) if op.window_strides is not None else None,
+            padding=int_matrix(op.padding) if op.padding is not None else None,
+            lhs_dilation=ints(op.lhs_dilation) if op.lhs_dilation is not None else None,
+            rhs_dilation=ints(op.rhs_dilation) if op.rhs_dilation is not None else None,
+            feature_group_count=_int_or(op.feature_group_count, 1),
+            batch_group_count=_int_or(op.batch_group_count, 1),
+            window_reversal=[bool(v) for v in ints(reversal)] if reversal is not None else None,
+        )
+        return (out,)
+
+    @impl(la.FftOp)
+    def run_fft(self, interpreter: Interpreter, op: la.FftOp, args: tuple[Any, ...]):
+        result_dtype = numpy_dtype(elem_of(op.result.type))
+        return (fft(args[0], op.fft_type.data.value, ints(op.fft_length), result_dtype),)
+
+    @impl(la.CholeskyOp)
+    def run_cholesky(self, interpreter: Interpreter, op: la.CholeskyOp, args: tuple[Any, ...]):
+        return (cholesky(args[0], _bool(op.lower)),)
+
+    @impl(la.TriangularSolveOp)
+    def run_triangular_solve(
+        self, interpreter: Interpreter, op: la.TriangularSolveOp, args: tuple[Any, ...]
+    ):
+        out = triangular_solve(
+            args[0],
+            args[1],
+            left_side=_bool(op.left_side),
+            lower=_bool(op.lower),
+            unit_diagonal=_bool(op.unit_diagonal),
+            transpose_a=op.transpose_a.data.value,
+        )
+        return (out,)
+
+    @impl(la.BatchNormTrainingOp)
+    def run_batch_norm_training(
+        self, interpreter: Interpreter, op: la.BatchNormTrainingOp, args: tuple[Any, ...]
+    ):
+        return batch_norm_training(
+            args[0], args[1], args[2], op.epsilon.value.data, op.feature_index.value.data
+        )
+
+    @impl(la.BatchNormInferenceOp)
+    def run_batch_norm_inference(
+        self, interpreter: Interpreter, op: la.BatchNormInferenceOp, args: tuple[Any, ...]
+    ):
+        out = batch_norm_inference(*args, op.epsilon.value.data, op.feature_index.value.data)
+        return (out,)
+
+    @impl(la.BatchNormGradOp)
+    def run_batch_norm_grad(
+        self, interpreter: Interpreter, op: la.BatchNormGradOp, args: tuple[Any, ...]
+    ):
+        return batch_norm_grad(*args, op.epsilon.value.data, op.feature_index.value.data)
