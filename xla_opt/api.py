@@ -8,6 +8,17 @@
 `program` is MLIR text, a path to a `.mlir` file, or a parsed `ModuleOp`. Inputs are
 checked against the entry function's signature before anything runs: a wrong count,
 dtype or shape is a `ValueError` naming the argument.
+
+Replicas (collectives, replica_id): `replicas=N` runs N replicas of the entry function
+and returns one result list per replica. Each input is either one value for every
+replica or, stacked on a new leading axis of size N, one value per replica:
+
+    per_replica = xla_opt.run(program, np.array([[1.0, 2.5], [3.0, 5.25]], np.float32), replicas=2)
+    per_replica[1]                                           # replica 1's results
+
+Host queues: `infeed=` gives the elements infeed ops read (each a tuple of arrays, or
+one array), and a list passed as `outfeed=` receives the elements outfeed ops write
+(each a tuple of arrays); with replicas=N both hold one such list per replica.
 """
 
 from __future__ import annotations
@@ -17,6 +28,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 
@@ -79,14 +91,18 @@ def check_inputs(func: FuncOp, arrays: Sequence[Any]) -> list[Any]:
 
 
 class CompiledFunction:
-    """A program's entry function, ready to call on numpy arrays."""
+    """A program's entry function, ready to call on numpy arrays (on `replicas`
+    replicas: then a call returns one result list per replica)."""
 
-    def __init__(self, module: ModuleOp, entry: str, backend: str):
+    def __init__(self, module: ModuleOp, entry: str, backend: str, replicas: int = 1):
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend '{backend}'; expected one of {', '.join(BACKENDS)}")
+        if isinstance(replicas, bool) or not isinstance(replicas, int) or replicas < 1:
+            raise ValueError(f"the number of replicas must be a positive integer, got {replicas!r}")
         self.module = module
         self.entry = entry
         self.backend = backend
+        self.replicas = replicas
         self.function = find_function(module, entry)
         self._run: Callable[[list[Any]], tuple[Any, ...]] = self._interpreter_runner()
 
@@ -95,15 +111,95 @@ class CompiledFunction:
 
         return lambda inputs: interpret(self.module, self.entry, inputs)
 
-    def __call__(self, *arrays: Any) -> list[Any]:
-        inputs = check_inputs(self.function, arrays)
-        return list(self._run(inputs))
+    def _run_replicas(self, inputs: list[list[Any]], context: Any) -> list[tuple[Any, ...]]:
+        """Several replicas, or host queues: the interpreter with a shared context."""
+        if self.backend != "interpreter":
+            raise ValueError(f"backend '{self.backend}' runs one replica without infeed/outfeed")
+        from xla_opt.interpreter import interpret_replicas
+
+        return interpret_replicas(self.module, self.entry, inputs, context)
+
+    def __call__(
+        self, *arrays: Any, infeed: Sequence[Any] | None = None, outfeed: list[Any] | None = None
+    ) -> list[Any]:
+        """The entry function's results (a list), or with replicas=N a list of N such
+        lists, replica by replica. See the module docstring for `infeed`/`outfeed`."""
+        from xla_opt.interpreter.replicas import ReplicaContext
+
+        n = self.replicas
+        inputs = check_replica_inputs(self.function, arrays, n)
+        if n == 1 and infeed is None and outfeed is None:
+            return list(self._run(inputs[0]))
+        if infeed is None:
+            feeds = {}
+        elif n == 1:
+            feeds = {0: list(infeed)}
+        else:
+            if len(infeed) != n:
+                raise ValueError(f"infeed: expected one list of elements per replica ({n}), got {len(infeed)}")
+            feeds = {r: list(elements) for r, elements in enumerate(infeed)}
+        context = ReplicaContext(n, infeed=feeds)
+        results = self._run_replicas(inputs, context)
+        if outfeed is not None:
+            if n == 1:
+                outfeed.extend(context.outfeed[0])
+            else:
+                outfeed.extend(context.outfeed[r] for r in range(n))
+        if n == 1:
+            return list(results[0])
+        return [list(r) for r in results]
+
+
+def check_replica_inputs(func: FuncOp, arrays: Sequence[Any], replicas: int) -> list[list[Any]]:
+    """Validate inputs for `replicas` replicas: each input is one value for all of them
+    or (a leading axis of size `replicas`, or a list for tuple types) one per replica.
+    Returns each replica's argument list."""
+    if replicas == 1:
+        return [check_inputs(func, arrays)]
+    from xdsl.dialects.builtin import TensorType
+
+    from xla_opt.interpreter.dtypes import check_value
+
+    inputs = func.function_type.inputs.data
+    name = func.sym_name.data
+    if len(arrays) != len(inputs):
+        raise ValueError(f"@{name} takes {len(inputs)} inputs, got {len(arrays)}")
+    per_replica: list[list[Any]] = [[] for _ in range(replicas)]
+    for i, (a, t) in enumerate(zip(arrays, inputs)):
+        what = f"input #{i} of @{name}"
+        try:
+            values = [check_value(a, t, what)] * replicas
+        except ValueError as whole:
+            if isinstance(t, TensorType):
+                shape = tuple(t.get_shape())
+                arr = a if isinstance(a, np.ndarray) else np.asarray(a)
+                if arr.shape == (replicas, *shape):
+                    values = [check_value(arr[r].copy(), t, f"{what} for replica {r}") for r in range(replicas)]
+                elif arr.shape != shape:
+                    raise ValueError(
+                        f"{what}: expected shape {list(shape)} (for every replica) or "
+                        f"{[replicas, *shape]} (one per replica), got {list(arr.shape)}"
+                    ) from None
+                else:
+                    raise whole from None
+            elif isinstance(a, list) and len(a) == replicas:
+                values = [check_value(v, t, f"{what} for replica {r}") for r, v in enumerate(a)]
+            else:
+                raise whole from None
+        for r in range(replicas):
+            per_replica[r].append(values[r])
+    return per_replica
 
 
 def compile(  # noqa: A001 - mirrors jax.jit / torch.compile naming
-    program: str | os.PathLike | ModuleOp, entry: str = "main", backend: str = "interpreter"
+    program: str | os.PathLike | ModuleOp,
+    entry: str = "main",
+    backend: str = "interpreter",
+    replicas: int = 1,
 ) -> CompiledFunction:
-    return CompiledFunction(load_program(program), entry, backend)
+    """The entry function of `program`, callable on numpy arrays; with replicas=N a call
+    runs N replicas and returns a list of N result lists."""
+    return CompiledFunction(load_program(program), entry, backend, replicas)
 
 
 def run(
@@ -111,7 +207,15 @@ def run(
     *arrays: Any,
     entry: str = "main",
     backend: str = "interpreter",
+    replicas: int = 1,
+    infeed: Sequence[Any] | None = None,
+    outfeed: list[Any] | None = None,
 ) -> list[Any]:
-    return compile(program, entry=entry, backend=backend)(*arrays)
+    """Run the entry function of `program` on `arrays`.
 
-
+    Returns the list of its results; with replicas=N (> 1), a list of N result lists,
+    `results[r][i]` being result i of replica r. `infeed`/`outfeed`: see the module
+    docstring."""
+    return compile(program, entry=entry, backend=backend, replicas=replicas)(
+        *arrays, infeed=infeed, outfeed=outfeed
+    )

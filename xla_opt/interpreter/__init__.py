@@ -57,6 +57,17 @@ def interpret(module: ModuleOp, entry: str, args: Sequence[Any]) -> tuple[Any, .
     return tuple(make_interpreter(module).call_op(entry, tuple(args)))
 
 
+def interpret_replicas(
+    module: ModuleOp, entry: str, args_per_replica: Sequence[Sequence[Any]], context: Any = None
+) -> list[tuple[Any, ...]]:
+    """Run function `entry` of `module` on len(args_per_replica) replicas (one thread
+    and interpreter each, sharing `context`, a `replicas.ReplicaContext` created when
+    None); returns each replica's results, replica by replica."""
+    from .replicas import run_replicas
+
+    return run_replicas(module, entry, args_per_replica, context)
+
+
 def interpreted_op_names() -> set[str]:
     names: set[str] = set()
     for functions in _family_functions():
