@@ -29,13 +29,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.dialects.func import FuncOp
 
 from xla_opt.context import make_context
 from xla_opt.diagnostics import DiagnosticError, parse_source, verify_module
 
-BACKENDS = ("interpreter",)
+BACKENDS = ("interpreter", "jit")
 
 
 class ProgramError(ValueError):
@@ -80,14 +80,16 @@ def find_function(module: ModuleOp, entry: str) -> FuncOp:
 
 def check_inputs(func: FuncOp, arrays: Sequence[Any]) -> list[Any]:
     """Validate inputs against the signature: count, dtype, shape (no silent casts)."""
+    return check_inputs_against(func.function_type, arrays, func.sym_name.data)
+
+
+def check_inputs_against(signature: FunctionType, arrays: Sequence[Any], entry: str) -> list[Any]:
     from xla_opt.interpreter.dtypes import check_value
 
-    inputs = func.function_type.inputs.data
+    inputs = signature.inputs.data
     if len(arrays) != len(inputs):
-        raise ValueError(
-            f"@{func.sym_name.data} takes {len(inputs)} inputs, got {len(arrays)}"
-        )
-    return [check_value(a, t, f"input #{i} of @{func.sym_name.data}") for i, (a, t) in enumerate(zip(arrays, inputs))]
+        raise ValueError(f"@{entry} takes {len(inputs)} inputs, got {len(arrays)}")
+    return [check_value(a, t, f"input #{i} of @{entry}") for i, (a, t) in enumerate(zip(arrays, inputs))]
 
 
 class CompiledFunction:
@@ -104,7 +106,15 @@ class CompiledFunction:
         self.backend = backend
         self.replicas = replicas
         self.function = find_function(module, entry)
-        self._run: Callable[[list[Any]], tuple[Any, ...]] = self._interpreter_runner()
+        self._run: Callable[[list[Any]], tuple[Any, ...]] = (
+            self._jit_runner() if backend == "jit" else self._interpreter_runner()
+        )
+
+    def _jit_runner(self) -> Callable[[list[Any]], tuple[Any, ...]]:
+        from xla_opt.jit import JitFunction
+
+        self.jit = JitFunction(self.module, self.entry)
+        return self.jit.call_checked
 
     def _interpreter_runner(self) -> Callable[[list[Any]], tuple[Any, ...]]:
         from xla_opt.interpreter import interpret

@@ -15,6 +15,11 @@ def register_xla_dialects(ctx: Context) -> None:
 
     if "xla" not in ctx.registered_dialect_names:
         ctx.load_dialect(XLA)
+    from xla_opt.lowering.to_llvm import EXTRA_LLVM_OPS
+
+    for op in EXTRA_LLVM_OPS:  # casts that xDSL's llvm dialect lacks, used by convert-to-llvm
+        if ctx.get_optional_op(op.name) is None:
+            ctx.load_op(op)
 
 
 def make_context() -> Context:

@@ -1,0 +1,85 @@
+// RUN: xla-opt %s -p xla-bufferize --split-input-file | filecheck %s
+
+// Results are written into caller-provided buffers; the returned generic computes
+// straight into the output buffer, the intermediate lives on the stack.
+// CHECK-LABEL: func.func @chain(%a: memref<4x8xf32>, %b: memref<8xf32>, %out0: memref<4x8xf32>) {
+// CHECK-NEXT:    %[[T:.*]] = memref.alloca() : memref<4x8xf32>
+// CHECK-NEXT:    linalg.generic {{.*}} ins(%a, %b : memref<4x8xf32>, memref<8xf32>) outs(%[[T]] : memref<4x8xf32>)
+// CHECK:         %[[C:.*]] = memref.get_global @__xla_constant_0 : memref<4x8xf32>
+// CHECK-NEXT:    linalg.generic {{.*}} ins(%[[T]], %[[C]] : memref<4x8xf32>, memref<4x8xf32>) outs(%out0 : memref<4x8xf32>)
+// CHECK:         func.return
+// CHECK-NEXT:  }
+func.func @chain(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>]} ins(%a, %b : tensor<4x8xf32>, tensor<8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %c = arith.constant dense<2.0> : tensor<4x8xf32>
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %r2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>]} ins(%r, %c : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %s = arith.mulf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  func.return %r2 : tensor<4x8xf32>
+}
+
+// -----
+
+// A large intermediate is heap allocated and freed; an input returned as is is copied
+// (the caller's input buffers are never written).
+// CHECK-LABEL: func.func @heap(%a: memref<1024x1024xf32>, %out0: memref<1024x1024xf32>, %out1: memref<1024x1024xf32>) {
+// CHECK-NEXT:    %[[T:.*]] = memref.alloc() : memref<1024x1024xf32>
+// CHECK:         "memref.copy"(%a, %out1) : (memref<1024x1024xf32>, memref<1024x1024xf32>) -> ()
+// CHECK-NEXT:    memref.dealloc %[[T]] : memref<1024x1024xf32>
+// CHECK-NEXT:    func.return
+func.func @heap(%a: tensor<1024x1024xf32>) -> (tensor<1024x1024xf32>, tensor<1024x1024xf32>) {
+  %e = tensor.empty() : tensor<1024x1024xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>]} ins(%a : tensor<1024x1024xf32>) outs(%e : tensor<1024x1024xf32>) {
+  ^bb0(%x: f32, %z: f32):
+    linalg.yield %x : f32
+  } -> tensor<1024x1024xf32>
+  %e2 = tensor.empty() : tensor<1024x1024xf32>
+  %r2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>]} ins(%r : tensor<1024x1024xf32>) outs(%e2 : tensor<1024x1024xf32>) {
+  ^bb0(%x: f32, %z: f32):
+    linalg.yield %x : f32
+  } -> tensor<1024x1024xf32>
+  func.return %r2, %a : tensor<1024x1024xf32>, tensor<1024x1024xf32>
+}
+
+// -----
+
+// Loop-carried tensors live in state buffers allocated before the loop; the body
+// copies what it yields into them and frees its own allocations.
+// The state buffer is the returned one, so it is the output buffer itself.
+// CHECK-LABEL: func.func @loop(%n: memref<i32>, %out0: memref<i32>) {
+// CHECK-NEXT:    "memref.copy"(%n, %out0) : (memref<i32>, memref<i32>) -> ()
+// CHECK-NEXT:    scf.while () : () -> () {
+// CHECK:           memref.load %out0[] : memref<i32>
+// CHECK:           scf.condition(%{{.*}})
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:      %[[T:.*]] = memref.alloc() : memref<i32>
+// CHECK:           "memref.copy"(%[[T]], %out0) : (memref<i32>, memref<i32>) -> ()
+// CHECK-NEXT:      memref.dealloc %[[T]] : memref<i32>
+// CHECK-NEXT:      scf.yield
+func.func @loop(%n: tensor<i32>) -> tensor<i32> {
+  %r = scf.while (%x = %n) : (tensor<i32>) -> tensor<i32> {
+    %v = tensor.extract %x[] : tensor<i32>
+    %z = arith.constant 0 : i32
+    %c = arith.cmpi sgt, %v, %z : i32
+    scf.condition(%c) %x : tensor<i32>
+  } do {
+  ^bb0(%y: tensor<i32>):
+    %e = tensor.empty() : tensor<i32>
+    %d = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%y : tensor<i32>) outs(%e : tensor<i32>) {
+    ^bb0(%a: i32, %b: i32):
+      %one = arith.constant 1 : i32
+      %s = arith.subi %a, %one : i32
+      linalg.yield %s : i32
+    } -> tensor<i32>
+    scf.yield %d : tensor<i32>
+  }
+  func.return %r : tensor<i32>
+}

@@ -1,0 +1,351 @@
+"""`xla-bufferize`: the linalg-on-tensors level to memrefs.
+
+Calling convention (destination passing). A function
+
+    func.func @f(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<i32>)
+
+becomes
+
+    func.func @f(%a: memref<4xf32>, %out0: memref<4xf32>, %out1: memref<i32>)
+
+The caller owns every buffer: inputs are read-only, outputs are written. Calls between
+functions follow the same rule (the caller allocates the callee's outputs).
+
+Buffers:
+* `tensor.empty` becomes an allocation: `memref.alloca` when small and in the
+  function's top-level block, `memref.alloc` otherwise; every allocation a region makes
+  is freed at the end of that region, unless it is returned: a returned allocation is
+  replaced by the output buffer itself, so the result is computed in place.
+* a `linalg.generic` writes its `outs` buffer in place when nobody reads that tensor
+  afterwards and the buffer is ours (never a function input or a constant); otherwise
+  it writes into a copy.
+* constant tensors become read-only `memref.global`s.
+* `scf.if` and `scf.while` on tensors keep their values in buffers allocated before
+  them; branches and loop bodies copy what they yield into those buffers.
+
+The pass is one sweep over each function, in program order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, linalg, memref, scf, tensor
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FunctionType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
+
+STACK_LIMIT_BYTES = 4096
+
+
+def memref_type(t: Attribute) -> Attribute:
+    if isinstance(t, TensorType):
+        return MemRefType(t.get_element_type(), t.get_shape())
+    return t
+
+
+def _byte_size(t: MemRefType) -> int:
+    n = 1
+    for d in t.get_shape():
+        n *= d
+    width = getattr(t.get_element_type(), "bitwidth", 64)
+    return n * max(1, (width + 7) // 8)
+
+
+def _erase(op: Operation) -> None:
+    """Remove an op whose results have no users left."""
+    op.detach()
+    op.erase()
+
+
+@dataclass
+class _Scope:
+    """The buffers a region allocated; freed before its terminator."""
+
+    owned: list[SSAValue] = field(default_factory=list)
+
+
+class _FunctionBufferizer:
+    def __init__(self, pass_: _ModuleBufferizer, fn: func.FuncOp):
+        self.module_pass = pass_
+        self.fn = fn
+        self.env: dict[SSAValue, SSAValue] = {}
+        # buffers we allocated and may write in place
+        self.ours: set[SSAValue] = set()
+        self.retired: list[Operation] = []
+        self.retired_args: list[tuple[Block, BlockArgument]] = []
+
+    # ---- helpers -----------------------------------------------------------------
+    def retire(self, op: Operation) -> None:
+        """Take a converted op out of its block; later tensor ops may still name its
+        results (they are looked up in `env`), so it is erased only at the end."""
+        op.detach()
+        self.retired.append(op)
+
+    def buffer(self, value: SSAValue) -> SSAValue:
+        try:
+            return self.env[value]
+        except KeyError:
+            raise PassFailedException(f"xla-bufferize: no buffer for {value}") from None
+
+    def allocate(self, t: MemRefType, before: Operation, scope: _Scope, top_level: bool) -> SSAValue:
+        if top_level and _byte_size(t) <= STACK_LIMIT_BYTES:
+            op = memref.AllocaOp.get(t.get_element_type(), shape=t.get_shape())
+            before.parent_block().insert_op_before(op, before)  # type: ignore[union-attr]
+            self.ours.add(op.memref)
+            return op.memref
+        op = memref.AllocOp([], [], t)
+        before.parent_block().insert_op_before(op, before)  # type: ignore[union-attr]
+        scope.owned.append(op.memref)
+        self.ours.add(op.memref)
+        return op.memref
+
+    def copy(self, source: SSAValue, dest: SSAValue, before: Operation) -> None:
+        before.parent_block().insert_op_before(memref.CopyOp(source, dest), before)  # type: ignore[union-attr]
+
+    # ---- the sweep -----------------------------------------------------------------
+    def run(self) -> None:
+        fn = self.fn
+        if not fn.body.blocks:
+            return
+        block = fn.body.block
+        ftype = fn.function_type
+        out_types = [memref_type(t) for t in ftype.outputs.data]
+        for arg in list(block.args):
+            if isinstance(arg.type, TensorType):
+                new = block.insert_arg(memref_type(arg.type), arg.index)
+                new.name_hint = arg.name_hint
+                self.env[arg] = new
+        self.out_params = [block.insert_arg(t, len(block.args)) for t in out_types]
+        for i, out in enumerate(self.out_params):
+            out.name_hint = f"out{i}"
+        self.bufferize_block(block, _Scope(), top_level=True)
+        for op in reversed(self.retired):
+            op.erase(safe_erase=False)
+        for owner, arg in self.retired_args:
+            owner.erase_arg(arg)
+        for arg in list(block.args):
+            if isinstance(arg.type, TensorType):
+                block.erase_arg(arg)
+        fn.function_type = FunctionType.from_lists(
+            [a.type for a in block.args], []
+        )
+
+    def bufferize_block(self, block: Block, scope: _Scope, top_level: bool, on_terminator=None) -> None:
+        for op in list(block.ops):
+            self.bufferize_op(op, scope, top_level, on_terminator)
+        # free what this region allocated, before its terminator
+        term = block.last_op
+        assert term is not None
+        for buf in scope.owned:
+            block.insert_op_before(memref.DeallocOp.get(buf), term)
+
+    def bufferize_op(self, op: Operation, scope: _Scope, top_level: bool, on_terminator) -> None:
+        match op:
+            case tensor.EmptyOp():
+                buf = self.allocate(memref_type(op.tensor.type), op, scope, top_level)  # type: ignore[arg-type]
+                self.env[op.tensor] = buf
+                self.retire(op)
+            case arith.ConstantOp() if isinstance(op.result.type, TensorType):
+                buf = self.module_pass.global_for(op, self.fn)
+                self.env[op.result] = buf
+                self.ours.discard(buf)
+                self.retire(op)
+            case linalg.GenericOp():
+                self.bufferize_generic(op, scope, top_level)
+            case tensor.ExtractOp():
+                load = memref.LoadOp.get(self.buffer(op.tensor), list(op.indices))
+                op.parent_block().insert_op_before(load, op)  # type: ignore[union-attr]
+                op.result.replace_all_uses_with(load.res)
+                self.retire(op)
+            case func.ReturnOp() if on_terminator is None:
+                self.bufferize_return(op, scope)
+            case func.CallOp():
+                self.bufferize_call(op, scope, top_level)
+            case scf.IfOp():
+                self.bufferize_if(op, scope, top_level)
+            case scf.WhileOp():
+                self.bufferize_while(op, scope, top_level)
+            case _ if on_terminator is not None and op is op.parent_block().last_op:  # type: ignore[union-attr]
+                on_terminator(op, scope)
+            case _:
+                if any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
+                    raise PassFailedException(
+                        f"xla-bufferize: '{op.name}' on tensors is not supported at the "
+                        "linalg-on-tensors level"
+                    )
+
+    def bufferize_generic(self, op: linalg.GenericOp, scope: _Scope, top_level: bool) -> None:
+        ins = [self.buffer(v) if isinstance(v.type, TensorType) else v for v in op.inputs]
+        outs = []
+        for out in op.outputs:
+            buf = self.buffer(out)
+            in_place = buf in self.ours and out.has_one_use() and buf not in ins
+            if not in_place:
+                fresh = self.allocate(buf.type, op, scope, top_level)  # type: ignore[arg-type]
+                self.copy(buf, fresh, op)
+                buf = fresh
+            outs.append(buf)
+        new = linalg.GenericOp(
+            ins,
+            outs,
+            op.detach_region(op.body),
+            op.indexing_maps,
+            op.iterator_types,
+        )
+        op.parent_block().insert_op_before(new, op)  # type: ignore[union-attr]
+        for result, buf in zip(op.results, outs, strict=True):
+            self.env[result] = buf
+        self.retire(op)
+
+    def bufferize_return(self, op: func.ReturnOp, scope: _Scope) -> None:
+        used: set[SSAValue] = set()
+        for value, out in zip(op.arguments, self.out_params, strict=True):
+            buf = self.buffer(value)
+            owner = buf.owner
+            if (
+                buf in self.ours
+                and buf not in used
+                and isinstance(owner, memref.AllocOp | memref.AllocaOp)
+            ):
+                # compute the result directly in the caller's buffer
+                buf.replace_all_uses_with(out)
+                if buf in scope.owned:
+                    scope.owned.remove(buf)
+                _erase(owner)
+                self.env = {k: (out if v is buf else v) for k, v in self.env.items()}
+                used.add(out)
+            else:
+                self.copy(buf, out, op)
+            used.add(buf)
+        ret = func.ReturnOp()
+        op.parent_block().insert_op_before(ret, op)  # type: ignore[union-attr]
+        self.retire(op)
+
+    def bufferize_call(self, op: func.CallOp, scope: _Scope, top_level: bool) -> None:
+        outs = [self.allocate(memref_type(r.type), op, scope, top_level) for r in op.results]  # type: ignore[arg-type]
+        args = [self.buffer(a) if isinstance(a.type, TensorType) else a for a in op.arguments]
+        call = func.CallOp(op.callee, [*args, *outs], [])
+        op.parent_block().insert_op_before(call, op)  # type: ignore[union-attr]
+        for r, b in zip(op.results, outs, strict=True):
+            self.env[r] = b
+        self.retire(op)
+
+    def _result_buffers(self, op: Operation, scope: _Scope, top_level: bool) -> list[SSAValue]:
+        return [self.allocate(memref_type(r.type), op, scope, top_level) for r in op.results]  # type: ignore[arg-type]
+
+    def _copy_into(self, values, targets, before: Operation, scope: _Scope) -> None:
+        """Copy yielded values into the state buffers; values that are themselves state
+        buffers are first copied aside so a swap cannot overwrite a source."""
+        sources = [self.buffer(v) for v in values]
+        staged = []
+        for i, src in enumerate(sources):
+            if src in targets and targets.index(src) != i:
+                tmp = memref.AllocOp([], [], src.type)
+                before.parent_block().insert_op_before(tmp, before)  # type: ignore[union-attr]
+                self.copy(src, tmp.memref, before)
+                scope.owned.append(tmp.memref)
+                src = tmp.memref
+            staged.append(src)
+        for src, dst in zip(staged, targets, strict=True):
+            if src is not dst:
+                self.copy(src, dst, before)
+
+    def bufferize_if(self, op: scf.IfOp, scope: _Scope, top_level: bool) -> None:
+        results = self._result_buffers(op, scope, top_level)
+
+        def on_yield(term: Operation, branch_scope: _Scope) -> None:
+            self._copy_into(list(term.operands), results, term, branch_scope)
+            term.parent_block().insert_op_before(scf.YieldOp(), term)  # type: ignore[union-attr]
+            self.retire(term)
+
+        regions = []
+        for region in (op.true_region, op.false_region):
+            region = op.detach_region(region)
+            if region.blocks:
+                self.bufferize_block(region.block, _Scope(), False, on_yield)
+            regions.append(region)
+        new = scf.IfOp(op.cond, [], regions[0], regions[1])
+        op.parent_block().insert_op_before(new, op)  # type: ignore[union-attr]
+        for r, b in zip(op.results, results, strict=True):
+            self.env[r] = b
+        self.retire(op)
+
+    def bufferize_while(self, op: scf.WhileOp, scope: _Scope, top_level: bool) -> None:
+        state = self._result_buffers(op, scope, top_level)
+        for init, buf in zip(op.arguments, state, strict=True):
+            self.copy(self.buffer(init), buf, op)
+
+        def on_condition(term: Operation, region_scope: _Scope) -> None:
+            assert isinstance(term, scf.ConditionOp)
+            self._copy_into(list(term.args), state, term, region_scope)
+            term.parent_block().insert_op_before(scf.ConditionOp(term.condition), term)  # type: ignore[union-attr]
+            self.retire(term)
+
+        def on_yield(term: Operation, region_scope: _Scope) -> None:
+            self._copy_into(list(term.operands), state, term, region_scope)
+            term.parent_block().insert_op_before(scf.YieldOp(), term)  # type: ignore[union-attr]
+            self.retire(term)
+
+        regions = []
+        for region, hook in ((op.before_region, on_condition), (op.after_region, on_yield)):
+            region = op.detach_region(region)
+            block = region.block
+            for arg, buf in zip(block.args, state, strict=True):
+                self.env[arg] = buf
+            self.bufferize_block(block, _Scope(), False, hook)
+            self.retired_args += [(block, arg) for arg in block.args]
+            regions.append(region)
+        new = scf.WhileOp([], [], regions[0], regions[1])
+        op.parent_block().insert_op_before(new, op)  # type: ignore[union-attr]
+        for r, b in zip(op.results, state, strict=True):
+            self.env[r] = b
+        self.retire(op)
+
+
+class _ModuleBufferizer:
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.globals: dict[tuple, str] = {}
+
+    def global_for(self, op: arith.ConstantOp, fn: func.FuncOp) -> SSAValue:
+        value = op.value
+        assert isinstance(value, DenseIntOrFPElementsAttr)
+        t = memref_type(op.result.type)
+        key = (str(value),)
+        name = self.globals.get(key)
+        if name is None:
+            name = f"__xla_constant_{len(self.globals)}"
+            self.globals[key] = name
+            glob = memref.GlobalOp.get(
+                StringAttr(name), t, value, sym_visibility=StringAttr("private"), constant=UnitAttr()
+            )
+            self.module.body.block.insert_op_before(glob, self.module.body.block.first_op)  # type: ignore[arg-type]
+        get = memref.GetGlobalOp(name, t)
+        op.parent_block().insert_op_before(get, op)  # type: ignore[union-attr]
+        return get.memref
+
+    def run(self) -> None:
+        for op in list(self.module.body.block.ops):
+            if isinstance(op, func.FuncOp):
+                _FunctionBufferizer(self, op).run()
+
+
+@dataclass(frozen=True)
+class XlaBufferizePass(ModulePass):
+    """Tensors to memrefs with destination-passing function results (see module doc)."""
+
+    name = "xla-bufferize"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _ModuleBufferizer(op).run()

@@ -1,0 +1,70 @@
+"""`convert-scf-while-to-cf`: `scf.while` to branches (xDSL 0.74's convert-scf-to-cf
+handles scf.for, scf.if and scf.index_switch, not scf.while).
+
+    scf.while (%x = %init) { before(%x) ... scf.condition(%c) %args } do { after(%y) ... scf.yield %next }
+
+becomes
+
+    cf.br ^before(%init)
+  ^before(%x): ...  cf.cond_br %c, ^after(%args), ^end(%args)
+  ^after(%y):  ...  cf.br ^before(%next)
+  ^end(%results): ...
+
+as MLIR's SCFToControlFlow does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import builtin, scf
+from xdsl.dialects.cf import BranchOp, ConditionalBranchOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import BlockInsertPoint, InsertPoint
+
+
+class WhileLowering(RewritePattern):
+    """Lowers `scf.while` to conditional branching."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.WhileOp, rewriter: PatternRewriter):
+        init_block = op.parent_block()
+        if init_block is None:
+            return
+        end_block = init_block.split_before(op)
+        for t in op.result_types:
+            end_block.insert_arg(t, len(end_block.args))
+
+        before = op.before_region.first_block
+        after = op.after_region.first_block
+        assert before is not None and after is not None
+        condition = before.last_op
+        yield_ = op.after_region.last_block.last_op  # type: ignore[union-attr]
+        assert isinstance(condition, scf.ConditionOp) and isinstance(yield_, scf.YieldOp)
+
+        rewriter.replace_op(
+            condition,
+            ConditionalBranchOp(
+                condition.condition, after, condition.args, end_block, condition.args
+            ),
+        )
+        rewriter.replace_op(yield_, BranchOp(before, *yield_.operands))
+        rewriter.inline_region(op.after_region, BlockInsertPoint.before(end_block))
+        rewriter.inline_region(op.before_region, BlockInsertPoint.before(after))
+        rewriter.insert(BranchOp(before, *op.arguments), InsertPoint.at_end(init_block))
+        rewriter.replace_op(op, [], end_block.args)
+
+
+@dataclass(frozen=True)
+class ConvertScfWhileToCfPass(ModulePass):
+    name = "convert-scf-while-to-cf"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        PatternRewriteWalker(WhileLowering()).rewrite_module(op)

@@ -1,0 +1,670 @@
+"""`convert-to-llvm`: the loop level (func, cf, arith, math, index, memref on statically
+shaped buffers) to the `llvm` dialect, in one sweep per function.
+
+Every function is rebuilt op by op into an `llvm.func`; types are converted once per
+value, with no recursive type conversion inside a greedy walker:
+
+* `memref<...xT>` -> `!llvm.ptr` (a bare pointer: shapes are static, layouts are
+  the identity, so strides are constants). Buffer arguments are `noalias`, which lets
+  LLVM vectorize the loops.
+* `memref.load/store %m[%i, %j]` -> `getelementptr inbounds T, %p[%i * s0 + %j]` + load/store.
+* `memref.alloc/dealloc` -> `malloc`/`free`; `memref.alloca` -> `llvm.alloca`;
+  `memref.copy` -> `llvm.memcpy`; `memref.global` -> a constant `llvm.mlir.global`
+  holding the raw bits.
+* `index` -> i64; `bf16` -> i16 (llvmlite has no bfloat: `arith.extf`/`truncf` of bf16
+  are expanded into bit operations, rounding to nearest even).
+* `math` ops -> LLVM intrinsics where LLVM has them, libm calls otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import arith, cf, func, llvm, math, memref
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    TensorType,
+    ModuleOp,
+    UnitAttr,
+    i1,
+    i16,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.irdl import irdl_op_definition
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
+
+PTR = llvm.LLVMPointerType()
+
+
+# --------------------------------------------------------------------------------------
+# Casts the llvm dialect of xDSL 0.74 lacks (registered with the LLVM IR translation)
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class UIToFPOp(llvm.GenericCastOp):
+    name = "llvm.uitofp"
+
+
+@irdl_op_definition
+class FPToSIOp(llvm.GenericCastOp):
+    name = "llvm.fptosi"
+
+
+@irdl_op_definition
+class FPToUIOp(llvm.GenericCastOp):
+    name = "llvm.fptoui"
+
+
+EXTRA_LLVM_OPS = (UIToFPOp, FPToSIOp, FPToUIOp)
+
+
+def _register_casts_with_translation() -> None:
+    from xdsl.backend.llvm import convert_op
+
+    convert_op._CAST_OP_NAMES.update(  # noqa: SLF001 - extending xDSL's table
+        {UIToFPOp: "uitofp", FPToSIOp: "fptosi", FPToUIOp: "fptoui"}
+    )
+
+
+_register_casts_with_translation()
+
+
+# --------------------------------------------------------------------------------------
+# Types
+# --------------------------------------------------------------------------------------
+
+
+def llvm_type(t: Attribute) -> Attribute:
+    if isinstance(t, MemRefType):
+        return PTR
+    if isinstance(t, IndexType):
+        return i64
+    if isinstance(t, BFloat16Type):
+        return i16
+    return t
+
+
+def storage_type(t: Attribute) -> Attribute:
+    """The type of one element in memory (GEP stride)."""
+    return llvm_type(t)
+
+
+def byte_width(t: Attribute) -> int:
+    if isinstance(t, IntegerType):
+        return max(1, (t.width.data + 7) // 8)
+    if isinstance(t, BFloat16Type | Float16Type):
+        return 2
+    if isinstance(t, Float32Type):
+        return 4
+    if isinstance(t, Float64Type | IndexType):
+        return 8
+    raise PassFailedException(f"convert-to-llvm: no memory layout for element type {t}")
+
+
+def _num_elements(t: MemRefType) -> int:
+    n = 1
+    for d in t.get_shape():
+        n *= d
+    return n
+
+
+def _strides(shape) -> list[int]:
+    strides, acc = [], 1
+    for d in reversed(shape):
+        strides.append(acc)
+        acc *= d
+    return list(reversed(strides))
+
+
+# --------------------------------------------------------------------------------------
+# The sweep
+# --------------------------------------------------------------------------------------
+
+_INT_BINARY: dict[type[Operation], type[Operation]] = {
+    arith.AddiOp: llvm.AddOp,
+    arith.SubiOp: llvm.SubOp,
+    arith.MuliOp: llvm.MulOp,
+    arith.DivSIOp: llvm.SDivOp,
+    arith.DivUIOp: llvm.UDivOp,
+    arith.RemSIOp: llvm.SRemOp,
+    arith.RemUIOp: llvm.URemOp,
+    arith.AndIOp: llvm.AndOp,
+    arith.OrIOp: llvm.OrOp,
+    arith.XOrIOp: llvm.XOrOp,
+    arith.ShLIOp: llvm.ShlOp,
+    arith.ShRSIOp: llvm.AShrOp,
+    arith.ShRUIOp: llvm.LShrOp,
+}
+_FLOAT_BINARY: dict[type[Operation], type[Operation]] = {
+    arith.AddfOp: llvm.FAddOp,
+    arith.SubfOp: llvm.FSubOp,
+    arith.MulfOp: llvm.FMulOp,
+    arith.DivfOp: llvm.FDivOp,
+}
+_CASTS: dict[type[Operation], type[Operation]] = {
+    arith.ExtSIOp: llvm.SExtOp,
+    arith.ExtUIOp: llvm.ZExtOp,
+    arith.TruncIOp: llvm.TruncOp,
+    arith.SIToFPOp: llvm.SIToFPOp,
+    arith.UIToFPOp: UIToFPOp,
+    arith.FPToSIOp: FPToSIOp,
+    arith.FPToUIOp: FPToUIOp,
+    arith.BitcastOp: llvm.BitcastOp,
+}
+# math op -> LLVM intrinsic base name (type-mangled at emission)
+_INTRINSICS: dict[type[Operation], str] = {
+    math.ExpOp: "llvm.exp",
+    math.Exp2Op: "llvm.exp2",
+    math.LogOp: "llvm.log",
+    math.Log2Op: "llvm.log2",
+    math.Log10Op: "llvm.log10",
+    math.SqrtOp: "llvm.sqrt",
+    math.SinOp: "llvm.sin",
+    math.CosOp: "llvm.cos",
+    math.AbsFOp: "llvm.fabs",
+    math.FloorOp: "llvm.floor",
+    math.CeilOp: "llvm.ceil",
+    math.TruncOp: "llvm.trunc",
+    math.RoundOp: "llvm.round",
+    math.RoundEvenOp: "llvm.roundeven",
+    math.PowFOp: "llvm.pow",
+    math.CopySignOp: "llvm.copysign",
+    math.FmaOp: "llvm.fma",
+    math.CtPopOp: "llvm.ctpop",
+    arith.MaximumfOp: "llvm.maximum",
+    arith.MinimumfOp: "llvm.minimum",
+    arith.MaxnumfOp: "llvm.maxnum",
+    arith.MinnumfOp: "llvm.minnum",
+}
+# math op -> libm function (f32 name, f64 name)
+_LIBM: dict[type[Operation], tuple[str, str]] = {
+    math.TanhOp: ("tanhf", "tanh"),
+    math.TanOp: ("tanf", "tan"),
+    math.AtanOp: ("atanf", "atan"),
+    math.Atan2Op: ("atan2f", "atan2"),
+    math.ExpM1Op: ("expm1f", "expm1"),
+    math.Log1pOp: ("log1pf", "log1p"),
+    math.CbrtOp: ("cbrtf", "cbrt"),
+    math.ErfOp: ("erff", "erf"),
+    math.AsinOp: ("asinf", "asin"),
+    math.AcosOp: ("acosf", "acos"),
+    math.SinhOp: ("sinhf", "sinh"),
+    math.CoshOp: ("coshf", "cosh"),
+}
+
+
+def _type_suffix(t: Attribute) -> str:
+    if isinstance(t, IntegerType):
+        return f"i{t.width.data}"
+    if isinstance(t, Float16Type):
+        return "f16"
+    if isinstance(t, Float32Type):
+        return "f32"
+    if isinstance(t, Float64Type):
+        return "f64"
+    raise PassFailedException(f"convert-to-llvm: no intrinsic for type {t}")
+
+
+class _ModuleConverter:
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.declared: dict[str, llvm.FuncOp] = {}
+        self.new_ops: list[Operation] = []
+
+    # ---- external declarations -----------------------------------------------------
+    def declare(self, name: str, args: list[Attribute], result: Attribute) -> None:
+        if name in self.declared:
+            return
+        fn = llvm.FuncOp(
+            name,
+            llvm.LLVMFunctionType(args, result),
+            linkage=llvm.LinkageAttr("external"),
+        )
+        self.declared[name] = fn
+
+    def run(self) -> None:
+        block = self.module.body.block
+        for op in list(block.ops):
+            if isinstance(op, memref.GlobalOp):
+                new = self.convert_global(op)
+            elif isinstance(op, func.FuncOp):
+                new = _FunctionConverter(self, op).run()
+            else:
+                continue
+            block.insert_op_before(new, op)
+            op.detach()
+            op.erase(safe_erase=False)
+        for fn in self.declared.values():
+            block.add_op(fn)
+
+    def convert_global(self, op: memref.GlobalOp) -> llvm.GlobalOp:
+        t = op.type
+        assert isinstance(t, MemRefType)
+        value = op.initial_value
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            raise PassFailedException(f"convert-to-llvm: global {op.sym_name.data} needs a dense initial value")
+        elem = t.get_element_type()
+        width = byte_width(elem)
+        count = _num_elements(t)
+        # the raw bits as signed integers of the element's width: one layout for every type
+        ints = np.frombuffer(_dense_bytes(value, elem, count), dtype=f"<i{width}")
+        int_type = IntegerType(8 * width)
+        array_type = llvm.LLVMArrayType(count, int_type)
+        init = DenseIntOrFPElementsAttr.from_list(TensorType(int_type, [count]), ints.tolist())
+        return llvm.GlobalOp(
+            array_type,
+            op.sym_name,
+            llvm.LinkageAttr("internal"),
+            constant=True,
+            value=init,
+            alignment=64,
+        )
+
+
+def _dense_bytes(value: DenseIntOrFPElementsAttr, elem: Attribute, count: int) -> bytes:
+    """The little-endian bytes of a dense constant, splats expanded."""
+    values = list(value.get_values())
+    if len(values) == 1 and count != 1:
+        values = values * count
+    if isinstance(elem, IntegerType):
+        w = elem.width.data
+        arr = np.array([int(v) & ((1 << max(w, 8)) - 1) for v in values], dtype=np.uint64)
+        return arr.astype(f"<u{max(1, (w + 7) // 8)}").tobytes()
+    if isinstance(elem, BFloat16Type):
+        import ml_dtypes
+
+        return np.array(values, dtype=np.float32).astype(ml_dtypes.bfloat16).tobytes()
+    if isinstance(elem, Float16Type):
+        return np.array(values, dtype="<f2").tobytes()
+    if isinstance(elem, Float32Type):
+        return np.array(values, dtype="<f4").tobytes()
+    if isinstance(elem, Float64Type):
+        return np.array(values, dtype="<f8").tobytes()
+    raise PassFailedException(f"convert-to-llvm: cannot lay out constant of {elem}")
+
+
+class _FunctionConverter:
+    def __init__(self, module: _ModuleConverter, fn: func.FuncOp):
+        self.mod = module
+        self.fn = fn
+        self.values: dict[SSAValue, SSAValue] = {}
+        self.blocks: dict[Block, Block] = {}
+        self.block: Block | None = None
+        self.entry: Block | None = None
+
+    # ---- emission ----------------------------------------------------------------------
+    def emit(self, op: Operation) -> Operation:
+        assert self.block is not None
+        self.block.add_op(op)
+        return op
+
+    def v(self, value: SSAValue) -> SSAValue:
+        return self.values[value]
+
+    def const(self, value: int, t: Attribute = i64) -> SSAValue:
+        return self.emit(llvm.ConstantOp(IntegerAttr(value, t), t)).results[0]
+
+    # ---- the function ----------------------------------------------------------------------
+    def run(self) -> llvm.FuncOp:
+        fn = self.fn
+        in_types = [llvm_type(t) for t in fn.function_type.inputs.data]
+        out_types = [llvm_type(t) for t in fn.function_type.outputs.data]
+        if len(out_types) > 1:
+            raise PassFailedException(
+                f"convert-to-llvm: @{fn.sym_name.data} returns several values; bufferize first"
+            )
+        result = out_types[0] if out_types else llvm.LLVMVoidType()
+        region = Region()
+        for old in fn.body.blocks:
+            new = Block(arg_types=[llvm_type(a.type) for a in old.args])
+            for a, b in zip(old.args, new.args, strict=True):
+                b.name_hint = a.name_hint
+                self.values[a] = b
+            self.blocks[old] = new
+            region.add_block(new)
+        self.entry = region.blocks.first
+        for old, new in self.blocks.items():
+            self.block = new
+            for op in old.ops:
+                self.convert(op)
+        is_decl = not fn.body.blocks
+        arg_attrs = None
+        if not is_decl:
+            from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr
+
+            arg_attrs = ArrayAttr(
+                [
+                    DictionaryAttr({"llvm.noalias": UnitAttr()} if isinstance(t, MemRefType) else {})
+                    for t in fn.function_type.inputs.data
+                ]
+            )
+        return llvm.FuncOp(
+            fn.sym_name.data,
+            llvm.LLVMFunctionType(in_types, result),
+            linkage=llvm.LinkageAttr("external"),
+            body=region if not is_decl else Region(),
+            other_props={"arg_attrs": arg_attrs} if arg_attrs is not None else None,
+        )
+
+    def convert(self, op: Operation) -> None:
+        handler = _HANDLERS.get(type(op))
+        if handler is None:
+            raise PassFailedException(
+                f"convert-to-llvm: '{op.name}' is not supported (lower it to loops first)"
+            )
+        results = handler(self, op)
+        if results is not None:
+            for old, new in zip(op.results, results, strict=True):
+                self.values[old] = new
+
+    # ---- memory ----------------------------------------------------------------------
+    def address(self, ref: SSAValue, indices) -> SSAValue:
+        t = ref.type
+        assert isinstance(t, MemRefType)
+        base = self.v(ref)
+        if not indices:
+            return base
+        strides = _strides(t.get_shape())
+        offset: SSAValue | None = None
+        for idx, stride in zip(indices, strides, strict=True):
+            term = self.v(idx)
+            if stride != 1:
+                term = self.emit(llvm.MulOp(term, self.const(stride))).results[0]
+            offset = term if offset is None else self.emit(llvm.AddOp(offset, term)).results[0]
+        assert offset is not None
+        gep = llvm.GEPOp(
+            base,
+            [llvm.GEP_USE_SSA_VAL],
+            storage_type(t.get_element_type()),
+            ssa_indices=[offset],
+            inbounds=True,
+        )  # one index: the row-major linear offset
+        return self.emit(gep).results[0]
+
+    def byte_size(self, t: MemRefType) -> SSAValue:
+        return self.const(_num_elements(t) * byte_width(t.get_element_type()))
+
+    def intrinsic(self, name: str, args: list[SSAValue], result: Attribute | None) -> SSAValue | None:
+        op = self.emit(llvm.CallIntrinsicOp(name, args, [result] if result is not None else []))
+        return op.results[0] if result is not None else None
+
+    def call(self, name: str, args: list[SSAValue], arg_types: list[Attribute], result: Attribute) -> SSAValue | None:
+        self.mod.declare(name, arg_types, result)
+        op = self.emit(
+            llvm.CallOp(name, *args, return_type=None if isinstance(result, llvm.LLVMVoidType) else result)
+        )
+        return op.results[0] if op.results else None
+
+
+# --------------------------------------------------------------------------------------
+# Handlers: one small function per op kind
+# --------------------------------------------------------------------------------------
+
+Handler = Callable[[_FunctionConverter, Operation], "list[SSAValue] | None"]
+_HANDLERS: dict[type[Operation], Handler] = {}
+
+
+def handles(*types: type[Operation]):
+    def register(fn: Handler) -> Handler:
+        for t in types:
+            _HANDLERS[t] = fn
+        return fn
+
+    return register
+
+
+@handles(func.ReturnOp)
+def _return(c: _FunctionConverter, op: func.ReturnOp):
+    args = [c.v(a) for a in op.arguments]
+    c.emit(llvm.ReturnOp(args[0] if args else None))
+
+
+@handles(func.CallOp)
+def _call(c: _FunctionConverter, op: func.CallOp):
+    results = [llvm_type(r.type) for r in op.results]
+    call = c.emit(
+        llvm.CallOp(op.callee, *[c.v(a) for a in op.arguments], return_type=results[0] if results else None)
+    )
+    return list(call.results)
+
+
+@handles(cf.BranchOp)
+def _br(c: _FunctionConverter, op: cf.BranchOp):
+    c.emit(llvm.BrOp(c.blocks[op.successor], *[c.v(a) for a in op.arguments]))
+
+
+@handles(cf.ConditionalBranchOp)
+def _cond_br(c: _FunctionConverter, op: cf.ConditionalBranchOp):
+    c.emit(
+        llvm.CondBrOp(
+            c.v(op.cond),
+            c.blocks[op.then_block],
+            [c.v(a) for a in op.then_arguments],
+            c.blocks[op.else_block],
+            [c.v(a) for a in op.else_arguments],
+        )
+    )
+
+
+@handles(arith.ConstantOp)
+def _constant(c: _FunctionConverter, op: arith.ConstantOp):
+    value, t = op.value, op.result.type
+    if isinstance(t, IndexType):
+        return [c.const(value.value.data, i64)]  # type: ignore[union-attr]
+    if isinstance(t, BFloat16Type):
+        import ml_dtypes
+
+        bits = int(np.array(value.value.data, np.float32).astype(ml_dtypes.bfloat16).view(np.uint16))  # type: ignore[union-attr]
+        return [c.const(bits - (1 << 16) if bits >= 1 << 15 else bits, i16)]
+    if isinstance(value, IntegerAttr | FloatAttr):
+        return [c.emit(llvm.ConstantOp(value, t)).results[0]]
+    raise PassFailedException(f"convert-to-llvm: unsupported constant {value}")
+
+
+def _binary(table):
+    def handler(c: _FunctionConverter, op: Operation):
+        return list(c.emit(table[type(op)](c.v(op.operands[0]), c.v(op.operands[1]))).results)
+
+    return handler
+
+
+handles(*_INT_BINARY)(_binary(_INT_BINARY))
+handles(*_FLOAT_BINARY)(_binary(_FLOAT_BINARY))
+
+
+@handles(arith.NegfOp)
+def _negf(c: _FunctionConverter, op: arith.NegfOp):
+    return list(c.emit(llvm.FNegOp(c.v(op.operand))).results)
+
+
+@handles(arith.CmpiOp)
+def _cmpi(c: _FunctionConverter, op: arith.CmpiOp):
+    # arith and llvm number the integer predicates alike (eq, ne, slt, ..., uge)
+    return list(c.emit(llvm.ICmpOp(c.v(op.lhs), c.v(op.rhs), IntegerAttr(op.predicate.value.data, i64))).results)
+
+
+@handles(arith.CmpfOp)
+def _cmpf(c: _FunctionConverter, op: arith.CmpfOp):
+    # arith and llvm number the float predicates alike (false, oeq, ..., uno, true)
+    return list(c.emit(llvm.FCmpOp(c.v(op.lhs), c.v(op.rhs), IntegerAttr(op.predicate.value.data, i64))).results)
+
+
+@handles(arith.SelectOp)
+def _select(c: _FunctionConverter, op: arith.SelectOp):
+    return list(c.emit(llvm.SelectOp(c.v(op.cond), c.v(op.lhs), c.v(op.rhs))).results)
+
+
+@handles(*_CASTS)
+def _cast(c: _FunctionConverter, op: Operation):
+    src, dst = op.operands[0].type, op.results[0].type
+    if llvm_type(src) == llvm_type(dst):
+        return [c.v(op.operands[0])]
+    return list(c.emit(_CASTS[type(op)](c.v(op.operands[0]), llvm_type(dst))).results)
+
+
+@handles(arith.IndexCastOp)
+def _index_cast(c: _FunctionConverter, op: Operation):
+    src, dst = llvm_type(op.operands[0].type), llvm_type(op.results[0].type)
+    value = c.v(op.operands[0])
+    if src == dst:
+        return [value]
+    assert isinstance(src, IntegerType) and isinstance(dst, IntegerType)
+    if src.width.data > dst.width.data:
+        return list(c.emit(llvm.TruncOp(value, dst)).results)
+    return list(c.emit(llvm.SExtOp(value, dst)).results)
+
+
+@handles(arith.ExtFOp)
+def _extf(c: _FunctionConverter, op: arith.ExtFOp):
+    src, dst = op.input.type, op.result.type
+    value = c.v(op.input)
+    if isinstance(src, BFloat16Type):
+        # bf16 bits are the high half of the f32 bits
+        wide = c.emit(llvm.ZExtOp(value, i32)).results[0]
+        shifted = c.emit(llvm.ShlOp(wide, c.const(16, i32))).results[0]
+        as_f32 = c.emit(llvm.BitcastOp(shifted, Float32Type())).results[0]
+        if isinstance(dst, Float32Type):
+            return [as_f32]
+        return list(c.emit(llvm.FPExtOp(as_f32, dst)).results)
+    return list(c.emit(llvm.FPExtOp(value, dst)).results)
+
+
+@handles(arith.TruncFOp)
+def _truncf(c: _FunctionConverter, op: arith.TruncFOp):
+    src, dst = op.input.type, op.result.type
+    value = c.v(op.input)
+    if isinstance(dst, BFloat16Type):
+        if isinstance(src, Float64Type):
+            raise PassFailedException("convert-to-llvm: f64 -> bf16 must go through a single rounding; truncate to f32 first is not exact")
+        # round to nearest even on the f32 bits; NaN stays a quiet NaN
+        bits = c.emit(llvm.BitcastOp(value, i32)).results[0]
+        hi = c.emit(llvm.LShrOp(bits, c.const(16, i32))).results[0]
+        lsb = c.emit(llvm.AndOp(hi, c.const(1, i32))).results[0]
+        bias = c.emit(llvm.AddOp(lsb, c.const(0x7FFF, i32))).results[0]
+        rounded = c.emit(llvm.AddOp(bits, bias)).results[0]
+        top = c.emit(llvm.LShrOp(rounded, c.const(16, i32))).results[0]
+        is_nan = c.emit(llvm.FCmpOp(value, value, IntegerAttr(14, i64))).results[0]  # uno
+        quiet = c.emit(llvm.OrOp(hi, c.const(0x40, i32))).results[0]
+        chosen = c.emit(llvm.SelectOp(is_nan, quiet, top)).results[0]
+        return list(c.emit(llvm.TruncOp(chosen, i16)).results)
+    return list(c.emit(llvm.FPTruncOp(value, dst)).results)
+
+
+@handles(*_INTRINSICS)
+def _intrinsic(c: _FunctionConverter, op: Operation):
+    t = op.results[0].type
+    return [c.intrinsic(f"{_INTRINSICS[type(op)]}.{_type_suffix(t)}", [c.v(a) for a in op.operands], t)]
+
+
+@handles(math.CountLeadingZerosOp)
+def _ctlz(c: _FunctionConverter, op: Operation):
+    t = op.results[0].type
+    return [c.intrinsic(f"llvm.ctlz.{_type_suffix(t)}", [c.v(op.operands[0]), c.const(0, i1)], t)]
+
+
+@handles(math.AbsIOp)
+def _absi(c: _FunctionConverter, op: Operation):
+    t = op.results[0].type
+    return [c.intrinsic(f"llvm.abs.{_type_suffix(t)}", [c.v(op.operands[0]), c.const(0, i1)], t)]
+
+
+@handles(*_LIBM)
+def _libm(c: _FunctionConverter, op: Operation):
+    t = op.results[0].type
+    f32_name, f64_name = _LIBM[type(op)]
+    name = f32_name if isinstance(t, Float32Type) else f64_name
+    args = [c.v(a) for a in op.operands]
+    return [c.call(name, args, [t] * len(args), t)]
+
+
+@handles(math.RsqrtOp)
+def _rsqrt(c: _FunctionConverter, op: Operation):
+    t = op.results[0].type
+    root = c.intrinsic(f"llvm.sqrt.{_type_suffix(t)}", [c.v(op.operands[0])], t)
+    one = c.emit(llvm.ConstantOp(FloatAttr(1.0, t), t)).results[0]  # type: ignore[arg-type]
+    return list(c.emit(llvm.FDivOp(one, root)).results)
+
+
+@handles(arith.MaxSIOp, arith.MinSIOp, arith.MaxUIOp, arith.MinUIOp)
+def _int_minmax(c: _FunctionConverter, op: Operation):
+    predicate = {arith.MaxSIOp: 4, arith.MinSIOp: 2, arith.MaxUIOp: 8, arith.MinUIOp: 6}[type(op)]
+    a, b = c.v(op.operands[0]), c.v(op.operands[1])
+    cond = c.emit(llvm.ICmpOp(a, b, IntegerAttr(predicate, i64))).results[0]
+    return list(c.emit(llvm.SelectOp(cond, a, b)).results)
+
+
+@handles(memref.LoadOp)
+def _load(c: _FunctionConverter, op: memref.LoadOp):
+    ptr = c.address(op.memref, list(op.indices))
+    return list(c.emit(llvm.LoadOp(ptr, llvm_type(op.res.type))).results)
+
+
+@handles(memref.StoreOp)
+def _store(c: _FunctionConverter, op: memref.StoreOp):
+    ptr = c.address(op.memref, list(op.indices))
+    c.emit(llvm.StoreOp(c.v(op.value), ptr))
+
+
+@handles(memref.AllocOp)
+def _alloc(c: _FunctionConverter, op: memref.AllocOp):
+    t = op.memref.type
+    assert isinstance(t, MemRefType)
+    return [c.call("malloc", [c.byte_size(t)], [i64], PTR)]
+
+
+@handles(memref.AllocaOp)
+def _alloca(c: _FunctionConverter, op: memref.AllocaOp):
+    t = op.memref.type
+    assert isinstance(t, MemRefType)
+    return list(c.emit(llvm.AllocaOp(c.const(_num_elements(t)), storage_type(t.get_element_type()), alignment=64)).results)
+
+
+@handles(memref.DeallocOp)
+def _dealloc(c: _FunctionConverter, op: memref.DeallocOp):
+    c.call("free", [c.v(op.memref)], [PTR], llvm.LLVMVoidType())
+
+
+@handles(memref.CopyOp)
+def _copy(c: _FunctionConverter, op: memref.CopyOp):
+    t = op.source.type
+    assert isinstance(t, MemRefType)
+    c.intrinsic(
+        "llvm.memcpy.p0.p0.i64",
+        [c.v(op.destination), c.v(op.source), c.byte_size(t), c.const(0, i1)],
+        None,
+    )
+
+
+@handles(memref.GetGlobalOp)
+def _get_global(c: _FunctionConverter, op: memref.GetGlobalOp):
+    return list(c.emit(llvm.AddressOfOp(op.name_.root_reference.data, PTR)).results)
+
+
+@dataclass(frozen=True)
+class ConvertToLLVMPass(ModulePass):
+    """func/cf/arith/math/memref/index on static buffers -> llvm (see module doc)."""
+
+    name = "convert-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for extra in EXTRA_LLVM_OPS:
+            if ctx.get_optional_op(extra.name) is None:
+                ctx.load_op(extra)
+        _ModuleConverter(op).run()
+
