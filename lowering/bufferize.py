@@ -117,6 +117,11 @@ class _FunctionBufferizer:
     def run(self) -> None:
         fn = self.fn
         if not fn.body.blocks:
+            # a declaration: same calling convention, no body to rewrite
+            ftype = fn.function_type
+            fn.function_type = FunctionType.from_lists(
+                [memref_type(t) for t in (*ftype.inputs.data, *ftype.outputs.data)], []
+            )
             return
         block = fn.body.block
         ftype = fn.function_type

@@ -1,0 +1,8 @@
+// RUN: not xla-opt %s -p convert-xla-to-linalg 2>&1 | filecheck %s
+
+// Complex dots have no linalg-on-tensors lowering (no complex arithmetic at that level).
+// CHECK: error: xla.dot of complex<f32> is not lowered to linalg
+func.func @complex_dot(%a: tensor<2xcomplex<f32>>, %b: tensor<2xcomplex<f32>>) -> tensor<complex<f32>> {
+  %r = xla.dot %a, %b : (tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>) -> tensor<complex<f32>>
+  func.return %r : tensor<complex<f32>>
+}

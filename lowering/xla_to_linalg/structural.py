@@ -1,0 +1,434 @@
+"""The structural half of convert-xla-to-linalg: reductions, dots and control flow.
+
+* `xla.reduce` -> one fill generic per result (the init value broadcast into the
+  result) and one `linalg.generic` with parallel loops for the kept dimensions and
+  reduction loops for the reduced ones, whose body is the reducer as scalar code.
+* `xla.dot`, `xla.dot_general` -> a zero fill and one generic (parallel batch and free
+  loops, reduction contracting loops, body mul + add); f16/bf16 accumulate in an f32
+  tensor, rounded once by a truncating generic (as the interpreter does).
+* `xla.while` -> `scf.while`, `xla.conditional` -> (nested) `scf.if`, `xla.call` ->
+  `func.call`; the regions are moved as they are (their xla ops are lowered by the
+  other patterns of the pass) and their `xla.return` becomes `scf.condition` /
+  `scf.yield`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import arith, func, linalg, scf, tensor
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    BFloat16Type,
+    Float16Type,
+    FloatAttr,
+    IntegerAttr,
+    TensorType,
+    f32,
+    i1,
+    i32,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import DiagnosticException
+
+from xla_opt.dialects.xla import control_flow as cf
+from xla_opt.dialects.xla import linear_algebra as la
+from xla_opt.dialects.xla.base import elem_of, ints, is_complex, is_float, is_pred, shape_of
+from xla_opt.dialects.xla.base import tensor as tensor_type
+from xla_opt.dialects.xla.computation import ReturnOp
+from xla_opt.lowering.scalar_ops import signless
+
+from .computation import inline_computation
+
+PARALLEL = linalg.IteratorTypeAttr.parallel()
+REDUCTION = linalg.IteratorTypeAttr.reduction()
+
+BodyBuilder = Callable[[Sequence[BlockArgument]], tuple[list[Operation], list[SSAValue]]]
+
+
+# --------------------------------------------------------------------------------------
+# Building generics
+# --------------------------------------------------------------------------------------
+
+
+def affine_map(num_loops: int, loops: Sequence[int]) -> AffineMapAttr:
+    """`(d0, ..., d<num_loops-1>) -> (d<loops[0]>, d<loops[1]>, ...)`."""
+    return AffineMapAttr(AffineMap(num_loops, 0, tuple(AffineExpr.dimension(d) for d in loops)))
+
+
+def generic(
+    inputs: Sequence[SSAValue],
+    outputs: Sequence[SSAValue],
+    maps: Sequence[AffineMapAttr],
+    iterators: Sequence[Attribute],
+    build_body: BodyBuilder,
+) -> linalg.GenericOp:
+    """A linalg.generic on tensors whose body (one scalar argument per input, then per
+    output) is made by `build_body(args) -> (ops, yielded values)`."""
+    block = Block(arg_types=[elem_of(v.type) for v in (*inputs, *outputs)])
+    ops, yielded = build_body(block.args)
+    block.add_ops([*ops, linalg.YieldOp(*yielded)])
+    return linalg.GenericOp(
+        inputs,
+        outputs,
+        Region(block),
+        maps,
+        iterators,
+        result_types=[v.type for v in outputs],
+    )
+
+
+def fill_from_scalar(value: SSAValue, result_type: TensorType) -> list[Operation]:
+    """`result_type` filled with the rank-0 tensor `value`: tensor.empty + a generic
+    reading `value` through the map `(d...) -> ()`; the last op gives the result."""
+    rank = len(shape_of(result_type))
+    empty = tensor.EmptyOp([], result_type)
+    fill = generic(
+        [value],
+        [empty.tensor],
+        [affine_map(rank, []), affine_map(rank, range(rank))],
+        [PARALLEL] * rank,
+        lambda args: ([], [args[0]]),
+    )
+    return [empty, fill]
+
+
+def fill_with_zero(result_type: TensorType) -> list[Operation]:
+    """`result_type` filled with zeros (false for i1): tensor.empty + a generic whose
+    body yields the constant; the last op gives the result."""
+    rank = len(shape_of(result_type))
+    empty = tensor.EmptyOp([], result_type)
+
+    def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+        zero = arith.ConstantOp(zero_attr(elem_of(result_type)))
+        return [zero], [zero.result]
+
+    fill = generic(
+        [], [empty.tensor], [affine_map(rank, range(rank))], [PARALLEL] * rank, body
+    )
+    return [empty, fill]
+
+
+def zero_attr(element_type: Attribute) -> IntegerAttr | FloatAttr:
+    if is_float(element_type):
+        return FloatAttr(0.0, element_type)  # type: ignore[arg-type]
+    return IntegerAttr(0, signless(element_type))
+
+
+def is_half(element_type: Attribute) -> bool:
+    return isinstance(element_type, Float16Type | BFloat16Type)
+
+
+# --------------------------------------------------------------------------------------
+# Reduce
+# --------------------------------------------------------------------------------------
+
+
+def reduce_loops(rank: int, reduced: Sequence[int]) -> list[int]:
+    """The loop iterating each input dimension: dimension d is loop d, except that the
+    reduced dimensions' loops are taken in the order `reduced` lists them, so that each
+    result element folds its inputs in the interpreter's order (row-major over
+    `dimensions` as listed); for sorted `dimensions` this is the identity."""
+    loops = list(range(rank))
+    for slot, d in zip(sorted(reduced), reduced, strict=True):
+        loops[d] = slot
+    return loops
+
+
+class ReduceToGeneric(RewritePattern):
+    """xla.reduce -> fills of the init values + a generic folding the inputs into
+    them, the reducer (accumulators then inputs) inlined as scalar code."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cf.ReduceOp, rewriter: PatternRewriter):
+        inputs, inits = list(op.inputs), list(op.init_values)
+        n = len(inputs)
+        rank = len(shape_of(inputs[0].type))
+        reduced = ints(op.dimensions)
+        kept = [d for d in range(rank) if d not in reduced]
+        loops = reduce_loops(rank, reduced)
+
+        fills: list[Operation] = []
+        accumulators: list[SSAValue] = []
+        for init, result in zip(inits, op.outputs, strict=True):
+            ops = fill_from_scalar(init, result.type)  # type: ignore[arg-type]
+            fills += ops
+            accumulators.append(ops[-1].results[0])
+
+        def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+            elements, accs = args[:n], args[n:]
+            return inline_computation(op.body, [*accs, *elements])
+
+        reduce = generic(
+            inputs,
+            accumulators,
+            [affine_map(rank, loops)] * n + [affine_map(rank, kept)] * n,
+            [REDUCTION if d in reduced else PARALLEL for d in range(rank)],
+            body,
+        )
+        rewriter.replace_matched_op([*fills, reduce], reduce.results)
+
+
+# --------------------------------------------------------------------------------------
+# Dot, DotGeneral
+# --------------------------------------------------------------------------------------
+
+
+def multiply_accumulate(
+    element_type: Attribute,
+) -> Callable[[SSAValue, SSAValue, SSAValue], tuple[list[Operation], SSAValue]]:
+    """acc + lhs * rhs on scalars of `element_type` (the accumulator in f32 for
+    f16/bf16): floats round per op, integers wrap, PRED is acc | (lhs & rhs)."""
+
+    def half(lhs: SSAValue, rhs: SSAValue, acc: SSAValue):
+        wide_lhs, wide_rhs = arith.ExtFOp(lhs, f32), arith.ExtFOp(rhs, f32)
+        product = arith.MulfOp(wide_lhs, wide_rhs)
+        total = arith.AddfOp(acc, product)
+        return [wide_lhs, wide_rhs, product, total], total.result
+
+    def floating(lhs: SSAValue, rhs: SSAValue, acc: SSAValue):
+        product = arith.MulfOp(lhs, rhs)
+        total = arith.AddfOp(acc, product)
+        return [product, total], total.result
+
+    def integer(lhs: SSAValue, rhs: SSAValue, acc: SSAValue):
+        product = arith.MuliOp(lhs, rhs)
+        total = arith.AddiOp(acc, product)
+        return [product, total], total.result
+
+    def pred(lhs: SSAValue, rhs: SSAValue, acc: SSAValue):
+        both = arith.AndIOp(lhs, rhs)
+        either = arith.OrIOp(acc, both)
+        return [both, either], either.result
+
+    if is_half(element_type):
+        return half
+    if is_float(element_type):
+        return floating
+    if is_pred(element_type):
+        return pred
+    return integer
+
+
+def lower_dot_general(
+    op: la.DotOp | la.DotGeneralOp,
+    rewriter: PatternRewriter,
+    lhs_batch: Sequence[int],
+    rhs_batch: Sequence[int],
+    lhs_contracting: Sequence[int],
+    rhs_contracting: Sequence[int],
+) -> None:
+    """One generic over (batch, lhs free, rhs free, contracting) loops; the result
+    dimensions are the first loops, in the result's order."""
+    element_type = elem_of(op.lhs.type)
+    if is_complex(element_type):
+        raise DiagnosticException(f"{op.name} of {element_type} is not lowered to linalg")
+    lhs_rank, rhs_rank = len(shape_of(op.lhs.type)), len(shape_of(op.rhs.type))
+    lhs_free = [d for d in range(lhs_rank) if d not in lhs_batch and d not in lhs_contracting]
+    rhs_free = [d for d in range(rhs_rank) if d not in rhs_batch and d not in rhs_contracting]
+    n_batch, n_contracting = len(lhs_batch), len(lhs_contracting)
+    n_parallel = n_batch + len(lhs_free) + len(rhs_free)
+    n_loops = n_parallel + n_contracting
+
+    def operand_loops(rank: int, batch, free, contracting, free_offset: int) -> list[int]:
+        loops = [0] * rank
+        for i, d in enumerate(batch):
+            loops[d] = i
+        for i, d in enumerate(free):
+            loops[d] = free_offset + i
+        for i, d in enumerate(contracting):
+            loops[d] = n_parallel + i
+        return loops
+
+    lhs_map = affine_map(
+        n_loops, operand_loops(lhs_rank, lhs_batch, lhs_free, lhs_contracting, n_batch)
+    )
+    rhs_map = affine_map(
+        n_loops,
+        operand_loops(rhs_rank, rhs_batch, rhs_free, rhs_contracting, n_batch + len(lhs_free)),
+    )
+    result_type = op.result.type
+    assert isinstance(result_type, TensorType)
+    accumulator_type = tensor_type(shape_of(result_type), f32 if is_half(element_type) else element_type)
+    fill = fill_with_zero(accumulator_type)
+    mac = multiply_accumulate(element_type)
+
+    def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+        ops, total = mac(args[0], args[1], args[2])
+        return ops, [total]
+
+    dot = generic(
+        [op.lhs, op.rhs],
+        [fill[-1].results[0]],
+        [lhs_map, rhs_map, affine_map(n_loops, range(n_parallel))],
+        [PARALLEL] * n_parallel + [REDUCTION] * n_contracting,
+        body,
+    )
+    new_ops: list[Operation] = [*fill, dot]
+    if is_half(element_type):
+        empty = tensor.EmptyOp([], result_type)
+
+        def truncate(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+            rounded = arith.TruncFOp(args[0], element_type)
+            return [rounded], [rounded.result]
+
+        identity = affine_map(n_parallel, range(n_parallel))
+        new_ops += [
+            empty,
+            generic(
+                dot.results, [empty.tensor], [identity, identity], [PARALLEL] * n_parallel, truncate
+            ),
+        ]
+    rewriter.replace_matched_op(new_ops, new_ops[-1].results)
+
+
+class DotToGeneric(RewritePattern):
+    """xla.dot: lhs's last dimension contracts with rhs's first."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: la.DotOp, rewriter: PatternRewriter):
+        lower_dot_general(op, rewriter, (), (), (len(shape_of(op.lhs.type)) - 1,), (0,))
+
+
+class DotGeneralToGeneric(RewritePattern):
+    """xla.dot_general -> one generic with its batching and contracting dimensions."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: la.DotGeneralOp, rewriter: PatternRewriter):
+        lower_dot_general(
+            op,
+            rewriter,
+            ints(op.lhs_batching_dimensions),
+            ints(op.rhs_batching_dimensions),
+            ints(op.lhs_contracting_dimensions),
+            ints(op.rhs_contracting_dimensions),
+        )
+
+
+# --------------------------------------------------------------------------------------
+# Control flow
+# --------------------------------------------------------------------------------------
+
+
+class WhileToScf(RewritePattern):
+    """xla.while -> scf.while: cond becomes the before region (its xla.return, a PRED
+    scalar, becomes scf.condition forwarding the state), body the after region."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cf.WhileOp, rewriter: PatternRewriter):
+        before = rewriter.move_region_contents_to_new_regions(op.cond)
+        after = rewriter.move_region_contents_to_new_regions(op.body)
+        rewriter.replace_matched_op(
+            scf.WhileOp(op.operand, [r.type for r in op.outputs], before, after)
+        )
+
+
+def branch_region(branch: Region, operand: SSAValue) -> Region:
+    """A branch's block in a new region of a non-isolated op, its argument replaced by
+    the branch operand (the branch's xla.return is left for ReturnToScf)."""
+    block = Block()
+    Rewriter.inline_block(branch.block, InsertPoint.at_end(block), [operand])
+    return Region(block)
+
+
+class ConditionalToScf(RewritePattern):
+    """xla.conditional -> scf.if on a PRED index (true: branch 0); on an S32 index,
+    nested scf.if on index == 0, 1, ..., N-2, the last branch running otherwise (out of
+    range included)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cf.ConditionalOp, rewriter: PatternRewriter):
+        branches = list(op.branches)
+        operands = list(op.branch_operands)
+        result_types = [r.type for r in op.outputs]
+        if len(branches) == 1:
+            self.inline_single_branch(op, rewriter, branches[0], operands[0])
+            return
+        index_type = elem_of(op.index.type)
+        index = tensor.ExtractOp(op.index, [], index_type)
+        if index_type == i1:
+            selected = scf.IfOp(
+                index,
+                result_types,
+                branch_region(branches[0], operands[0]),
+                branch_region(branches[1], operands[1]),
+            )
+            rewriter.replace_matched_op([index, selected])
+            return
+
+        def select_from(k: int) -> list[Operation]:
+            """Ops running branch k if index == k, else the branches after k."""
+            constant = arith.ConstantOp(IntegerAttr(k, i32))
+            is_k = arith.CmpiOp(index, constant, "eq")
+            if k + 1 == len(branches) - 1:
+                otherwise = branch_region(branches[k + 1], operands[k + 1])
+            else:
+                rest = select_from(k + 1)
+                otherwise = Region(Block([*rest, scf.YieldOp(*rest[-1].results)]))
+            selected = scf.IfOp(
+                is_k, result_types, branch_region(branches[k], operands[k]), otherwise
+            )
+            return [constant, is_k, selected]
+
+        rewriter.replace_matched_op([index, *select_from(0)])
+
+    @staticmethod
+    def inline_single_branch(
+        op: cf.ConditionalOp,
+        rewriter: PatternRewriter,
+        branch: Region,
+        operand: SSAValue,
+    ) -> None:
+        """Every index selects the only branch: its ops replace the conditional."""
+        block = branch.block
+        terminator = block.last_op
+        assert isinstance(terminator, ReturnOp)
+        # a returned block argument is the branch operand itself
+        results = [operand if v is block.args[0] else v for v in terminator.operands]
+        rewriter.erase(terminator)
+        rewriter.inline_block(block, InsertPoint.before(op), [operand])
+        rewriter.replace_matched_op([], results)
+
+
+class ReturnToScf(RewritePattern):
+    """xla.return ending a region of scf.while / scf.if (moved there from xla.while /
+    xla.conditional): scf.condition(pred, state...) in the before region of scf.while,
+    scf.yield elsewhere."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ReturnOp, rewriter: PatternRewriter):
+        parent = op.parent_op()
+        if isinstance(parent, scf.WhileOp) and op.parent_region() is parent.before_region:
+            pred = tensor.ExtractOp(op.results_[0], [], i1)
+            state = op.parent_block().args  # type: ignore[union-attr]
+            rewriter.replace_matched_op([pred, scf.ConditionOp(pred, *state)])
+        elif isinstance(parent, scf.WhileOp | scf.IfOp):
+            rewriter.replace_matched_op(scf.YieldOp(*op.results_))
+
+
+class CallToFunc(RewritePattern):
+    """xla.call -> func.call of the same callee."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cf.CallOp, rewriter: PatternRewriter):
+        rewriter.replace_matched_op(
+            func.CallOp(op.callee, op.args, [r.type for r in op.outputs])
+        )
+
+
+STRUCTURAL_PATTERNS: list[RewritePattern] = [
+    ReduceToGeneric(),
+    DotToGeneric(),
+    DotGeneralToGeneric(),
+    WhileToScf(),
+    ConditionalToScf(),
+    ReturnToScf(),
+    CallToFunc(),
+]
