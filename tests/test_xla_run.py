@@ -349,7 +349,7 @@ def test_error_unknown_entry(capsys, files):
 def test_error_unknown_backend(capsys, files):
     prog = files("add.mlir", ADD)
     assert error(capsys, prog, "--backend", "tpu", "--random-inputs") == (
-        "xla-run: error: unknown backend 'tpu'; expected one of interpreter"
+        "xla-run: error: unknown backend 'tpu'; expected one of interpreter, jit"
     )
 
 
