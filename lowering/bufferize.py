@@ -31,7 +31,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, linalg, memref, scf, tensor
+from xdsl.dialects import arith, func, memref, scf, tensor
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FunctionType,
@@ -191,6 +192,10 @@ class _FunctionBufferizer:
                     )
 
     def bufferize_generic(self, op: linalg.GenericOp, scope: _Scope, top_level: bool) -> None:
+        # gathers (dynamic_slice, pad...) read other tensors inside the body
+        for inner in list(op.body.walk()):
+            if isinstance(inner, tensor.ExtractOp):
+                self.bufferize_op(inner, scope, False, None)
         ins = [self.buffer(v) if isinstance(v.type, TensorType) else v for v in op.inputs]
         outs = []
         for out in op.outputs:

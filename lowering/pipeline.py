@@ -2,9 +2,11 @@
 
     xla  --xla-legalize-broadcast-->  xla (explicit broadcasts)
          --convert-xla-to-linalg-->   linalg/tensor/arith/math/scf on tensors
+         --linalg-fuse-elementwise--> producer/consumer loop fusion
          --canonicalize, cse-->
          --xla-bufferize-->           linalg on memrefs (destination passing)
          --convert-linalg-to-loops--> scf loops with memref.load/store
+         --lower-affine-->            index arithmetic of non-trivial indexing maps
          --convert-scf-while-to-cf, convert-scf-to-cf--> cf branches
          --convert-to-llvm-->         llvm dialect
          --(xdsl.backend.llvm)-->     LLVM IR text
@@ -22,10 +24,12 @@ from xdsl.passes import ModulePass
 STAGES: tuple[str, ...] = (
     "xla-legalize-broadcast",
     "convert-xla-to-linalg",
+    "linalg-fuse-elementwise",
     "canonicalize",
     "cse",
     "xla-bufferize",
     "convert-linalg-to-loops",
+    "lower-affine",
     "convert-scf-while-to-cf",
     "convert-scf-to-cf",
     "convert-to-llvm",

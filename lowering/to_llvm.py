@@ -364,6 +364,8 @@ class _FunctionConverter:
 
     def convert(self, op: Operation) -> None:
         handler = _HANDLERS.get(type(op))
+        if handler is None and op.name.startswith("llvm."):
+            handler = _already_llvm
         if handler is None:
             raise PassFailedException(
                 f"convert-to-llvm: '{op.name}' is not supported (lower it to loops first)"
@@ -397,6 +399,14 @@ class _FunctionConverter:
         )  # one index: the row-major linear offset
         return self.emit(gep).results[0]
 
+    def widened_operands(self, op: Operation) -> list[SSAValue]:
+        """The operands, bf16 ones widened to f32: bf16 arithmetic is done in f32
+        (llvmlite has no bfloat type; the result is rounded back by `narrowed`)."""
+        return [to_f32(self, self.v(a), a.type) if isinstance(a.type, BFloat16Type) else self.v(a) for a in op.operands]
+
+    def narrowed(self, value: SSAValue, t: Attribute) -> SSAValue:
+        return to_half(self, value, t) if isinstance(t, BFloat16Type) else value
+
     def byte_size(self, t: MemRefType) -> SSAValue:
         return self.const(_num_elements(t) * byte_width(t.get_element_type()))
 
@@ -427,6 +437,13 @@ def handles(*types: type[Operation]):
         return fn
 
     return register
+
+
+def _already_llvm(c: _FunctionConverter, op: Operation):
+    """Ops emitted directly in the llvm dialect by earlier stages: operands remapped."""
+    clone = op.clone(value_mapper=dict(c.values))
+    c.emit(clone)
+    return list(clone.results)
 
 
 @handles(func.ReturnOp)
@@ -479,7 +496,9 @@ def _constant(c: _FunctionConverter, op: arith.ConstantOp):
 
 def _binary(table):
     def handler(c: _FunctionConverter, op: Operation):
-        return list(c.emit(table[type(op)](c.v(op.operands[0]), c.v(op.operands[1]))).results)
+        args = c.widened_operands(op)
+        result = c.emit(table[type(op)](*args)).results[0]
+        return [c.narrowed(result, op.results[0].type)]
 
     return handler
 
@@ -490,7 +509,8 @@ handles(*_FLOAT_BINARY)(_binary(_FLOAT_BINARY))
 
 @handles(arith.NegfOp)
 def _negf(c: _FunctionConverter, op: arith.NegfOp):
-    return list(c.emit(llvm.FNegOp(c.v(op.operand))).results)
+    result = c.emit(llvm.FNegOp(*c.widened_operands(op))).results[0]
+    return [c.narrowed(result, op.result.type)]
 
 
 @handles(arith.CmpiOp)
@@ -502,7 +522,8 @@ def _cmpi(c: _FunctionConverter, op: arith.CmpiOp):
 @handles(arith.CmpfOp)
 def _cmpf(c: _FunctionConverter, op: arith.CmpfOp):
     # arith and llvm number the float predicates alike (false, oeq, ..., uno, true)
-    return list(c.emit(llvm.FCmpOp(c.v(op.lhs), c.v(op.rhs), IntegerAttr(op.predicate.value.data, i64))).results)
+    lhs, rhs = c.widened_operands(op)
+    return list(c.emit(llvm.FCmpOp(lhs, rhs, IntegerAttr(op.predicate.value.data, i64))).results)
 
 
 @handles(arith.SelectOp)
@@ -510,12 +531,24 @@ def _select(c: _FunctionConverter, op: arith.SelectOp):
     return list(c.emit(llvm.SelectOp(c.v(op.cond), c.v(op.lhs), c.v(op.rhs))).results)
 
 
+_HALF = (Float16Type, BFloat16Type)
+
+
 @handles(*_CASTS)
 def _cast(c: _FunctionConverter, op: Operation):
     src, dst = op.operands[0].type, op.results[0].type
+    value = c.v(op.operands[0])
     if llvm_type(src) == llvm_type(dst):
-        return [c.v(op.operands[0])]
-    return list(c.emit(_CASTS[type(op)](c.v(op.operands[0]), llvm_type(dst))).results)
+        return [value]
+    cast = _CASTS[type(op)]
+    # Half-precision conversions go through f32 (LLVM would otherwise call
+    # compiler-rt helpers the JIT cannot resolve). Integers of up to 2^24 are exact in
+    # f32 and larger ones overflow f16, so int -> f32 -> f16 rounds once.
+    if isinstance(dst, _HALF) and cast in (llvm.SIToFPOp, UIToFPOp):
+        return [to_half(c, c.emit(cast(value, Float32Type())).results[0], dst)]
+    if isinstance(src, _HALF) and cast in (FPToSIOp, FPToUIOp):
+        return list(c.emit(cast(to_f32(c, value, src), llvm_type(dst))).results)
+    return list(c.emit(cast(value, llvm_type(dst))).results)
 
 
 @handles(arith.IndexCastOp)
@@ -530,18 +563,58 @@ def _index_cast(c: _FunctionConverter, op: Operation):
     return list(c.emit(llvm.SExtOp(value, dst)).results)
 
 
-@handles(arith.ExtFOp)
-def _extf(c: _FunctionConverter, op: arith.ExtFOp):
-    src, dst = op.input.type, op.result.type
-    value = c.v(op.input)
+def to_f32(c: _FunctionConverter, value: SSAValue, src: Attribute) -> SSAValue:
+    """Widen an f16 or bf16 value (exact)."""
     if isinstance(src, BFloat16Type):
         # bf16 bits are the high half of the f32 bits
         wide = c.emit(llvm.ZExtOp(value, i32)).results[0]
         shifted = c.emit(llvm.ShlOp(wide, c.const(16, i32))).results[0]
-        as_f32 = c.emit(llvm.BitcastOp(shifted, Float32Type())).results[0]
+        return c.emit(llvm.BitcastOp(shifted, Float32Type())).results[0]
+    return c.emit(llvm.FPExtOp(value, Float32Type())).results[0]
+
+
+def to_half(c: _FunctionConverter, value: SSAValue, dst: Attribute) -> SSAValue:
+    """Narrow an f32 value to f16 or bf16, rounding to nearest even."""
+    if isinstance(dst, Float16Type):
+        return c.emit(llvm.FPTruncOp(value, dst)).results[0]
+    # bf16: round to nearest even on the f32 bits; NaN stays a quiet NaN
+    bits = c.emit(llvm.BitcastOp(value, i32)).results[0]
+    hi = c.emit(llvm.LShrOp(bits, c.const(16, i32))).results[0]
+    lsb = c.emit(llvm.AndOp(hi, c.const(1, i32))).results[0]
+    bias = c.emit(llvm.AddOp(lsb, c.const(0x7FFF, i32))).results[0]
+    rounded = c.emit(llvm.AddOp(bits, bias)).results[0]
+    top = c.emit(llvm.LShrOp(rounded, c.const(16, i32))).results[0]
+    is_nan = c.emit(llvm.FCmpOp(value, value, IntegerAttr(14, i64))).results[0]  # uno
+    quiet = c.emit(llvm.OrOp(hi, c.const(0x40, i32))).results[0]
+    chosen = c.emit(llvm.SelectOp(is_nan, quiet, top)).results[0]
+    return c.emit(llvm.TruncOp(chosen, i16)).results[0]
+
+
+def f64_to_f32_round_to_odd(c: _FunctionConverter, value: SSAValue) -> SSAValue:
+    """f64 -> f32 rounding to odd, so that a second rounding to a type of at most
+    22 significand bits (f16, bf16) gives the correctly rounded result."""
+    nearest = c.emit(llvm.FPTruncOp(value, Float32Type())).results[0]
+    back = c.emit(llvm.FPExtOp(nearest, Float64Type())).results[0]
+    inexact = c.emit(llvm.FCmpOp(back, value, IntegerAttr(6, i64))).results[0]  # one
+    mag_back = c.intrinsic("llvm.fabs.f64", [back], Float64Type())
+    mag_value = c.intrinsic("llvm.fabs.f64", [value], Float64Type())
+    away = c.emit(llvm.FCmpOp(mag_back, mag_value, IntegerAttr(2, i64))).results[0]  # ogt
+    bits = c.emit(llvm.BitcastOp(nearest, i32)).results[0]
+    toward_zero = c.emit(llvm.SubOp(bits, c.const(1, i32))).results[0]
+    truncated = c.emit(llvm.SelectOp(away, toward_zero, bits)).results[0]
+    odd = c.emit(llvm.OrOp(truncated, c.const(1, i32))).results[0]
+    chosen = c.emit(llvm.SelectOp(inexact, odd, bits)).results[0]
+    return c.emit(llvm.BitcastOp(chosen, Float32Type())).results[0]
+
+
+@handles(arith.ExtFOp)
+def _extf(c: _FunctionConverter, op: arith.ExtFOp):
+    src, dst = op.input.type, op.result.type
+    value = c.v(op.input)
+    if isinstance(src, _HALF):
+        value = to_f32(c, value, src)
         if isinstance(dst, Float32Type):
-            return [as_f32]
-        return list(c.emit(llvm.FPExtOp(as_f32, dst)).results)
+            return [value]
     return list(c.emit(llvm.FPExtOp(value, dst)).results)
 
 
@@ -549,27 +622,19 @@ def _extf(c: _FunctionConverter, op: arith.ExtFOp):
 def _truncf(c: _FunctionConverter, op: arith.TruncFOp):
     src, dst = op.input.type, op.result.type
     value = c.v(op.input)
-    if isinstance(dst, BFloat16Type):
+    if isinstance(dst, _HALF):
         if isinstance(src, Float64Type):
-            raise PassFailedException("convert-to-llvm: f64 -> bf16 must go through a single rounding; truncate to f32 first is not exact")
-        # round to nearest even on the f32 bits; NaN stays a quiet NaN
-        bits = c.emit(llvm.BitcastOp(value, i32)).results[0]
-        hi = c.emit(llvm.LShrOp(bits, c.const(16, i32))).results[0]
-        lsb = c.emit(llvm.AndOp(hi, c.const(1, i32))).results[0]
-        bias = c.emit(llvm.AddOp(lsb, c.const(0x7FFF, i32))).results[0]
-        rounded = c.emit(llvm.AddOp(bits, bias)).results[0]
-        top = c.emit(llvm.LShrOp(rounded, c.const(16, i32))).results[0]
-        is_nan = c.emit(llvm.FCmpOp(value, value, IntegerAttr(14, i64))).results[0]  # uno
-        quiet = c.emit(llvm.OrOp(hi, c.const(0x40, i32))).results[0]
-        chosen = c.emit(llvm.SelectOp(is_nan, quiet, top)).results[0]
-        return list(c.emit(llvm.TruncOp(chosen, i16)).results)
+            value = f64_to_f32_round_to_odd(c, value)
+        return [to_half(c, value, dst)]
     return list(c.emit(llvm.FPTruncOp(value, dst)).results)
 
 
 @handles(*_INTRINSICS)
 def _intrinsic(c: _FunctionConverter, op: Operation):
     t = op.results[0].type
-    return [c.intrinsic(f"{_INTRINSICS[type(op)]}.{_type_suffix(t)}", [c.v(a) for a in op.operands], t)]
+    args = c.widened_operands(op)
+    wt = Float32Type() if isinstance(t, BFloat16Type) else t
+    return [c.narrowed(c.intrinsic(f"{_INTRINSICS[type(op)]}.{_type_suffix(wt)}", args, wt), t)]
 
 
 @handles(math.CountLeadingZerosOp)
@@ -588,17 +653,22 @@ def _absi(c: _FunctionConverter, op: Operation):
 def _libm(c: _FunctionConverter, op: Operation):
     t = op.results[0].type
     f32_name, f64_name = _LIBM[type(op)]
-    name = f32_name if isinstance(t, Float32Type) else f64_name
-    args = [c.v(a) for a in op.operands]
-    return [c.call(name, args, [t] * len(args), t)]
+    if isinstance(t, Float64Type):
+        name, wt, args = f64_name, t, [c.v(a) for a in op.operands]
+    else:  # f16 and bf16 compute in f32
+        name, wt = f32_name, Float32Type()
+        args = [c.v(a) if isinstance(a.type, Float32Type) else to_f32(c, c.v(a), a.type) for a in op.operands]
+    return [c.narrowed(c.call(name, args, [wt] * len(args), wt), t)]
 
 
 @handles(math.RsqrtOp)
 def _rsqrt(c: _FunctionConverter, op: Operation):
     t = op.results[0].type
-    root = c.intrinsic(f"llvm.sqrt.{_type_suffix(t)}", [c.v(op.operands[0])], t)
-    one = c.emit(llvm.ConstantOp(FloatAttr(1.0, t), t)).results[0]  # type: ignore[arg-type]
-    return list(c.emit(llvm.FDivOp(one, root)).results)
+    (x,) = c.widened_operands(op)
+    wt = Float32Type() if isinstance(t, BFloat16Type) else t
+    root = c.intrinsic(f"llvm.sqrt.{_type_suffix(wt)}", [x], wt)
+    one = c.emit(llvm.ConstantOp(FloatAttr(1.0, wt), wt)).results[0]  # type: ignore[arg-type]
+    return [c.narrowed(c.emit(llvm.FDivOp(one, root)).results[0], t)]
 
 
 @handles(arith.MaxSIOp, arith.MinSIOp, arith.MaxUIOp, arith.MinUIOp)

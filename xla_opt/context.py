@@ -5,8 +5,23 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.context import Context
+from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 from xdsl.universe import Universe
+
+
+# The dialects of programs we import (JAX's StableHLO output), converted to xla by
+# convert-stablehlo-to-xla.
+IMPORTED_DIALECTS = ("stablehlo", "chlo", "sdy")
+
+
+def _imported_dialect(name: str) -> Callable[[], Dialect]:
+    def load() -> Dialect:
+        from xla_opt.dialects.stablehlo import DIALECTS
+
+        return next(d for d in DIALECTS if d.name == name)
+
+    return load
 
 
 def register_xla_dialects(ctx: Context) -> None:
@@ -15,6 +30,9 @@ def register_xla_dialects(ctx: Context) -> None:
 
     if "xla" not in ctx.registered_dialect_names:
         ctx.load_dialect(XLA)
+    for name in IMPORTED_DIALECTS:  # loaded on first use, like xDSL's own dialects
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, _imported_dialect(name))
     from xla_opt.lowering.to_llvm import EXTRA_LLVM_OPS
 
     for op in EXTRA_LLVM_OPS:  # casts that xDSL's llvm dialect lacks, used by convert-to-llvm

@@ -214,7 +214,7 @@ def convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
         return x.copy()
     if dtype.kind == "b":
         return x != 0
-    if dtype.kind in "iu" and x.dtype.kind in "fc":
+    if dtype.kind in "iu" and (x.dtype.kind in "fc" or x.dtype == BFLOAT16):
         real = np.real(x).astype(np.float64)
         info = np.iinfo(dtype)
         t = np.trunc(np.nan_to_num(real, nan=0.0, posinf=np.inf, neginf=-np.inf))

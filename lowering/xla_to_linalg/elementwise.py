@@ -1,0 +1,137 @@
+"""The element-wise half of convert-xla-to-linalg.
+
+* every element-wise op (unary, binary, compare, select, clamp, convert, bitcast_convert
+  of equal widths, reduce_precision), whose operands all have the result's shape after
+  xla-legalize-broadcast, becomes one `linalg.generic` with identity maps and parallel
+  loops whose body is the op as scalar code (`emit_scalar`);
+* `xla.constant` becomes `arith.constant` of the same dense value (signless);
+* `xla.iota` becomes a generic writing `linalg.index` converted to the element type.
+
+Ops inside computation regions (reducers, comparators...) are left to the pattern
+lowering their parent, which inlines the computation as scalar code; ops without a
+scalar lowering (complex numbers, bit widths changing the shape) stay as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerType,
+    TensorType,
+    i64,
+)
+from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from xla_opt.dialects.xla import elementwise as ew
+from xla_opt.dialects.xla.base import XlaOp, elem_of, is_complex, is_unsigned, shape_of
+from xla_opt.lowering.scalar_ops import ScalarLoweringError, emit_convert, emit_scalar, signless, wrap_signed
+
+from .structural import PARALLEL, affine_map, generic
+
+# The ops computed element by element from same-shape operands.
+SCALAR_ELEMENTWISE_OPS: tuple[type[Operation], ...] = (
+    *ew.UNARY_OPS,
+    *ew.BINARY_OPS,
+    ew.CompareOp,
+    ew.SelectOp,
+    ew.ClampOp,
+    ew.ConvertOp,
+    ew.BitcastConvertOp,
+    ew.ReducePrecisionOp,
+)
+
+
+def in_computation(op: Operation) -> bool:
+    """Whether `op` belongs to a computation region of an xla op (a reducer, a
+    comparator...): the parent's own lowering inlines it as scalar code. The regions of
+    xla.while and xla.conditional are lowered once they have become scf regions."""
+    return isinstance(op.parent_op(), XlaOp)
+
+
+def identity_generic(
+    inputs: Sequence[SSAValue], result_type: TensorType, build_body
+) -> list[Operation]:
+    """tensor.empty of `result_type` and a generic over it with identity maps and
+    parallel loops; the last op gives the result."""
+    rank = len(shape_of(result_type))
+    empty = tensor.EmptyOp([], result_type)
+    identity = affine_map(rank, range(rank))
+    return [
+        empty,
+        generic(inputs, [empty.tensor], [identity] * (len(inputs) + 1), [PARALLEL] * rank, build_body),
+    ]
+
+
+class ElementwiseToGeneric(RewritePattern):
+    """An element-wise op on same-shape operands -> a generic computing it as scalar
+    code on one element of each operand."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, SCALAR_ELEMENTWISE_OPS) or in_computation(op):
+            return
+        result_type = op.results[0].type
+        assert isinstance(result_type, TensorType)
+        if any(shape_of(v.type) != shape_of(result_type) for v in op.operands):
+            return  # implicit broadcasting: xla-legalize-broadcast runs first
+        inputs = list(op.operands)
+
+        def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+            return emit_scalar(op, list(args[: len(inputs)]))
+
+        try:
+            new_ops = identity_generic(inputs, result_type, body)
+        except ScalarLoweringError:
+            return
+        rewriter.replace_matched_op(new_ops)
+
+
+class ConstantToArith(RewritePattern):
+    """xla.constant -> arith.constant of the same dense tensor value, with unsigned
+    element types made signless (values wrapped into the signed range)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ew.ConstantOp, rewriter: PatternRewriter, /) -> None:
+        element = elem_of(op.output.type)
+        if is_complex(element) or in_computation(op):
+            return
+        value = op.value
+        if is_unsigned(element):
+            assert isinstance(element, IntegerType)
+            width = element.width.data
+            signless_type = TensorType(signless(element), shape_of(op.output.type))
+            value = DenseIntOrFPElementsAttr.from_list(
+                signless_type, [wrap_signed(int(v), width) for v in value.get_values()]
+            )
+        rewriter.replace_matched_op(arith.ConstantOp(value))
+
+
+class IotaToGeneric(RewritePattern):
+    """xla.iota -> a generic without inputs yielding linalg.index of iota_dimension,
+    converted like xla.convert from s64 to the element type."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ew.IotaOp, rewriter: PatternRewriter, /) -> None:
+        result_type = op.output.type
+        element = elem_of(result_type)
+        if is_complex(element) or in_computation(op):
+            return
+        dimension = op.iota_dimension.value.data
+
+        def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+            index = linalg.IndexOp(dimension)
+            count = arith.IndexCastOp(index.result, i64)
+            ops, value = emit_convert(count.result, i64, element)
+            return [index, count, *ops], [value]
+
+        rewriter.replace_matched_op(identity_generic([], result_type, body))
+
+
+ELEMENTWISE_PATTERNS: list[RewritePattern] = [
+    ElementwiseToGeneric(),
+    ConstantToArith(),
+    IotaToGeneric(),
+]

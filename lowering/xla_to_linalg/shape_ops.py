@@ -1,0 +1,510 @@
+"""The data-movement half of convert-xla-to-linalg: every result element is an operand
+element (or a padding value), found through an indexing map or computed indices.
+
+* affine maps on the operand: broadcast, broadcast_in_dim (size-1 dimensions read
+  index 0), transpose (permutation), reverse (`-d + n - 1`), slice (`d * stride + start`);
+* computed indices (`linalg.index`, index arithmetic, `tensor.extract` of the operand
+  in the body): reshape and collapse (through the linear index), dynamic_slice (clamped
+  start indices read from the rank-0 index tensors), dynamic_update_slice, pad and
+  concatenate (selects between operand elements read at clamped indices, or the
+  padding value);
+* folded away: get_tuple_element of xla.tuple, optimization_barrier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, TensorType, i64
+from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from xla_opt.dialects.shapes.common import num_elements
+from xla_opt.dialects.xla import shape_ops as so
+from xla_opt.dialects.xla.base import elem_of, ints, is_unsigned, shape_of
+from xla_opt.lowering.scalar_ops import emit_convert
+
+from .elementwise import identity_generic, in_computation
+from .structural import PARALLEL, affine_map, generic
+
+# --------------------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------------------
+
+
+def copy_through_map(
+    operand: SSAValue, result_type: TensorType, operand_indices: Sequence[AffineExpr]
+) -> list[Operation]:
+    """A generic over the result reading the operand at `operand_indices` (affine
+    expressions of the result's loop dimensions); the last op gives the result."""
+    rank = len(shape_of(result_type))
+    empty = tensor.EmptyOp([], result_type)
+    operand_map = AffineMapAttr(AffineMap(rank, 0, tuple(operand_indices)))
+    return [
+        empty,
+        generic(
+            [operand],
+            [empty.tensor],
+            [operand_map, affine_map(rank, range(rank))],
+            [PARALLEL] * rank,
+            lambda args: ([], [args[0]]),
+        ),
+    ]
+
+
+def dims(n: int) -> list[AffineExpr]:
+    return [AffineExpr.dimension(i) for i in range(n)]
+
+
+class IndexArithmetic:
+    """Collects `index` arithmetic ops, in order (constants folded where trivial)."""
+
+    def __init__(self) -> None:
+        self.ops: list[Operation] = []
+
+    def add_op(self, op: Operation) -> SSAValue:
+        self.ops.append(op)
+        return op.results[0]
+
+    def const(self, value: int) -> SSAValue:
+        return self.add_op(arith.ConstantOp(IntegerAttr(value, IndexType())))
+
+    def loop_index(self, dim: int) -> SSAValue:
+        return self.add_op(linalg.IndexOp(dim))
+
+    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.add_op(arith.AddiOp(a, b))
+
+    def add_const(self, a: SSAValue, value: int) -> SSAValue:
+        return a if value == 0 else self.add(a, self.const(value))
+
+    def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.add_op(arith.SubiOp(a, b))
+
+    def mul_const(self, a: SSAValue, value: int) -> SSAValue:
+        return a if value == 1 else self.add_op(arith.MuliOp(a, self.const(value)))
+
+    def div_const(self, a: SSAValue, value: int) -> SSAValue:
+        return a if value == 1 else self.add_op(arith.DivSIOp(a, self.const(value)))
+
+    def rem_const(self, a: SSAValue, value: int) -> SSAValue:
+        return self.add_op(arith.RemSIOp(a, self.const(value)))
+
+    def cmp(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.add_op(arith.CmpiOp(a, b, predicate))
+
+    def min_u(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.add_op(arith.MinUIOp(a, b))
+
+    def all_of(self, conditions: Sequence[SSAValue]) -> SSAValue | None:
+        result = None
+        for c in conditions:
+            result = c if result is None else self.add_op(arith.AndIOp(result, c))
+        return result
+
+
+def clamped_start(start: SSAValue, upper: int) -> tuple[list[Operation], SSAValue]:
+    """The rank-0 integer tensor `start` read and clamped to [0, upper] as an index
+    (computed in 64 bits: by its signedness, so a huge unsigned start clamps high)."""
+    element = elem_of(start.type)
+    read = tensor.ExtractOp(start, [], element)
+    ops, wide = emit_convert(read.result, element, i64)
+    ops = [read, *ops]
+    high = arith.ConstantOp(IntegerAttr(upper, i64))
+    ops.append(high)
+    if is_unsigned(element):
+        clamped = arith.MinUIOp(wide, high.result)
+        ops.append(clamped)
+    else:
+        zero = arith.ConstantOp(IntegerAttr(0, i64))
+        below = arith.MinSIOp(wide, high.result)
+        clamped = arith.MaxSIOp(below, zero.result)
+        ops += [zero, below, clamped]
+    index = arith.IndexCastOp(clamped.result, IndexType())
+    return [*ops, index], index.result
+
+
+def clamped_starts(
+    starts: Sequence[SSAValue], uppers: Sequence[int], rewriter: PatternRewriter
+) -> list[SSAValue]:
+    """`clamped_start` of each start, inserted before the matched op."""
+    values = []
+    for start, upper in zip(starts, uppers, strict=True):
+        ops, value = clamped_start(start, upper)
+        rewriter.insert_op(ops)
+        values.append(value)
+    return values
+
+
+# --------------------------------------------------------------------------------------
+# Affine-map copies
+# --------------------------------------------------------------------------------------
+
+
+class BroadcastToGeneric(RewritePattern):
+    """xla.broadcast: the operand fills the minor dimensions, map (d0..dn) -> (dk..dn)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: so.BroadcastOp, rewriter: PatternRewriter, /) -> None:
+        if in_computation(op):
+            return
+        rank = len(shape_of(op.result.type))
+        added = len(ints(op.broadcast_sizes))
+        rewriter.replace_matched_op(copy_through_map(op.operand, op.result.type, dims(rank)[added:]))
+
+
+class BroadcastInDimToGeneric(RewritePattern):
+    """xla.broadcast_in_dim: operand dimension i reads loop broadcast_dimensions[i], or
+    index 0 when it is a size-1 dimension stretched to a bigger one."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: so.BroadcastInDimOp, rewriter: PatternRewriter, /) -> None:
+        if in_computation(op):
+            return
+        operand_shape, result_shape = shape_of(op.operand.type), shape_of(op.result.type)
+        indices = [
+            AffineExpr.dimension(d) if operand_shape[i] == result_shape[d] else AffineExpr.constant(0)
+            for i, d in enumerate(ints(op.broadcast_dimensions))
+        ]
+        rewriter.replace_matched_op(copy_through_map(op.operand, op.result.type, indices))
+
+
+class TransposeToGeneric(RewritePattern):
+    """xla.transpose: result dimension i is operand dimension permutation[i], so operand
+    dimension permutation[i] reads loop i."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: so.TransposeOp, rewriter: PatternRewriter, /) -> None:
+        if in_computation(op):
+            return
+        permutation = ints(op.permutation)
+        loop_of = {p: i for i, p in enumerate(permutation)}
+        indices = [AffineExpr.dimension(loop_of[j]) for j in range(len(permutation))]
+        rewriter.replace_matched_op(copy_through_map(op.operand, op.result.type, indices))
+
+
+class ReverseToGeneric(RewritePattern):
+    """xla.reverse: a reversed dimension of size n reads index `-d + n - 1`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: so.ReverseOp, rewriter: PatternRewriter, /) -> None:
+        if in_computation(op):
+            return
+        shape = shape_of(op.operand.type)
+        reversed_dims = set(ints(op.dimensions))
+        indices = [
+            (d * -1 + (shape[i] - 1)) if i in reversed_dims else d
+            for i, d in enumerate(dims(len(shape)))
+        ]
+        rewriter.replace_matched_op(copy_through_map(op.operand, op.result.type, indices))
+
+
+class SliceToGeneric(RewritePattern):
+    """xla.slice: dimension i reads index `d * stride + start`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: so.SliceOp, rewriter: PatternRewriter, /) -> None:
+        if in_computation(op):
+            return
+        rank = len(shape_of(op.operand.type))
+        indices = [
+            d * stride + start
+            for d, start, stride in zip(dims(rank), ints(op.start_indices), ints(op.strides))
+        ]
+        rewriter.replace_matched_op(copy_through_map(op.operand, op.result.type, indices))
+
+
+# --------------------------------------------------------------------------------------
+# Reshapes: through the linear index
+# --------------------------------------------------------------------------------------
+
+
+def row_major_strides(shape: Sequence[int]) -> list[int]:
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    return strides
+
+
+def reshape_ops(
+    operand: SSAValue, result_type: TensorType, collapse_order: Sequence[int]
+) -> list[Operation]:
+    """A generic over the result: the linear (row-major) index of each result element
+    is split into the coordinates of the operand transposed by `collapse_order`, which
+    address the operand (tensor.extract); the last op gives the result."""
+    operand_shape = shape_of(operand.type)
+    result_shape = shape_of(result_type)
+    element = elem_of(result_type)
+
+    def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+        b = IndexArithmetic()
+        linear = None
+        for d, stride in enumerate(row_major_strides(result_shape)):
+            if result_shape[d] == 1:
+                continue  # contributes nothing
+            term = b.mul_const(b.loop_index(d), stride)
+            linear = term if linear is None else b.add(linear, term)
+        if linear is None:
+            linear = b.const(0)
+        transposed_shape = [operand_shape[k] for k in collapse_order]
+        coordinates: list[SSAValue | None] = [None] * len(operand_shape)
+        for position, (dim, stride) in enumerate(
+            zip(collapse_order, row_major_strides(transposed_shape), strict=True)
+        ):
+            if operand_shape[dim] == 1:
+                coordinates[dim] = b.const(0)
+                continue
+            coordinate = b.div_const(linear, stride)
+            if position > 0:  # the first coordinate is below its size already
+                coordinate = b.rem_const(coordinate, operand_shape[dim])
+            coordinates[dim] = coordinate
+        read = tensor.ExtractOp(operand, [c for c in coordinates if c is not None], element)
+        return [*b.ops, read], [read.result]
+
+    return identity_generic([], result_type, body)
+
+
+class ReshapeToGeneric(RewritePattern):
+    """xla.reshape (optionally collapsing in the order `dimensions`); a reshape to the
+    same shape in the default order is the operand itself."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: so.ReshapeOp, rewriter: PatternRewriter, /) -> None:
+        if in_computation(op):
+            return
+        rank = len(shape_of(op.operand.type))
+        order = ints(op.dimensions) if op.dimensions is not None else tuple(range(rank))
+        if op.operand.type == op.result.type and order == tuple(range(rank)):
+            rewriter.replace_matched_op([], [op.operand])
+            return
+        if num_elements(shape_of(op.result.type)) == 0:
+            rewriter.replace_matched_op(tensor.EmptyOp([], op.result.type))
+            return
+        rewriter.replace_matched_op(reshape_ops(op.operand, op.result.type, order))
+
+
+class CollapseToGeneric(RewritePattern):
+    """xla.collapse: a row-major reshape."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: so.CollapseOp, rewriter: PatternRewriter, /) -> None:
+        if in_computation(op):
+            return
+        rank = len(shape_of(op.operand.type))
+        if num_elements(shape_of(op.result.type)) == 0:
+            rewriter.replace_matched_op(tensor.EmptyOp([], op.result.type))
+            return
+        rewriter.replace_matched_op(reshape_ops(op.operand, op.result.type, range(rank)))
+
+
+# --------------------------------------------------------------------------------------
+# Dynamic slices
+# --------------------------------------------------------------------------------------
+
+
+class DynamicSliceToGeneric(RewritePattern):
+    """xla.dynamic_slice: starts clamped to [0, dim - size]; each result element reads
+    the operand at loop index + start."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: so.DynamicSliceOp, rewriter: PatternRewriter, /) -> None:
+        if in_computation(op):
+            return
+        operand_shape = shape_of(op.operand.type)
+        sizes = ints(op.slice_sizes)
+        if num_elements(sizes) == 0:
+            rewriter.replace_matched_op(tensor.EmptyOp([], op.result.type))
+            return
+        starts = clamped_starts(
+            list(op.start_indices), [n - s for n, s in zip(operand_shape, sizes)], rewriter
+        )
+        element = elem_of(op.result.type)
+
+        def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+            b = IndexArithmetic()
+            indices = [b.add(b.loop_index(d), start) for d, start in enumerate(starts)]
+            read = tensor.ExtractOp(op.operand, indices, element)
+            return [*b.ops, read], [read.result]
+
+        rewriter.replace_matched_op(identity_generic([], op.result.type, body))
+
+
+class DynamicUpdateSliceToGeneric(RewritePattern):
+    """xla.dynamic_update_slice: starts clamped to [0, dim - update dim]; a generic
+    over the operand yields the update element (read at the clamped relative index)
+    where the position falls inside the update, else the operand element."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: so.DynamicUpdateSliceOp, rewriter: PatternRewriter, /) -> None:
+        if in_computation(op):
+            return
+        operand_shape = shape_of(op.operand.type)
+        update_shape = shape_of(op.update.type)
+        if num_elements(update_shape) == 0:
+            rewriter.replace_matched_op([], [op.operand])
+            return
+        starts = clamped_starts(
+            list(op.start_indices), [n - u for n, u in zip(operand_shape, update_shape)], rewriter
+        )
+        element = elem_of(op.result.type)
+
+        def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+            b = IndexArithmetic()
+            inside: list[SSAValue] = []
+            indices: list[SSAValue] = []
+            for d, (start, size) in enumerate(zip(starts, update_shape, strict=True)):
+                relative = b.sub(b.loop_index(d), start)
+                # one unsigned compare checks 0 <= relative < size
+                last = b.const(size - 1)
+                inside.append(b.cmp("ule", relative, last))
+                indices.append(b.min_u(relative, last))
+            read = tensor.ExtractOp(op.update, indices, element)
+            b.ops.append(read)
+            in_update = b.all_of(inside)
+            if in_update is None:  # rank 0: the update replaces the operand
+                return b.ops, [read.result]
+            chosen = b.add_op(arith.SelectOp(in_update, read.result, args[0]))
+            return b.ops, [chosen]
+
+        rewriter.replace_matched_op(identity_generic([op.operand], op.result.type, body))
+
+
+# --------------------------------------------------------------------------------------
+# Concatenate, pad
+# --------------------------------------------------------------------------------------
+
+
+class ConcatenateToGeneric(RewritePattern):
+    """xla.concatenate: a generic over the result; along `dimension`, position p
+    belongs to the last input whose offset is <= p. Every input is read at its
+    position clamped into it (reads stay in bounds) and selects keep the right one.
+    (Copies into the result with offset outs maps would be cheaper, but the first
+    input's offset 0 makes its outs map plain, which linalg requires to span the
+    whole result.)"""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: so.ConcatenateOp, rewriter: PatternRewriter, /) -> None:
+        if in_computation(op):
+            return
+        pieces = [v for v in op.inputs if num_elements(shape_of(v.type)) != 0]
+        if len(pieces) == 1 and pieces[0].type == op.result.type:
+            rewriter.replace_matched_op([], [pieces[0]])
+            return
+        if not pieces:
+            rewriter.replace_matched_op(tensor.EmptyOp([], op.result.type))
+            return
+        rank = len(shape_of(op.result.type))
+        dimension = op.dimension.value.data
+        element = elem_of(op.result.type)
+        offsets = [0]
+        for value in pieces:
+            offsets.append(offsets[-1] + shape_of(value.type)[dimension])
+
+        def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+            b = IndexArithmetic()
+            loops = [b.loop_index(d) for d in range(rank)]
+            position = loops[dimension]
+            chosen: SSAValue | None = None
+            for k in range(len(pieces) - 1, -1, -1):
+                size = shape_of(pieces[k].type)[dimension]
+                inner = b.min_u(b.add_const(position, -offsets[k]), b.const(size - 1))
+                indices = [inner if d == dimension else loops[d] for d in range(rank)]
+                read = b.add_op(tensor.ExtractOp(pieces[k], indices, element))
+                if chosen is None:
+                    chosen = read
+                else:
+                    before_next = b.cmp("ult", position, b.const(offsets[k + 1]))
+                    chosen = b.add_op(arith.SelectOp(before_next, read, chosen))
+            assert chosen is not None
+            return b.ops, [chosen]
+
+        rewriter.replace_matched_op(identity_generic([], op.result.type, body))
+
+
+class PadToGeneric(RewritePattern):
+    """xla.pad (negative edges and interior padding included): a generic over the
+    result; position p of a dimension maps to operand index (p - low) / (interior + 1)
+    when that divides exactly and lands inside the operand, which is then read at that
+    (clamped) index; elsewhere the padding value."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: so.PadOp, rewriter: PatternRewriter, /) -> None:
+        if in_computation(op):
+            return
+        operand_shape = shape_of(op.operand.type)
+        rank = len(shape_of(op.result.type))
+        low, interior = ints(op.edge_padding_low), ints(op.interior_padding)
+        element = elem_of(op.result.type)
+        empty = tensor.EmptyOp([], op.result.type)
+        maps = [affine_map(rank, []), affine_map(rank, range(rank))]
+
+        if num_elements(operand_shape) == 0:
+            fill = generic([op.padding_value], [empty.tensor], maps, [PARALLEL] * rank, lambda args: ([], [args[0]]))
+            rewriter.replace_matched_op([empty, fill])
+            return
+
+        def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+            b = IndexArithmetic()
+            valid: list[SSAValue] = []
+            indices: list[SSAValue] = []
+            for d, (size, lo, gap) in enumerate(zip(operand_shape, low, interior, strict=True)):
+                step = gap + 1
+                shifted = b.add_const(b.loop_index(d), -lo)
+                # unsigned: a negative shifted position is out of range too
+                span_end = b.const((size - 1) * step)
+                valid.append(b.cmp("ule", shifted, span_end))
+                if step > 1:
+                    valid.append(b.cmp("eq", b.rem_const(shifted, step), b.const(0)))
+                indices.append(b.min_u(b.div_const(shifted, step), b.const(size - 1)))
+            read = tensor.ExtractOp(op.operand, indices, element)
+            b.ops.append(read)
+            in_operand = b.all_of(valid)
+            if in_operand is None:  # rank 0: no padding at all
+                return b.ops, [read.result]
+            return b.ops, [b.add_op(arith.SelectOp(in_operand, read.result, args[0]))]
+
+        pad = generic([op.padding_value], [empty.tensor], maps, [PARALLEL] * rank, body)
+        rewriter.replace_matched_op([empty, pad])
+
+
+# --------------------------------------------------------------------------------------
+# Tuples, optimization barrier
+# --------------------------------------------------------------------------------------
+
+
+class ForwardTupleElement(RewritePattern):
+    """get_tuple_element(tuple(a, b, ...)) -> the element itself."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: so.GetTupleElementOp, rewriter: PatternRewriter, /) -> None:
+        producer = op.operand.owner
+        if isinstance(producer, so.TupleOp):
+            rewriter.replace_matched_op([], [producer.elements[op.index.value.data]])
+
+
+class ForwardOptimizationBarrier(RewritePattern):
+    """optimization_barrier passes its operands through: its results are the operands
+    (nothing reorders code at the linalg level)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: so.OptimizationBarrierOp, rewriter: PatternRewriter, /) -> None:
+        rewriter.replace_matched_op([], list(op.operands))
+
+
+SHAPE_PATTERNS: list[RewritePattern] = [
+    BroadcastToGeneric(),
+    BroadcastInDimToGeneric(),
+    TransposeToGeneric(),
+    ReverseToGeneric(),
+    SliceToGeneric(),
+    ReshapeToGeneric(),
+    CollapseToGeneric(),
+    DynamicSliceToGeneric(),
+    DynamicUpdateSliceToGeneric(),
+    ConcatenateToGeneric(),
+    PadToGeneric(),
+    ForwardTupleElement(),
+    ForwardOptimizationBarrier(),
+]
