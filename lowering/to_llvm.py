@@ -497,7 +497,12 @@ def _constant(c: _FunctionConverter, op: arith.ConstantOp):
 def _binary(table):
     def handler(c: _FunctionConverter, op: Operation):
         args = c.widened_operands(op)
-        result = c.emit(table[type(op)](*args)).results[0]
+        flags = getattr(op, "fastmath", None)
+        if flags is not None and flags.data:
+            new = table[type(op)](*args, fast_math=llvm.FastMathAttr(flags.data))
+        else:
+            new = table[type(op)](*args)
+        result = c.emit(new).results[0]
         return [c.narrowed(result, op.results[0].type)]
 
     return handler

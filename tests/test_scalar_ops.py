@@ -31,10 +31,11 @@ from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Attribute, Block, Region
 
-from tests.util import ELEMENT_TYPES, run_one
+from tests.util import ELEMENT_TYPES, one_op_program, run_one
 from xla_opt.context import make_context
 from xla_opt.dialects.xla.base import elem_of
 from xla_opt.diagnostics import parse_source
+from xla_opt.interpreter.elementwise import constant_value
 from xla_opt.lowering.scalar_ops import ScalarLoweringError, emit_scalar, signless
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -327,8 +328,6 @@ def check_against_interpreter(
     rt = f"tensor<{len(inputs[0])}x{ELEMENT_TYPES[result_dtype]}>"
     text = op_text.format(rt=rt, **{f"t{i}": f"tensor<{len(a)}x{ELEMENT_TYPES[a.dtype]}>" for i, a in enumerate(inputs)})
     expected = run_one(text, inputs, [rt])
-    from tests.util import one_op_program
-
     module = lowered_function(_xla_op(one_op_program(text, inputs, [rt])))
     interpreter = Interpreter(module)
     interpreter.register_implementations(FuncFunctions())
@@ -570,8 +569,6 @@ def test_rank0_constant(literal, dtype):
     interpreter.register_implementations(FuncFunctions())
     interpreter.register_implementations(ExactScalarFunctions(), override=True)
     (value,) = interpreter.call_op("scalar", ())
-    from xla_opt.interpreter.elementwise import constant_value
-
     want = constant_value(xla_op)
     got = _from_scalar_value(value, np.dtype(dtype))
     assert np.array(got, dtype).tobytes() == np.array(want, dtype).tobytes()

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, func, linalg, scf, tensor
+from xdsl.dialects.utils.fast_math import FastMathFlag
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     BFloat16Type,
@@ -164,7 +165,13 @@ class ReduceToGeneric(RewritePattern):
 
         def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
             elements, accs = args[:n], args[n:]
-            return inline_computation(op.body, [*accs, *elements])
+            ops, results = inline_computation(op.body, [*accs, *elements])
+            for inner in ops:
+                # XLA may reassociate a reduction (the spec leaves its order open):
+                # flag the float combiners so that LLVM can vectorize the fold
+                if isinstance(inner, arith.AddfOp | arith.MulfOp):
+                    inner.fastmath = arith.FastMathFlagsAttr([FastMathFlag.REASSOC])
+            return ops, results
 
         reduce = generic(
             inputs,
