@@ -11,7 +11,7 @@
 // CHECK-NEXT:    } -> tensor<2xf32>
 // CHECK-NEXT:    %[[SUM:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<2x3xf32>) outs(%[[FILL]] : tensor<2xf32>) {
 // CHECK-NEXT:    ^{{.*}}(%[[ELEM:.*]]: f32, %[[ACC:.*]]: f32):
-// CHECK-NEXT:      %[[ADD:.*]] = arith.addf %[[ACC]], %[[ELEM]] : f32
+// CHECK-NEXT:      %[[ADD:.*]] = arith.addf %[[ACC]], %[[ELEM]] fastmath<reassoc> : f32
 // CHECK-NEXT:      linalg.yield %[[ADD]] : f32
 // CHECK-NEXT:    } -> tensor<2xf32>
 // CHECK-NEXT:    func.return %[[SUM]] : tensor<2xf32>
