@@ -169,7 +169,6 @@ _CASTS: dict[type[Operation], type[Operation]] = {
 }
 # math op -> LLVM intrinsic base name (type-mangled at emission)
 _INTRINSICS: dict[type[Operation], str] = {
-    math.ExpOp: "llvm.exp",
     math.Exp2Op: "llvm.exp2",
     math.LogOp: "llvm.log",
     math.Log2Op: "llvm.log2",
@@ -194,7 +193,6 @@ _INTRINSICS: dict[type[Operation], str] = {
 }
 # math op -> libm function (f32 name, f64 name)
 _LIBM: dict[type[Operation], tuple[str, str]] = {
-    math.TanhOp: ("tanhf", "tanh"),
     math.TanOp: ("tanf", "tan"),
     math.AtanOp: ("atanf", "atan"),
     math.Atan2Op: ("atan2f", "atan2"),
@@ -664,6 +662,94 @@ def _libm(c: _FunctionConverter, op: Operation):
         name, wt = f32_name, Float32Type()
         args = [c.v(a) if isinstance(a.type, Float32Type) else to_f32(c, c.v(a), a.type) for a in op.operands]
     return [c.narrowed(c.call(name, args, [wt] * len(args), wt), t)]
+
+
+class _F32:
+    """Emission helpers for the inline f32 approximations below."""
+
+    def __init__(self, c: _FunctionConverter):
+        self.c = c
+
+    def k(self, value: float) -> SSAValue:
+        return self.c.emit(llvm.ConstantOp(FloatAttr(value, Float32Type()), Float32Type())).results[0]
+
+    def op(self, cls, *args) -> SSAValue:
+        return self.c.emit(cls(*args)).results[0]
+
+    def fma(self, a: SSAValue, b: SSAValue, addend: float) -> SSAValue:
+        return self.op(llvm.FAddOp, self.op(llvm.FMulOp, a, b), self.k(addend))
+
+    def intr(self, name: str, *args: SSAValue) -> SSAValue:
+        return self.c.intrinsic(f"{name}.f32", list(args), Float32Type())  # type: ignore[return-value]
+
+    def fcmp(self, predicate: int, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(llvm.FCmpOp, a, b, IntegerAttr(predicate, i64))
+
+    def power_of_two(self, n: SSAValue) -> SSAValue:
+        """2^n for an i32 n in [-150, 128], as two normal factors multiplied."""
+        c = self.c
+        half = self.op(llvm.AShrOp, n, c.const(1, i32))
+        rest = self.op(llvm.SubOp, n, half)
+        factors = []
+        for e in (half, rest):
+            biased = self.op(llvm.AddOp, e, c.const(127, i32))
+            bits = self.op(llvm.ShlOp, biased, c.const(23, i32))
+            factors.append(self.op(llvm.BitcastOp, bits, Float32Type()))
+        return self.op(llvm.FMulOp, factors[0], factors[1])
+
+
+def emit_exp_f32(c: _FunctionConverter, x: SSAValue) -> SSAValue:
+    """e^x for f32 without a libm call, so LLVM can vectorize it: Cephes' expf
+    (range reduction by ln 2, degree-6 polynomial; within 1 ulp of e^x on the f32
+    range). NaN propagates; +-Inf give Inf and 0."""
+    f = _F32(c)
+    clamped = f.intr("llvm.minnum", f.intr("llvm.maxnum", x, f.k(-104.0)), f.k(88.73))
+    n = f.intr("llvm.floor", f.fma(clamped, f.k(1.44269504088896341), 0.5))
+    r = f.op(llvm.FSubOp, clamped, f.op(llvm.FMulOp, n, f.k(0.693359375)))
+    r = f.op(llvm.FSubOp, r, f.op(llvm.FMulOp, n, f.k(-2.12194440e-4)))
+    y = f.k(1.9875691500e-4)
+    for coefficient in (1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1):
+        y = f.fma(y, r, coefficient)
+    y = f.op(llvm.FAddOp, f.op(llvm.FAddOp, f.op(llvm.FMulOp, y, f.op(llvm.FMulOp, r, r)), r), f.k(1.0))
+    scaled = f.op(llvm.FMulOp, y, f.power_of_two(f.op(FPToSIOp, n, i32)))
+    return f.op(llvm.SelectOp, f.fcmp(14, x, x), x, scaled)  # uno: NaN stays NaN
+
+
+def emit_tanh_f32(c: _FunctionConverter, x: SSAValue) -> SSAValue:
+    """tanh for f32 without a libm call (Cephes' tanhf, within 1.3 ulp): an odd
+    polynomial for |x| < 0.625, 1 - 2 / (e^2|x| + 1) with x's sign above."""
+    f = _F32(c)
+    a = f.intr("llvm.fabs", x)
+    e = emit_exp_f32(c, f.intr("llvm.minnum", f.op(llvm.FMulOp, a, f.k(2.0)), f.k(88.0)))
+    large = f.op(llvm.FSubOp, f.k(1.0), f.op(llvm.FDivOp, f.k(2.0), f.op(llvm.FAddOp, e, f.k(1.0))))
+    large = f.intr("llvm.copysign", large, x)
+    z = f.op(llvm.FMulOp, x, x)
+    p = f.k(-5.70498872745e-3)
+    for coefficient in (2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1):
+        p = f.fma(p, z, coefficient)
+    # x * (1 + z p) keeps the sign of zero
+    small = f.op(llvm.FMulOp, x, f.fma(z, p, 1.0))
+    chosen = f.op(llvm.SelectOp, f.fcmp(3, a, f.k(0.625)), large, small)  # oge
+    return f.op(llvm.SelectOp, f.fcmp(14, x, x), x, chosen)
+
+
+_INLINE_F32 = {math.ExpOp: (emit_exp_f32, "llvm.exp", "exp"), math.TanhOp: (emit_tanh_f32, None, "tanh")}
+
+
+@handles(*_INLINE_F32)
+def _inline_f32(c: _FunctionConverter, op: Operation):
+    t = op.results[0].type
+    emit, intrinsic, libm = _INLINE_F32[type(op)]
+    if isinstance(t, Float64Type):
+        x = c.v(op.operands[0])
+        if intrinsic is not None:
+            return [c.intrinsic(f"{intrinsic}.f64", [x], t)]
+        return [c.call(libm, [x], [t], t)]
+    (x,) = c.widened_operands(op)
+    if isinstance(t, Float16Type):
+        x = c.emit(llvm.FPExtOp(x, Float32Type())).results[0]
+        return list(c.emit(llvm.FPTruncOp(emit(c, x), t)).results)
+    return [c.narrowed(emit(c, x), t)]
 
 
 @handles(math.RsqrtOp)

@@ -40,6 +40,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
 from xla_opt.dialects.xla import control_flow as cf
+from xla_opt.dialects.xla import elementwise as ew
 from xla_opt.dialects.xla import linear_algebra as la
 from xla_opt.dialects.xla.base import elem_of, ints, is_complex, is_float, is_pred, shape_of
 from xla_opt.dialects.xla.base import tensor as tensor_type
@@ -143,6 +144,22 @@ def reduce_loops(rank: int, reduced: Sequence[int]) -> list[int]:
     return loops
 
 
+def _float_extremum_reducer(op: cf.ReduceOp):
+    """arith.MaximumfOp/MinimumfOp when the reducer is one float xla.maximum/minimum
+    of its two arguments, else None."""
+    if len(op.inputs) != 1:
+        return None
+    block = op.body.block
+    ops = list(block.ops)
+    if len(ops) != 2 or not isinstance(ops[1], ReturnOp) or ops[1].operands[0] is not ops[0].results[0]:
+        return None
+    kinds = {ew.MaximumOp: arith.MaximumfOp, ew.MinimumOp: arith.MinimumfOp}
+    kind = kinds.get(type(ops[0]))
+    if kind is None or set(ops[0].operands) != set(block.args) or not is_float(elem_of(op.inputs[0].type)):
+        return None
+    return kind
+
+
 class ReduceToGeneric(RewritePattern):
     """xla.reduce -> fills of the init values + a generic folding the inputs into
     them, the reducer (accumulators then inputs) inlined as scalar code."""
@@ -165,6 +182,12 @@ class ReduceToGeneric(RewritePattern):
 
         def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
             elements, accs = args[:n], args[n:]
+            extremum = _float_extremum_reducer(op)
+            if extremum is not None:
+                # a max/min fold is order-independent but for which zero or NaN wins;
+                # NaN-propagating maximumf/minimumf are what LLVM vectorizes
+                combine = extremum(accs[0], elements[0])
+                return [combine], [combine.result]
             ops, results = inline_computation(op.body, [*accs, *elements])
             for inner in ops:
                 # XLA may reassociate a reduction (the spec leaves its order open):
