@@ -685,17 +685,17 @@ class _F32:
     def fcmp(self, predicate: int, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.op(llvm.FCmpOp, a, b, IntegerAttr(predicate, i64))
 
-    def power_of_two(self, n: SSAValue) -> SSAValue:
-        """2^n for an i32 n in [-150, 128], as two normal factors multiplied."""
+    def scale_by_power_of_two(self, y: SSAValue, n: SSAValue) -> SSAValue:
+        """y * 2^n for an i32 n in [-150, 128]: 2^n is not always a normal f32, so y is
+        multiplied by two normal factors in turn."""
         c = self.c
         half = self.op(llvm.AShrOp, n, c.const(1, i32))
         rest = self.op(llvm.SubOp, n, half)
-        factors = []
         for e in (half, rest):
             biased = self.op(llvm.AddOp, e, c.const(127, i32))
             bits = self.op(llvm.ShlOp, biased, c.const(23, i32))
-            factors.append(self.op(llvm.BitcastOp, bits, Float32Type()))
-        return self.op(llvm.FMulOp, factors[0], factors[1])
+            y = self.op(llvm.FMulOp, y, self.op(llvm.BitcastOp, bits, Float32Type()))
+        return y
 
 
 def emit_exp_f32(c: _FunctionConverter, x: SSAValue) -> SSAValue:
@@ -711,7 +711,7 @@ def emit_exp_f32(c: _FunctionConverter, x: SSAValue) -> SSAValue:
     for coefficient in (1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1):
         y = f.fma(y, r, coefficient)
     y = f.op(llvm.FAddOp, f.op(llvm.FAddOp, f.op(llvm.FMulOp, y, f.op(llvm.FMulOp, r, r)), r), f.k(1.0))
-    scaled = f.op(llvm.FMulOp, y, f.power_of_two(f.op(FPToSIOp, n, i32)))
+    scaled = f.scale_by_power_of_two(y, f.op(FPToSIOp, n, i32))
     return f.op(llvm.SelectOp, f.fcmp(14, x, x), x, scaled)  # uno: NaN stays NaN
 
 

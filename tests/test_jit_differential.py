@@ -407,3 +407,19 @@ def test_a_thousand_calls_do_not_leak():
     grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
     # 1000 calls of a program with a 256 KiB intermediate: a leak would add ~256 MiB
     assert grown_kib < 16 * 1024, f"max RSS grew by {grown_kib} KiB"
+
+
+@pytest.mark.parametrize("op, lo, hi, max_ulps", [("exponential", -103.0, 88.7, 1.0), ("tanh", -10.0, 10.0, 1.5)])
+def test_inline_exp_tanh_accuracy(op, lo, hi, max_ulps):
+    """The JIT's vectorizable f32 exp/tanh against the exact (f64) function."""
+    x = np.linspace(lo, hi, 1 << 20, dtype=np.float32)
+    x[:4] = [np.nan, np.inf, -np.inf, -0.0]
+    (y,) = xla_opt.run(one_op_program(f"xla.{op} %a0 : {ttype(x)}", [x], [ttype(x)]), x, backend="jit")
+    exact = {"exponential": np.exp, "tanh": np.tanh}[op](x[4:].astype(np.float64))
+    spacing = np.spacing(np.abs(exact).astype(np.float32)).astype(np.float64)
+    finite = np.isfinite(exact)
+    assert np.max(np.abs(y[4:][finite] - exact[finite]) / spacing[finite]) <= max_ulps
+    assert np.isnan(y[0])
+    ref = {"exponential": [np.inf, 0.0], "tanh": [1.0, -1.0]}[op]
+    np.testing.assert_array_equal(y[1:3], ref)
+    assert np.signbit(y[3]) == (op == "tanh")  # tanh(-0) = -0, exp(-0) = 1

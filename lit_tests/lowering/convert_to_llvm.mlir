@@ -47,24 +47,41 @@ func.func @buffers(%out: memref<2xf32>) {
 // Arithmetic maps one to one; math uses intrinsics, or libm where LLVM has none.
 // CHECK-LABEL: llvm.func @scalars(%{{.*}}: f32, %{{.*}}: i32) -> f32
 // CHECK:         llvm.fadd
-// CHECK:         llvm.call_intrinsic "llvm.exp.f32"(%{{.*}}) : (f32) -> f32
-// CHECK:         llvm.call @tanhf(%{{.*}}) : (f32) -> f32
+// CHECK:         llvm.call_intrinsic "llvm.log.f32"(%{{.*}}) : (f32) -> f32
+// CHECK:         llvm.call @expm1f(%{{.*}}) : (f32) -> f32
 // CHECK:         llvm.icmp "slt"
 // CHECK:         llvm.sitofp %{{.*}} : i32 to f32
 // CHECK:         llvm.fptosi %{{.*}} : f32 to i32
 // CHECK:         llvm.select
 // CHECK:         llvm.return %{{.*}} : f32
-// CHECK:       llvm.func @tanhf(f32) -> f32
+// CHECK:       llvm.func @expm1f(f32) -> f32
 func.func @scalars(%x: f32, %n: i32) -> f32 {
   %a = arith.addf %x, %x : f32
-  %e = math.exp %a : f32
-  %t = math.tanh %e : f32
+  %e = math.log %a : f32
+  %t = math.expm1 %e : f32
   %z = arith.constant 0 : i32
   %c = arith.cmpi slt, %n, %z : i32
   %f = arith.sitofp %n : i32 to f32
   %i = arith.fptosi %t : f32 to i32
   %s = arith.select %c, %f, %t : f32
   func.return %s : f32
+}
+
+// -----
+
+// f32 exp and tanh are inline polynomials (vectorizable); f64 keeps LLVM/libm.
+// CHECK-LABEL: llvm.func @exp_tanh(%{{.*}}: f32, %{{.*}}: f64) -> f64
+// CHECK-NOT:     llvm.call @tanhf
+// CHECK-NOT:     "llvm.exp.f32"
+// CHECK:         llvm.call_intrinsic "llvm.floor.f32"
+// CHECK:         llvm.call_intrinsic "llvm.exp.f64"
+// CHECK:         llvm.call @tanh(%{{.*}}) : (f64) -> f64
+func.func @exp_tanh(%x: f32, %y: f64) -> f64 {
+  %a = math.exp %x : f32
+  %b = math.tanh %a : f32
+  %c = math.exp %y : f64
+  %d = math.tanh %c : f64
+  func.return %d : f64
 }
 
 // -----
