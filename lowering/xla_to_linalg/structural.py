@@ -255,17 +255,21 @@ def lower_dot_general(
     lhs_contracting: Sequence[int],
     rhs_contracting: Sequence[int],
 ) -> None:
-    """One generic over (batch, lhs free, rhs free, contracting) loops; the result
-    dimensions are the first loops, in the result's order."""
+    """One generic whose loops nest as (batch, lhs free, contracting, rhs free): the
+    innermost loop then walks rows of rhs and of the result contiguously, which LLVM
+    vectorizes, while each result element still sums its products in contracting
+    order (the same result as with the contraction innermost)."""
     element_type = elem_of(op.lhs.type)
     if is_complex(element_type):
         raise DiagnosticException(f"{op.name} of {element_type} is not lowered to linalg")
     lhs_rank, rhs_rank = len(shape_of(op.lhs.type)), len(shape_of(op.rhs.type))
     lhs_free = [d for d in range(lhs_rank) if d not in lhs_batch and d not in lhs_contracting]
     rhs_free = [d for d in range(rhs_rank) if d not in rhs_batch and d not in rhs_contracting]
-    n_batch, n_contracting = len(lhs_batch), len(lhs_contracting)
-    n_parallel = n_batch + len(lhs_free) + len(rhs_free)
+    n_batch, n_lhs_free, n_contracting = len(lhs_batch), len(lhs_free), len(lhs_contracting)
+    n_parallel = n_batch + n_lhs_free + len(rhs_free)
     n_loops = n_parallel + n_contracting
+    contracting_start = n_batch + n_lhs_free
+    rhs_free_start = contracting_start + n_contracting
 
     def operand_loops(rank: int, batch, free, contracting, free_offset: int) -> list[int]:
         loops = [0] * rank
@@ -274,16 +278,15 @@ def lower_dot_general(
         for i, d in enumerate(free):
             loops[d] = free_offset + i
         for i, d in enumerate(contracting):
-            loops[d] = n_parallel + i
+            loops[d] = contracting_start + i
         return loops
 
-    lhs_map = affine_map(
-        n_loops, operand_loops(lhs_rank, lhs_batch, lhs_free, lhs_contracting, n_batch)
-    )
+    lhs_map = affine_map(n_loops, operand_loops(lhs_rank, lhs_batch, lhs_free, lhs_contracting, n_batch))
     rhs_map = affine_map(
-        n_loops,
-        operand_loops(rhs_rank, rhs_batch, rhs_free, rhs_contracting, n_batch + len(lhs_free)),
+        n_loops, operand_loops(rhs_rank, rhs_batch, rhs_free, rhs_contracting, rhs_free_start)
     )
+    result_loops = [*range(contracting_start), *range(rhs_free_start, n_loops)]
+    iterators = [REDUCTION if contracting_start <= d < rhs_free_start else PARALLEL for d in range(n_loops)]
     result_type = op.result.type
     assert isinstance(result_type, TensorType)
     accumulator_type = tensor_type(shape_of(result_type), f32 if is_half(element_type) else element_type)
@@ -297,8 +300,8 @@ def lower_dot_general(
     dot = generic(
         [op.lhs, op.rhs],
         [fill[-1].results[0]],
-        [lhs_map, rhs_map, affine_map(n_loops, range(n_parallel))],
-        [PARALLEL] * n_parallel + [REDUCTION] * n_contracting,
+        [lhs_map, rhs_map, affine_map(n_loops, result_loops)],
+        iterators,
         body,
     )
     new_ops: list[Operation] = [*fill, dot]
