@@ -408,12 +408,20 @@ class _FunctionConverter:
     def byte_size(self, t: MemRefType) -> SSAValue:
         return self.const(_num_elements(t) * byte_width(t.get_element_type()))
 
+    def call_args(self, args: list[SSAValue]) -> list[SSAValue]:
+        """Pointers passed to a call are cast to the plain `ptr` type: llvmlite keeps
+        element types on pointers (from GEPs and globals) and checks call arguments
+        against the callee's declaration made at its first call."""
+        return [self.emit(llvm.BitcastOp(a, PTR)).results[0] if isinstance(a.type, llvm.LLVMPointerType) else a for a in args]
+
     def intrinsic(self, name: str, args: list[SSAValue], result: Attribute | None) -> SSAValue | None:
+        args = self.call_args(args)
         op = self.emit(llvm.CallIntrinsicOp(name, args, [result] if result is not None else []))
         return op.results[0] if result is not None else None
 
     def call(self, name: str, args: list[SSAValue], arg_types: list[Attribute], result: Attribute) -> SSAValue | None:
         self.mod.declare(name, arg_types, result)
+        args = self.call_args(args)
         op = self.emit(
             llvm.CallOp(name, *args, return_type=None if isinstance(result, llvm.LLVMVoidType) else result)
         )
@@ -453,9 +461,8 @@ def _return(c: _FunctionConverter, op: func.ReturnOp):
 @handles(func.CallOp)
 def _call(c: _FunctionConverter, op: func.CallOp):
     results = [llvm_type(r.type) for r in op.results]
-    call = c.emit(
-        llvm.CallOp(op.callee, *[c.v(a) for a in op.arguments], return_type=results[0] if results else None)
-    )
+    args = c.call_args([c.v(a) for a in op.arguments])
+    call = c.emit(llvm.CallOp(op.callee, *args, return_type=results[0] if results else None))
     return list(call.results)
 
 

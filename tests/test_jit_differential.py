@@ -239,6 +239,9 @@ SHAPE_CASES = [
     ("xla.reverse %a0, dimensions = [0, 2] : tensor<2x3x4xf32>", [(2, 3, 4)], "tensor<2x3x4xf32>"),
     ("xla.slice %a0, start_indices = [1, 0], limit_indices = [5, 7], strides = [2, 3] : (tensor<6x8xf32>) -> "
      "tensor<2x3xf32>", [(6, 8)], "tensor<2x3xf32>"),
+    # a prefix: the operand's map is the identity although its shape is larger
+    ("xla.slice %a0, start_indices = [0, 0], limit_indices = [3, 8], strides = [1, 1] : (tensor<6x8xf32>) -> "
+     "tensor<3x8xf32>", [(6, 8)], "tensor<3x8xf32>"),
     ("xla.concatenate %a0, %a1, dimension = 1 : (tensor<2x3xf32>, tensor<2x2xf32>) -> tensor<2x5xf32>",
      [(2, 3), (2, 2)], "tensor<2x5xf32>"),
     ("xla.pad %a0, %a1, edge_padding_low = [-1, 2], edge_padding_high = [1, -1], interior_padding = [1, 2] : "

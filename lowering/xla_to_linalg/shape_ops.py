@@ -18,7 +18,14 @@ from collections.abc import Sequence
 from xdsl.dialects import arith, linalg, tensor
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, TensorType, i64
 from xdsl.ir import BlockArgument, Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from xla_opt.dialects.shapes.common import num_elements
@@ -41,6 +48,15 @@ def copy_through_map(
     expressions of the result's loop dimensions); the last op gives the result."""
     rank = len(shape_of(result_type))
     empty = tensor.EmptyOp([], result_type)
+    operand_shape, result_shape = shape_of(operand.type), shape_of(result_type)
+    if any(
+        isinstance(e, AffineDimExpr) and operand_shape[i] != result_shape[e.position]
+        for i, e in enumerate(operand_indices)
+    ):
+        # A plain `dN` in the operand's map would make xDSL take loop N's bound from
+        # the operand (it reads bounds from the first plain occurrence), so read the
+        # operand with tensor.extract at the computed indices instead.
+        return [empty, gather_through_indices(operand, empty, operand_indices)]
     operand_map = AffineMapAttr(AffineMap(rank, 0, tuple(operand_indices)))
     return [
         empty,
@@ -52,6 +68,40 @@ def copy_through_map(
             lambda args: ([], [args[0]]),
         ),
     ]
+
+
+def _emit_affine(expr: AffineExpr, loops: Sequence[SSAValue]) -> tuple[list[Operation], SSAValue]:
+    """Index arithmetic for an affine expression of the loop indices."""
+    if isinstance(expr, AffineDimExpr):
+        return [], loops[expr.position]
+    if isinstance(expr, AffineConstantExpr):
+        c = arith.ConstantOp.from_int_and_width(expr.value, IndexType())
+        return [c], c.result
+    assert isinstance(expr, AffineBinaryOpExpr) and expr.kind in (AffineBinaryOpKind.Add, AffineBinaryOpKind.Mul)
+    lhs_ops, lhs = _emit_affine(expr.lhs, loops)
+    rhs_ops, rhs = _emit_affine(expr.rhs, loops)
+    combine = arith.AddiOp(lhs, rhs) if expr.kind == AffineBinaryOpKind.Add else arith.MuliOp(lhs, rhs)
+    return [*lhs_ops, *rhs_ops, combine], combine.result
+
+
+def gather_through_indices(
+    operand: SSAValue, out: tensor.EmptyOp, operand_indices: Sequence[AffineExpr]
+) -> Operation:
+    """A generic over `out` whose body extracts the operand at `operand_indices`."""
+    rank = len(shape_of(out.tensor.type))
+
+    def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+        loops = [linalg.IndexOp(i) for i in range(rank)]
+        ops: list[Operation] = list(loops)
+        indices = []
+        for expr in operand_indices:
+            expr_ops, value = _emit_affine(expr, [lp.result for lp in loops])
+            ops += expr_ops
+            indices.append(value)
+        extract = tensor.ExtractOp(operand, indices, elem_of(operand.type))
+        return [*ops, extract], [extract.result]
+
+    return generic([], [out.tensor], [affine_map(rank, range(rank))], [PARALLEL] * rank, body)
 
 
 def dims(n: int) -> list[AffineExpr]:
