@@ -456,3 +456,13 @@ def test_every_lowered_op_is_exercised_here():
                                    "shift_right_arithmetic", "power", "atan2"}  # fmt: skip
     missing = {n for n in lowered_op_names() if n.removeprefix("xla.") not in named}
     assert not missing, sorted(missing)
+
+
+def test_ops_outside_the_core_set_are_a_clear_error():
+    prog = """
+    func.func @main(%a: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+      %r = xla.fft %a, fft_type = FFT, fft_length = [8] : tensor<8xcomplex<f32>>
+      func.return %r : tensor<8xcomplex<f32>>
+    }"""
+    with pytest.raises(NotImplementedError, match=r"<program>:3:7: error: 'xla.fft' op is not lowered to linalg"):
+        xla_opt.compile(prog, backend="jit")

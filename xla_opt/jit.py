@@ -21,6 +21,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 
+from xla_opt.diagnostics import DiagnosticError
 from xla_opt.interpreter.dtypes import numpy_dtype
 
 _lock = threading.Lock()
@@ -117,7 +118,10 @@ class JitFunction:
             for t in self.signature.outputs.data
         ]
         self.times = times or StageTimes()
-        self.llvm_ir = lower_to_llvm_ir(xla_module, self.times)
+        try:
+            self.llvm_ir = lower_to_llvm_ir(xla_module, self.times)
+        except DiagnosticError as e:
+            raise NotImplementedError(f"the jit backend cannot compile @{entry}:\n{e}") from None
         start = time.perf_counter()
         self.native = compile_llvm_ir(self.llvm_ir)
         self.times.record("llvm-O3+codegen", start)

@@ -22,13 +22,16 @@ func.func @copy_row(%a: memref<4x8xf32>, %b: memref<8xf32>, %i: index) {
 // -----
 
 // Heap buffers are malloc/free, copies are memcpy; constants are raw-bit globals.
+// Pointers passed to calls are cast to plain ptr (llvmlite checks call argument types).
 // CHECK:       llvm.mlir.global internal constant @__c(dense<[1065353216, 1073741824]> : tensor<2xi32>) {addr_space = 0 : i32, alignment = 64 : i64} : !llvm.array<2 x i32>
 // CHECK-LABEL: llvm.func @buffers(%{{.*}}: !llvm.ptr {llvm.noalias})
 // CHECK:         %[[N:.*]] = llvm.mlir.constant(8) : i64
 // CHECK-NEXT:    %[[H:.*]] = llvm.call @malloc(%[[N]]) : (i64) -> !llvm.ptr
 // CHECK-NEXT:    %[[G:.*]] = llvm.mlir.addressof @__c : !llvm.ptr
-// CHECK:         llvm.call_intrinsic "llvm.memcpy.p0.p0.i64"(%[[H]], %[[G]], %{{.*}}, %{{.*}})
-// CHECK:         llvm.call @free(%[[H]]) : (!llvm.ptr) -> ()
+// CHECK:         %[[HC:.*]] = llvm.bitcast %[[H]] : !llvm.ptr to !llvm.ptr
+// CHECK-NEXT:    %[[GC:.*]] = llvm.bitcast %[[G]] : !llvm.ptr to !llvm.ptr
+// CHECK-NEXT:    llvm.call_intrinsic "llvm.memcpy.p0.p0.i64"(%[[HC]], %[[GC]], %{{.*}}, %{{.*}})
+// CHECK:         llvm.call @free(%{{.*}}) : (!llvm.ptr) -> ()
 // CHECK:       llvm.func @malloc(i64) -> !llvm.ptr
 // CHECK:       llvm.func @free(!llvm.ptr)
 // IR: @"__c" = internal constant [2 x i32] [i32 1065353216, i32 1073741824]

@@ -219,16 +219,14 @@ func.func @convert_to_pred(%a: tensor<2xf32>) -> tensor<2xi1> {
   func.return %r : tensor<2xi1>
 }
 
-// bitcast_convert of equal widths is arith.bitcast; other widths change the shape
-// and stay unlowered.
+// bitcast_convert of equal widths is arith.bitcast (other widths change the shape
+// and are not lowered: see xla_to_linalg_unlowered.mlir).
 // CHECK-LABEL: func.func @bitcast_convert
 // CHECK:         %[[B:.*]] = arith.bitcast %{{.*}} : f32 to i32
 // CHECK-NEXT:    linalg.yield %[[B]] : i32
-// CHECK:         xla.bitcast_convert %{{.*}} : (tensor<2xf32>) -> tensor<2x2xi16>
-func.func @bitcast_convert(%a: tensor<2xf32>) -> (tensor<2xi32>, tensor<2x2xi16>) {
+func.func @bitcast_convert(%a: tensor<2xf32>) -> tensor<2xi32> {
   %r0 = xla.bitcast_convert %a : (tensor<2xf32>) -> tensor<2xi32>
-  %r1 = xla.bitcast_convert %a : (tensor<2xf32>) -> tensor<2x2xi16>
-  func.return %r0, %r1 : tensor<2xi32>, tensor<2x2xi16>
+  func.return %r0 : tensor<2xi32>
 }
 
 // reduce_precision to bf16's format: round the mantissa to nearest even on the bits
@@ -316,15 +314,4 @@ func.func @iota_f32() -> tensor<2x3xf32> {
 func.func @iota_ui8() -> tensor<4xui8> {
   %r = xla.iota iota_dimension = 0 : tensor<4xui8>
   func.return %r : tensor<4xui8>
-}
-
-// Implicit broadcasting is left to xla-legalize-broadcast; complex numbers have no
-// scalar lowering: both stay.
-// CHECK-LABEL: func.func @not_lowered
-// CHECK-NEXT:    xla.add %{{.*}}, %{{.*}} : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
-// CHECK-NEXT:    xla.add %{{.*}}, %{{.*}} : tensor<2xcomplex<f32>>
-func.func @not_lowered(%a: tensor<2xf32>, %s: tensor<f32>, %c: tensor<2xcomplex<f32>>) -> (tensor<2xf32>, tensor<2xcomplex<f32>>) {
-  %r0 = xla.add %a, %s : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
-  %r1 = xla.add %c, %c : tensor<2xcomplex<f32>>
-  func.return %r0, %r1 : tensor<2xf32>, tensor<2xcomplex<f32>>
 }

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import PassFailedException
+
+from xla_opt.diagnostics import DiagnosticError, op_diagnostic
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriteWalker,
@@ -48,19 +49,11 @@ class ConvertXlaToLinalgPass(ModulePass):
             )
         ).rewrite_module(op)
         PatternRewriteWalker(SignlessIntegers(recursive=True)).rewrite_module(op)
-        for inner in op.walk():
-            if inner.name.startswith("xla."):
-                raise PassFailedException(
-                    f"convert-xla-to-linalg: '{inner.name}' is not lowered to linalg "
-                    f"({_where(inner)}); the interpreter runs it"
-                )
-
-
-def _where(op) -> str:
-    from xla_opt.diagnostics import op_location
-
-    file, line, col = op_location(op)
-    return f"{file}:{line}:{col}" if line else "unknown location"
+        leftovers = [inner for inner in op.walk() if inner.name.startswith("xla.")]
+        if leftovers:
+            raise DiagnosticError(
+                [op_diagnostic(o, "is not lowered to linalg (the interpreter runs it)") for o in leftovers]
+            )
 
 
 # The ops these patterns lower (the core op set; complex element types excepted).
