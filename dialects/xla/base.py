@@ -319,6 +319,26 @@ def _parse_prop_value(parser: Parser, op_cls: type[IRDLOperation], name: str) ->
     return parser.parse_attribute()
 
 
+def _distribute(parser: Parser, op_name: str, what: str, defs, values: Sequence) -> list:
+    """Group parsed operands or result types by definition: single definitions take
+    one value each, the (at most one) variadic definition takes the rest."""
+    n_var = sum(isinstance(d, VariadicDef) for _, d in defs)
+    n_single = len(defs) - n_var
+    n_rest = len(values) - n_single
+    if n_rest < 0 or (n_var == 0 and n_rest != 0):
+        parser.raise_error(f"{op_name} expects {n_single} {what}, got {len(values)}")
+    grouped: list = []
+    index = 0
+    for _, d in defs:
+        if isinstance(d, VariadicDef):
+            grouped.append(list(values[index : index + n_rest]))
+            index += n_rest
+        else:
+            grouped.append(values[index])
+            index += 1
+    return grouped
+
+
 def _short_form_result_count(opdef, n_operands: int) -> int:
     """How many results the short type form `: T` stands for: one per single result
     definition, plus one per operand for a variadic result group (the results mirror
@@ -545,35 +565,8 @@ class XlaOp(IRDLOperation):
                 group = [next(it) for _ in range(size)]
                 built_operands.append(group if isinstance(odef, VariadicDef) else group[0])
         else:
-            n_single = len(opdef.operands) - n_var
-            n_var_operands = len(operands) - n_single
-            if n_var_operands < 0 or (n_var == 0 and n_var_operands != 0):
-                parser.raise_error(
-                    f"{cls.name} expects {n_single} operands, got {len(operands)}"
-                )
-            idx = 0
-            for _, odef in opdef.operands:
-                if isinstance(odef, VariadicDef):
-                    built_operands.append(list(operands[idx : idx + n_var_operands]))
-                    idx += n_var_operands
-                else:
-                    built_operands.append(operands[idx])
-                    idx += 1
-
-        built_results: list[Attribute | list[Attribute]] = []
-        n_var_res = sum(isinstance(d, VariadicDef) for _, d in opdef.results)
-        n_single_res = len(opdef.results) - n_var_res
-        n_var_results = len(out_types) - n_single_res
-        if n_var_results < 0 or (n_var_res == 0 and n_var_results != 0):
-            parser.raise_error(f"{cls.name} expects {n_single_res} results, got {len(out_types)}")
-        idx = 0
-        for _, rdef in opdef.results:
-            if isinstance(rdef, VariadicDef):
-                built_results.append(list(out_types[idx : idx + n_var_results]))
-                idx += n_var_results
-            else:
-                built_results.append(out_types[idx])
-                idx += 1
+            built_operands = _distribute(parser, cls.name, "operands", opdef.operands, operands)
+        built_results = _distribute(parser, cls.name, "results", opdef.results, out_types)
 
         return cls.build(
             operands=built_operands,

@@ -1,0 +1,164 @@
+"""StableHLO import: programs written with JAX are exported as text, imported
+(`import_stablehlo`: parse, convert-stablehlo-to-xla, verify), run on the interpreter
+and compared with JAX's own results."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax", reason="the StableHLO import tests export programs with JAX")
+jnp = jax.numpy
+lax = jax.lax
+
+import xla_opt  # noqa: E402
+from xla_opt.api import ProgramError  # noqa: E402
+from xla_opt.dialects.stablehlo import import_stablehlo, is_stablehlo_text  # noqa: E402
+
+RNG = np.random.default_rng(0)
+
+
+def f32(*shape, low=-2.0, high=2.0):
+    return RNG.uniform(low, high, shape).astype(np.float32)
+
+
+X = f32(2, 3)
+
+PROGRAMS = {
+    "mlp_softmax": (
+        lambda x, w, b: jax.nn.softmax(jax.nn.relu(x @ w + b), axis=-1),
+        (f32(4, 3), f32(3, 5), f32(5)),
+    ),
+    "sum_argmax": (lambda a: (jnp.sum(a, 1), jnp.argmax(a, 1), jnp.max(a, 0)), (X,)),
+    "fori_loop_capture": (lambda a: lax.fori_loop(0, 3, lambda i, c: c * a + i, a), (X,)),
+    "while_loop": (
+        lambda a: lax.while_loop(lambda c: c[0].sum() < 50, lambda c: (c[0] * 2, c[1] + 1), (a, 0)),
+        (np.abs(X) + 0.5,),
+    ),
+    "switch_capture": (
+        lambda i, a, b: lax.switch(i, [lambda z: z + 1, lambda z: z * b, lambda z: z - a * b], a),
+        (np.int32(2), X, f32(2, 3)),
+    ),
+    "cond": (lambda p, a: lax.cond(p, lambda z: z + 1, lambda z: jnp.sin(z), a), (np.bool_(False), X)),
+    "conv_nhwc_same": (
+        lambda x, k: lax.conv_general_dilated(
+            x, k, (2, 1), "SAME", rhs_dilation=(1, 2), dimension_numbers=("NHWC", "HWIO", "NHWC")
+        ),
+        (f32(1, 5, 6, 2), f32(3, 2, 2, 4)),
+    ),
+    "conv_transpose": (
+        lambda x, k: lax.conv_transpose(x, k, (2, 2), "SAME", dimension_numbers=("NCHW", "OIHW", "NCHW")),
+        (f32(1, 2, 3, 3), f32(3, 2, 2, 2)),
+    ),
+    "maxpool_grad": (
+        jax.grad(lambda a: lax.reduce_window(a, -jnp.inf, lax.max, (2, 2), (1, 1), "VALID").sum()),
+        (f32(3, 4),),
+    ),
+    "cumsum": (lambda a: jnp.cumsum(a, 1), (X,)),
+    "gather_scatter": (
+        lambda a, i: (a[i], a.at[i].add(1.0), a.at[i].max(0.5), jnp.take_along_axis(a, jnp.argsort(a, 1), 1)),
+        (X, np.array([1, 0, 1], np.int32)),
+    ),
+    "batched_gather_scatter": (
+        jax.vmap(lambda a, i: (a[i], a.at[i].add(1.0))),
+        (f32(3, 4), np.array([[1], [0], [3]], np.int32)),
+    ),
+    "mlp_grad": (
+        jax.grad(lambda w, x: jnp.mean(jnp.tanh(x @ w) ** 2), argnums=0),
+        (f32(3, 4), f32(5, 3)),
+    ),
+    "sort_top_k": (lambda a: (jnp.sort(a), lax.top_k(a, 2)), (X,)),
+    "dynamic_slices": (
+        # start indices of one type whether or not another test enabled jax_enable_x64
+        lambda a, i: (lax.dynamic_slice(a, (i, i * 0), (1, 2)), lax.dynamic_update_slice(a, jnp.zeros((1, 2), a.dtype), (i, i * 0 + 1))),
+        (X, np.int32(1)),
+    ),
+    "shapes": (
+        lambda a: (jnp.pad(a, ((1, 2), (0, 1))), a[::-1, 1::2], jnp.concatenate([a, a.T.reshape(2, 3)]), jnp.arange(6.0).reshape(2, 3) + a),
+        (X,),
+    ),
+    "linalg": (
+        lambda a, b: (jnp.linalg.cholesky(a), jax.scipy.linalg.solve_triangular(a, b, lower=True)),
+        (np.array([[4.0, 1, 0], [1, 3, 1], [0, 1, 2]], np.float32), f32(3, 2)),
+    ),
+    "fft": (lambda a: (jnp.fft.fft(a), jnp.fft.rfft(a), jnp.fft.irfft(jnp.fft.rfft(a), 3)), (X,)),
+    "bits": (
+        lambda a: (lax.reduce_precision(a, 5, 10), lax.bitcast_convert_type(a, jnp.int32), a.astype(jnp.bfloat16)),
+        (X,),
+    ),
+    "random_bits": (lambda k: jax.random.bits(jax.random.wrap_key_data(k), (4,)), (np.array([0, 42], np.uint32),)),
+    "chlo_math": (
+        lambda a, u: (
+            lax.erf(a), lax.erf_inv(u), lax.lgamma(a), lax.digamma(a), jnp.tan(u), jnp.sinh(a),
+            jnp.cosh(a), jnp.arcsin(u), jnp.arccos(u), jnp.arctan(a), jnp.arcsinh(a),
+            jnp.arccosh(jnp.abs(a) + 1), jnp.arctanh(u), jnp.isinf(a / 0.0), jnp.nextafter(a, u),
+        ),
+        (f32(3, 4, low=-5, high=5), f32(3, 4, low=-0.9, high=0.9)),
+    ),
+}  # fmt: skip
+
+
+def _leaves(tree):
+    return [np.asarray(v) for v in jax.tree_util.tree_leaves(tree)]
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_jax_program_runs_like_jax(name):
+    f, args = PROGRAMS[name]
+    text = jax.jit(f).lower(*args).as_text()
+    assert is_stablehlo_text(text)
+    module = import_stablehlo(text)
+    got = xla_opt.run(module, *args, backend="interpreter")
+    expected = _leaves(jax.jit(f)(*args))
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        g = np.asarray(g)
+        assert g.shape == e.shape and g.dtype == e.dtype, (g.shape, g.dtype, e.shape, e.dtype)
+        if e.dtype.kind in "biu":
+            np.testing.assert_array_equal(g, e)
+        elif e.dtype.kind == "c":
+            np.testing.assert_allclose(g, e, rtol=2e-5, atol=2e-5)
+        else:
+            np.testing.assert_allclose(g.astype(np.float64), e.astype(np.float64), rtol=2e-5, atol=2e-5)
+
+
+def test_debug_info_and_shardings_are_accepted():
+    """Locations (`as_text(debug_info=True)`), Shardy meshes and shardings."""
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec
+
+    mesh = Mesh(np.array(jax.devices()[:1]), ("x",))
+    f = jax.jit(
+        lambda k, a: (jnp.tanh(a) * jax.random.uniform(jax.random.wrap_key_data(k), (2,)), jnp.sum(a)),
+        in_shardings=(None, NamedSharding(mesh, PartitionSpec("x"))),
+    )
+    key, a = np.array([0, 7], np.uint32), f32(2)
+    text = f.lower(key, a).as_text(debug_info=True)
+    assert "loc(" in text and "sdy." in text
+    got = xla_opt.run(import_stablehlo(text), key, a)
+    for g, e in zip(got, _leaves(f(key, a))):
+        np.testing.assert_allclose(g, e, rtol=1e-6)
+
+
+def test_jit_backend_runs_an_imported_program():
+    f = lambda x, w: jax.nn.relu(x @ w).sum(0)  # noqa: E731
+    args = (f32(4, 3), f32(3, 5))
+    module = import_stablehlo(jax.jit(f).lower(*args).as_text())
+    try:
+        got = xla_opt.run(module, *args, backend="jit")
+    except Exception as e:  # noqa: BLE001 - the JIT needs llvmlite and a host compiler
+        pytest.skip(f"JIT backend unavailable: {e}")
+    np.testing.assert_allclose(got[0], np.asarray(jax.jit(f)(*args)), rtol=1e-5, atol=1e-5)
+
+
+def test_unsupported_op_is_a_located_error():
+    text = """func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.uniform_quantize"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}"""
+    with pytest.raises(ProgramError, match=r"<stablehlo>:2:3: error: .*'stablehlo.uniform_quantize' has no xla counterpart"):
+        import_stablehlo(text)
+
+
+def test_parse_error_is_a_located_error():
+    with pytest.raises(ProgramError, match=r"<stablehlo>:3:1: error: type expected"):
+        import_stablehlo("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %x : \n}")
