@@ -345,3 +345,45 @@ def test_iota_spec_examples():
     d0, d1 = xla_opt.run(prog)
     np.testing.assert_array_equal(d0, [[r] * 8 for r in range(4)])
     np.testing.assert_array_equal(d1, [list(range(8))] * 4)
+
+
+# ---- worked examples of the spec (values typed from operation_semantics) ------------
+
+
+def test_clamp_spec_example():
+    # operand s32[3] = {-1, 5, 9}; min s32 = 0; max s32 = 6 ==> s32[3]{0, 5, 6}
+    x, lo, hi = np.array([-1, 5, 9], i32), np.array(0, i32), np.array(6, i32)
+    rt = ttype(x)
+    out = run_one(f"xla.clamp %a0, %a1, %a2 : ({ttype(lo)}, {rt}, {ttype(hi)}) -> {rt}", [lo, x, hi], [rt])
+    np.testing.assert_array_equal(out, [0, 5, 6])
+
+
+@pytest.mark.parametrize(
+    "pred, expected",
+    [
+        (np.array([True, False, False, True]), [1, 200, 300, 4]),  # non-scalar pred
+        (np.array(True), [1, 2, 3, 4]),  # scalar pred
+    ],
+)
+def test_select_spec_examples(pred, expected):
+    v1 = np.array([1, 2, 3, 4], i32)
+    v2 = np.array([100, 200, 300, 400], i32)
+    rt = ttype(v1)
+    out = run_one(f"xla.select %a0, %a1, %a2 : ({ttype(pred)}, {rt}, {rt}) -> {rt}", [pred, v1, v2], [rt])
+    np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize(
+    "in_shape, in_dtype, out_shape, out_dtype",
+    [
+        ((10,), np.float32, (10, 2), np.float16),  # f16[10,2] bitcast-convert(f32[10])
+        ((), np.float32, (2,), np.float16),  # f16[2] bitcast-convert(f32[])
+        ((10, 2), np.float16, (10,), np.float32),  # f32[10] bitcast-convert(f16[10,2])
+    ],
+)
+def test_bitcast_convert_spec_shapes(in_shape, in_dtype, out_shape, out_dtype):
+    x = np.random.default_rng(3).standard_normal(in_shape).astype(in_dtype)
+    rt = tensor_type(out_shape, out_dtype)
+    out = run_one(f"xla.bitcast_convert %a0 : ({ttype(x)}) -> {rt}", [x], [rt])
+    assert out.shape == out_shape and out.dtype == out_dtype
+    np.testing.assert_array_equal(out.reshape(-1).view(np.uint8), x.reshape(-1).view(np.uint8))
