@@ -1,0 +1,54 @@
+// RUN: xla-opt %s -p linalg-fuse-elementwise --split-input-file | filecheck %s
+
+// A broadcast and an add feed a tanh: one generic remains, reading the inputs
+// directly (the broadcast through its projected map) and computing add then tanh.
+// CHECK-LABEL: func.func @chain
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<4x8xf32>, tensor<8xf32>)
+// CHECK-NEXT:    ^{{.*}}(%[[X:.*]]: f32, %[[Y:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[X]], %[[Y]] : f32
+// CHECK-NEXT:      %[[T:.*]] = math.tanh %[[S]] : f32
+// CHECK-NEXT:      linalg.yield %[[T]] : f32
+// CHECK-NOT:   linalg.generic
+  func.func @chain(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+    %0 = tensor.empty() : tensor<4x8xf32>
+    %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<8xf32>) outs(%0 : tensor<4x8xf32>) {
+    ^bb0(%2: f32, %3: f32):
+      linalg.yield %2 : f32
+    } -> tensor<4x8xf32>
+    %4 = tensor.empty() : tensor<4x8xf32>
+    %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %1 : tensor<4x8xf32>, tensor<4x8xf32>) outs(%4 : tensor<4x8xf32>) {
+    ^bb0(%6: f32, %7: f32, %8: f32):
+      %9 = arith.addf %6, %7 : f32
+      linalg.yield %9 : f32
+    } -> tensor<4x8xf32>
+    %10 = tensor.empty() : tensor<4x8xf32>
+    %11 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%5 : tensor<4x8xf32>) outs(%10 : tensor<4x8xf32>) {
+    ^bb0(%12: f32, %13: f32):
+      %14 = math.tanh %12 : f32
+      linalg.yield %14 : f32
+    } -> tensor<4x8xf32>
+    func.return %11 : tensor<4x8xf32>
+  }
+
+// -----
+
+// A producer with two users that computes something is not duplicated.
+// CHECK-LABEL: func.func @shared
+// CHECK:         %[[E:.*]] = linalg.generic
+// CHECK:           math.exp
+// CHECK:         linalg.generic {{.*}} ins(%[[E]], %[[E]] : tensor<4xf32>, tensor<4xf32>)
+func.func @shared(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tensor.empty() : tensor<4xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%0 : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  } -> tensor<4xf32>
+  %2 = tensor.empty() : tensor<4xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%1, %1 : tensor<4xf32>, tensor<4xf32>) outs(%2 : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %y : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  func.return %3 : tensor<4xf32>
+}
