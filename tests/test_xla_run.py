@@ -383,4 +383,4 @@ def test_error_at_run_time(capsys, files):
 """,
     )
     line = error(capsys, recv, "--replicas", "2")
-    assert line.startswith(f"xla-run: error: replica ") and "deadlock: replica 0 waits in xla.recv" in line
+    assert line.startswith("xla-run: error: replica ") and "deadlock: replica 0 waits in xla.recv" in line

@@ -19,7 +19,6 @@ from typing import Any
 import llvmlite.binding as llvm
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.dialects.func import FuncOp
 
 from xla_opt.diagnostics import DiagnosticError
 from xla_opt.interpreter.dtypes import numpy_dtype

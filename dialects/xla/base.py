@@ -19,7 +19,6 @@ op too. Ops with a more natural syntax (constant) override `parse`/`print`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     AnyFloat,

@@ -9,12 +9,10 @@ from typing import ClassVar
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
-    AnyFloat,
     ComplexType,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
-    IntegerType,
     TensorType,
     i1,
     i64,
@@ -22,7 +20,6 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import Attribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
-    AnyAttr,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -38,7 +35,6 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from xla_opt.dialects.shapes.broadcast import broadcast_shapes
-from xla_opt.dialects.shapes.common import ShapeError
 from xla_opt.dialects.shapes.elementwise import (
     bitcast_convert_shape,
     check_iota,
