@@ -1,0 +1,18 @@
+"""Session set-up shared by every test module."""
+
+import importlib.util
+
+import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _initialize_jax_before_llvmlite():
+    """jaxlib and llvmlite each carry an LLVM. A session once crashed in JAX's MLIR
+    set-up after JIT-compiled code had run in the same process; starting JAX's CPU
+    backend first, before any llvmlite JIT, keeps the order that works."""
+    if importlib.util.find_spec("jax") is not None:
+        import jax
+
+        jax.config.update("jax_platforms", "cpu")
+        jax.devices()
+    yield
