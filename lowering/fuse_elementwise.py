@@ -128,9 +128,9 @@ class FuseProducerIntoConsumer(RewritePattern):
             consumer.iterator_types,
             [r.type for r in consumer.res],
         )
-        rewriter.replace_op(consumer, fused)
+        rewriter.replace(consumer, fused)
         if not producer.res[0].uses:
-            rewriter.erase_op(producer)
+            rewriter.erase(producer)
 
 
 @dataclass(frozen=True)

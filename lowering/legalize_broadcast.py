@@ -48,7 +48,7 @@ def _broadcast_operands(
             result_types=[tensor(result_shape, elem_of(value.type))],
             properties={"broadcast_dimensions": i64_array(dims)},
         )
-        rewriter.insert_op(broadcast)
+        rewriter.insert(broadcast)
         new_operands.append(broadcast.result)
         changed = True
     return new_operands if changed else None
@@ -67,7 +67,7 @@ class LegalizeBinaryBroadcast(RewritePattern):
         if new_operands is None and dims_attr is None:
             return
         properties = {k: v for k, v in op.properties.items() if k != "broadcast_dimensions"}
-        rewriter.replace_matched_op(
+        rewriter.replace(op, 
             type(op).build(
                 operands=new_operands or list(op.operands),
                 result_types=[op.result.type],
@@ -84,7 +84,7 @@ class LegalizeSelectBroadcast(RewritePattern):
     def match_and_rewrite(self, op: SelectOp, rewriter: PatternRewriter, /) -> None:
         new_operands = _broadcast_operands(op, rewriter, None)
         if new_operands is not None:
-            rewriter.replace_matched_op(
+            rewriter.replace(op, 
                 SelectOp.build(operands=new_operands, result_types=[op.result.type])
             )
 
@@ -96,7 +96,7 @@ class LegalizeClampBroadcast(RewritePattern):
     def match_and_rewrite(self, op: ClampOp, rewriter: PatternRewriter, /) -> None:
         new_operands = _broadcast_operands(op, rewriter, None)
         if new_operands is not None:
-            rewriter.replace_matched_op(
+            rewriter.replace(op, 
                 ClampOp.build(operands=new_operands, result_types=[op.result.type])
             )
 

@@ -49,17 +49,17 @@ class WhileLowering(RewritePattern):
         yield_ = op.after_region.last_block.last_op  # type: ignore[union-attr]
         assert isinstance(condition, scf.ConditionOp) and isinstance(yield_, scf.YieldOp)
 
-        rewriter.replace_op(
+        rewriter.replace(
             condition,
             ConditionalBranchOp(
                 condition.condition, after, condition.args, end_block, condition.args
             ),
         )
-        rewriter.replace_op(yield_, BranchOp(before, *yield_.operands))
+        rewriter.replace(yield_, BranchOp(before, *yield_.operands))
         rewriter.inline_region(op.after_region, BlockInsertPoint.before(end_block))
         rewriter.inline_region(op.before_region, BlockInsertPoint.before(after))
         rewriter.insert(BranchOp(before, *op.arguments), InsertPoint.at_end(init_block))
-        rewriter.replace_op(op, [], end_block.args)
+        rewriter.replace(op, [], end_block.args)
 
 
 @dataclass(frozen=True)

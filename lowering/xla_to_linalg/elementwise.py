@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IntegerType,
@@ -86,7 +87,7 @@ class ElementwiseToGeneric(RewritePattern):
             new_ops = identity_generic(inputs, result_type, body)
         except ScalarLoweringError:
             return
-        rewriter.replace_matched_op(new_ops)
+        rewriter.replace(op, new_ops)
 
 
 class ConstantToArith(RewritePattern):
@@ -106,7 +107,7 @@ class ConstantToArith(RewritePattern):
             value = DenseIntOrFPElementsAttr.from_list(
                 signless_type, [wrap_signed(int(v), width) for v in value.get_values()]
             )
-        rewriter.replace_matched_op(arith.ConstantOp(value))
+        rewriter.replace(op, arith.ConstantOp(value))
 
 
 class IotaToGeneric(RewritePattern):
@@ -127,7 +128,7 @@ class IotaToGeneric(RewritePattern):
             ops, value = emit_convert(count.result, i64, element)
             return [index, count, *ops], [value]
 
-        rewriter.replace_matched_op(identity_generic([], result_type, body))
+        rewriter.replace(op, identity_generic([], result_type, body))
 
 
 ELEMENTWISE_PATTERNS: list[RewritePattern] = [

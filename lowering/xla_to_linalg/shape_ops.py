@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, TensorType, i64
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import (
@@ -183,7 +184,7 @@ def clamped_starts(
     values = []
     for start, upper in zip(starts, uppers, strict=True):
         ops, value = clamped_start(start, upper)
-        rewriter.insert_op(ops)
+        rewriter.insert(ops)
         values.append(value)
     return values
 
@@ -202,7 +203,7 @@ class BroadcastToGeneric(RewritePattern):
             return
         rank = len(shape_of(op.result.type))
         added = len(ints(op.broadcast_sizes))
-        rewriter.replace_matched_op(copy_through_map(op.operand, op.result.type, dims(rank)[added:]))
+        rewriter.replace(op, copy_through_map(op.operand, op.result.type, dims(rank)[added:]))
 
 
 class BroadcastInDimToGeneric(RewritePattern):
@@ -218,7 +219,7 @@ class BroadcastInDimToGeneric(RewritePattern):
             AffineExpr.dimension(d) if operand_shape[i] == result_shape[d] else AffineExpr.constant(0)
             for i, d in enumerate(ints(op.broadcast_dimensions))
         ]
-        rewriter.replace_matched_op(copy_through_map(op.operand, op.result.type, indices))
+        rewriter.replace(op, copy_through_map(op.operand, op.result.type, indices))
 
 
 class TransposeToGeneric(RewritePattern):
@@ -232,7 +233,7 @@ class TransposeToGeneric(RewritePattern):
         permutation = ints(op.permutation)
         loop_of = {p: i for i, p in enumerate(permutation)}
         indices = [AffineExpr.dimension(loop_of[j]) for j in range(len(permutation))]
-        rewriter.replace_matched_op(copy_through_map(op.operand, op.result.type, indices))
+        rewriter.replace(op, copy_through_map(op.operand, op.result.type, indices))
 
 
 class ReverseToGeneric(RewritePattern):
@@ -248,7 +249,7 @@ class ReverseToGeneric(RewritePattern):
             (d * -1 + (shape[i] - 1)) if i in reversed_dims else d
             for i, d in enumerate(dims(len(shape)))
         ]
-        rewriter.replace_matched_op(copy_through_map(op.operand, op.result.type, indices))
+        rewriter.replace(op, copy_through_map(op.operand, op.result.type, indices))
 
 
 class SliceToGeneric(RewritePattern):
@@ -263,7 +264,7 @@ class SliceToGeneric(RewritePattern):
             d * stride + start
             for d, start, stride in zip(dims(rank), ints(op.start_indices), ints(op.strides))
         ]
-        rewriter.replace_matched_op(copy_through_map(op.operand, op.result.type, indices))
+        rewriter.replace(op, copy_through_map(op.operand, op.result.type, indices))
 
 
 # --------------------------------------------------------------------------------------
@@ -327,12 +328,12 @@ class ReshapeToGeneric(RewritePattern):
         rank = len(shape_of(op.operand.type))
         order = ints(op.dimensions) if op.dimensions is not None else tuple(range(rank))
         if op.operand.type == op.result.type and order == tuple(range(rank)):
-            rewriter.replace_matched_op([], [op.operand])
+            rewriter.replace(op, [], [op.operand])
             return
         if num_elements(shape_of(op.result.type)) == 0:
-            rewriter.replace_matched_op(tensor.EmptyOp([], op.result.type))
+            rewriter.replace(op, tensor.EmptyOp([], op.result.type))
             return
-        rewriter.replace_matched_op(reshape_ops(op.operand, op.result.type, order))
+        rewriter.replace(op, reshape_ops(op.operand, op.result.type, order))
 
 
 class CollapseToGeneric(RewritePattern):
@@ -344,9 +345,9 @@ class CollapseToGeneric(RewritePattern):
             return
         rank = len(shape_of(op.operand.type))
         if num_elements(shape_of(op.result.type)) == 0:
-            rewriter.replace_matched_op(tensor.EmptyOp([], op.result.type))
+            rewriter.replace(op, tensor.EmptyOp([], op.result.type))
             return
-        rewriter.replace_matched_op(reshape_ops(op.operand, op.result.type, range(rank)))
+        rewriter.replace(op, reshape_ops(op.operand, op.result.type, range(rank)))
 
 
 # --------------------------------------------------------------------------------------
@@ -365,7 +366,7 @@ class DynamicSliceToGeneric(RewritePattern):
         operand_shape = shape_of(op.operand.type)
         sizes = ints(op.slice_sizes)
         if num_elements(sizes) == 0:
-            rewriter.replace_matched_op(tensor.EmptyOp([], op.result.type))
+            rewriter.replace(op, tensor.EmptyOp([], op.result.type))
             return
         starts = clamped_starts(
             list(op.start_indices), [n - s for n, s in zip(operand_shape, sizes)], rewriter
@@ -378,7 +379,7 @@ class DynamicSliceToGeneric(RewritePattern):
             read = tensor.ExtractOp(op.operand, indices, element)
             return [*b.ops, read], [read.result]
 
-        rewriter.replace_matched_op(identity_generic([], op.result.type, body))
+        rewriter.replace(op, identity_generic([], op.result.type, body))
 
 
 class DynamicUpdateSliceToGeneric(RewritePattern):
@@ -393,7 +394,7 @@ class DynamicUpdateSliceToGeneric(RewritePattern):
         operand_shape = shape_of(op.operand.type)
         update_shape = shape_of(op.update.type)
         if num_elements(update_shape) == 0:
-            rewriter.replace_matched_op([], [op.operand])
+            rewriter.replace(op, [], [op.operand])
             return
         starts = clamped_starts(
             list(op.start_indices), [n - u for n, u in zip(operand_shape, update_shape)], rewriter
@@ -418,7 +419,7 @@ class DynamicUpdateSliceToGeneric(RewritePattern):
             chosen = b.add_op(arith.SelectOp(in_update, read.result, args[0]))
             return b.ops, [chosen]
 
-        rewriter.replace_matched_op(identity_generic([op.operand], op.result.type, body))
+        rewriter.replace(op, identity_generic([op.operand], op.result.type, body))
 
 
 # --------------------------------------------------------------------------------------
@@ -440,10 +441,10 @@ class ConcatenateToGeneric(RewritePattern):
             return
         pieces = [v for v in op.inputs if num_elements(shape_of(v.type)) != 0]
         if len(pieces) == 1 and pieces[0].type == op.result.type:
-            rewriter.replace_matched_op([], [pieces[0]])
+            rewriter.replace(op, [], [pieces[0]])
             return
         if not pieces:
-            rewriter.replace_matched_op(tensor.EmptyOp([], op.result.type))
+            rewriter.replace(op, tensor.EmptyOp([], op.result.type))
             return
         rank = len(shape_of(op.result.type))
         dimension = op.dimension.value.data
@@ -470,7 +471,7 @@ class ConcatenateToGeneric(RewritePattern):
             assert chosen is not None
             return b.ops, [chosen]
 
-        rewriter.replace_matched_op(identity_generic([], op.result.type, body))
+        rewriter.replace(op, identity_generic([], op.result.type, body))
 
 
 class PadToGeneric(RewritePattern):
@@ -492,7 +493,7 @@ class PadToGeneric(RewritePattern):
 
         if num_elements(operand_shape) == 0:
             fill = generic([op.padding_value], [empty.tensor], maps, [PARALLEL] * rank, lambda args: ([], [args[0]]))
-            rewriter.replace_matched_op([empty, fill])
+            rewriter.replace(op, [empty, fill])
             return
 
         def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
@@ -516,7 +517,7 @@ class PadToGeneric(RewritePattern):
             return b.ops, [b.add_op(arith.SelectOp(in_operand, read.result, args[0]))]
 
         pad = generic([op.padding_value], [empty.tensor], maps, [PARALLEL] * rank, body)
-        rewriter.replace_matched_op([empty, pad])
+        rewriter.replace(op, [empty, pad])
 
 
 # --------------------------------------------------------------------------------------
@@ -531,7 +532,7 @@ class ForwardTupleElement(RewritePattern):
     def match_and_rewrite(self, op: so.GetTupleElementOp, rewriter: PatternRewriter, /) -> None:
         producer = op.operand.owner
         if isinstance(producer, so.TupleOp):
-            rewriter.replace_matched_op([], [producer.elements[op.index.value.data]])
+            rewriter.replace(op, [], [producer.elements[op.index.value.data]])
 
 
 class ForwardOptimizationBarrier(RewritePattern):
@@ -540,7 +541,7 @@ class ForwardOptimizationBarrier(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: so.OptimizationBarrierOp, rewriter: PatternRewriter, /) -> None:
-        rewriter.replace_matched_op([], list(op.operands))
+        rewriter.replace(op, [], list(op.operands))
 
 
 SHAPE_PATTERNS: list[RewritePattern] = [

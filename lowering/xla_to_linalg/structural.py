@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import arith, func, linalg, scf, tensor
+from xdsl.dialects import arith, func, scf, tensor
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.utils.fast_math import FastMathFlag
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -203,7 +204,7 @@ class ReduceToGeneric(RewritePattern):
             [REDUCTION if d in reduced else PARALLEL for d in range(rank)],
             body,
         )
-        rewriter.replace_matched_op([*fills, reduce], reduce.results)
+        rewriter.replace(op, [*fills, reduce], reduce.results)
 
 
 # --------------------------------------------------------------------------------------
@@ -319,7 +320,7 @@ def lower_dot_general(
                 dot.results, [empty.tensor], [identity, identity], [PARALLEL] * n_parallel, truncate
             ),
         ]
-    rewriter.replace_matched_op(new_ops, new_ops[-1].results)
+    rewriter.replace(op, new_ops, new_ops[-1].results)
 
 
 class DotToGeneric(RewritePattern):
@@ -358,7 +359,7 @@ class WhileToScf(RewritePattern):
     def match_and_rewrite(self, op: cf.WhileOp, rewriter: PatternRewriter):
         before = rewriter.move_region_contents_to_new_regions(op.cond)
         after = rewriter.move_region_contents_to_new_regions(op.body)
-        rewriter.replace_matched_op(
+        rewriter.replace(op, 
             scf.WhileOp(op.operand, [r.type for r in op.outputs], before, after)
         )
 
@@ -393,7 +394,7 @@ class ConditionalToScf(RewritePattern):
                 branch_region(branches[0], operands[0]),
                 branch_region(branches[1], operands[1]),
             )
-            rewriter.replace_matched_op([index, selected])
+            rewriter.replace(op, [index, selected])
             return
 
         def select_from(k: int) -> list[Operation]:
@@ -410,7 +411,7 @@ class ConditionalToScf(RewritePattern):
             )
             return [constant, is_k, selected]
 
-        rewriter.replace_matched_op([index, *select_from(0)])
+        rewriter.replace(op, [index, *select_from(0)])
 
     @staticmethod
     def inline_single_branch(
@@ -427,7 +428,7 @@ class ConditionalToScf(RewritePattern):
         results = [operand if v is block.args[0] else v for v in terminator.operands]
         rewriter.erase(terminator)
         rewriter.inline_block(block, InsertPoint.before(op), [operand])
-        rewriter.replace_matched_op([], results)
+        rewriter.replace(op, [], results)
 
 
 class ReturnToScf(RewritePattern):
@@ -441,9 +442,9 @@ class ReturnToScf(RewritePattern):
         if isinstance(parent, scf.WhileOp) and op.parent_region() is parent.before_region:
             pred = tensor.ExtractOp(op.results_[0], [], i1)
             state = op.parent_block().args  # type: ignore[union-attr]
-            rewriter.replace_matched_op([pred, scf.ConditionOp(pred, *state)])
+            rewriter.replace(op, [pred, scf.ConditionOp(pred, *state)])
         elif isinstance(parent, scf.WhileOp | scf.IfOp):
-            rewriter.replace_matched_op(scf.YieldOp(*op.results_))
+            rewriter.replace(op, scf.YieldOp(*op.results_))
 
 
 class CallToFunc(RewritePattern):
@@ -451,7 +452,7 @@ class CallToFunc(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: cf.CallOp, rewriter: PatternRewriter):
-        rewriter.replace_matched_op(
+        rewriter.replace(op, 
             func.CallOp(op.callee, op.args, [r.type for r in op.outputs])
         )
 

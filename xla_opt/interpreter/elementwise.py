@@ -201,7 +201,8 @@ def compare(a: np.ndarray, b: np.ndarray, direction: str, compare_type: str) -> 
         "LE": np.less_equal,
         "LT": np.less,
     }[direction]
-    return fn(a, b)
+    with np.errstate(invalid="ignore"):  # comparisons with NaN are false, not warnings
+        return fn(a, b)
 
 
 # --------------------------------------------------------------------------------------
@@ -249,7 +250,8 @@ def reduce_precision(x: np.ndarray, exponent_bits: int, mantissa_bits: int) -> n
     overflow to +-Inf, underflow to +-0, NaN kept (as a NaN)."""
     dtype = x.dtype
     if dtype in HALF_TYPES:
-        return reduce_precision(x.astype(np.float32), exponent_bits, mantissa_bits).astype(dtype)
+        with np.errstate(over="ignore"):  # values beyond the half type round to Inf
+            return reduce_precision(x.astype(np.float32), exponent_bits, mantissa_bits).astype(dtype)
     if dtype == np.float32:
         ubits, src_exp, src_man, uint = 32, 8, 23, np.uint32
     else:
