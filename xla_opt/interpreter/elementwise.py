@@ -93,7 +93,10 @@ def int_power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
             result = np.where(odd, result * base, result).astype(a.dtype)
             base = (base * base).astype(a.dtype)
             exp = exp >> 1
-    neg_result = np.where(a == 1, 1, np.where(a == -1, np.where(b % 2 == 0, 1, -1), 0))
+    if not negative.any():
+        return result
+    # mixing these int64 values with uint64 ones would round through float64
+    neg_result = np.where(a == 1, 1, np.where(a == -1, np.where(b % 2 == 0, 1, -1), 0)).astype(a.dtype)
     return np.where(negative, neg_result, result).astype(a.dtype)
 
 
