@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import irdl_op_definition
 from xdsl.passes import ModulePass
+from xdsl.utils.target import Target
 from xdsl.utils.exceptions import PassFailedException
 
 PTR = llvm.LLVMPointerType()
@@ -836,3 +837,23 @@ class ConvertToLLVMPass(ModulePass):
                 ctx.load_op(extra)
         _ModuleConverter(op).run()
 
+
+
+@dataclass(frozen=True)
+class LLVMIRTarget(Target):
+    """`-t llvm`: LLVM IR of a module in the llvm dialect (xDSL's translation), with a
+    located error naming the first op that is not lowered yet."""
+
+    name = "llvm"
+
+    def emit(self, ctx: Context, module: ModuleOp, output) -> None:
+        from xdsl.backend.llvm.convert import convert_module
+
+        from xla_opt.diagnostics import DiagnosticError, op_diagnostic
+
+        for op in module.body.block.ops:
+            if not isinstance(op, llvm.FuncOp | llvm.GlobalOp):
+                raise DiagnosticError(
+                    [op_diagnostic(op, "is not in the llvm dialect: -t llvm needs a lowered module (-p xla-to-llvm)")]
+                )
+        print(convert_module(module, fallback_target_triple=None), file=output)

@@ -93,3 +93,12 @@ def _convert_stablehlo_to_xla():
 
 
 PASSES["convert-stablehlo-to-xla"] = _convert_stablehlo_to_xla
+
+
+def _llvm_target():
+    from xla_opt.lowering.to_llvm import LLVMIRTarget
+
+    return LLVMIRTarget
+
+
+TARGETS["llvm"] = _llvm_target

@@ -187,3 +187,15 @@ def test_mutated_inputs_give_diagnostics_not_crashes(source, tmp_path, capsys):
         if code == 1:
             for line in err.strip().splitlines():
                 assert LOCATED.match(line), f"mutation {n}: {line}\n---\n{mutated}"
+
+
+def test_llvm_target_needs_a_lowered_module(tmp_path, capsys):
+    path = write(tmp_path, VALID)
+    code, out, err = run([path, "-t", "llvm"], capsys)
+    assert code == 1 and out == ""
+    assert err.strip() == (
+        f"{path}:1:1: error: 'func.func' op is not in the llvm dialect: -t llvm needs a lowered "
+        "module (-p xla-to-llvm)"
+    )
+    code, out, err = run([path, "-p", "xla-to-llvm", "-t", "llvm"], capsys)
+    assert code == 0 and 'define void @"f"(ptr noalias' in out
