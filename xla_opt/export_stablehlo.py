@@ -443,26 +443,6 @@ def _iota(e: _Emitter, op: ew.IotaOp) -> None:
     e.simple(op, "stablehlo.iota", {"iota_dimension": i64_attr(op.iota_dimension.value.data)})
 
 
-@handles(ew.SelectOp)
-def _select(e: _Emitter, op: Operation) -> None:
-    e.simple(op, "stablehlo.select")
-
-
-@handles(ew.ClampOp)
-def _clamp(e: _Emitter, op: Operation) -> None:
-    e.simple(op, "stablehlo.clamp")
-
-
-@handles(ew.ConvertOp)
-def _convert(e: _Emitter, op: Operation) -> None:
-    e.simple(op, "stablehlo.convert")
-
-
-@handles(ew.BitcastConvertOp)
-def _bitcast(e: _Emitter, op: Operation) -> None:
-    e.simple(op, "stablehlo.bitcast_convert")
-
-
 @handles(ew.ReducePrecisionOp)
 def _reduce_precision(e: _Emitter, op: ew.ReducePrecisionOp) -> None:
     e.simple(
@@ -476,6 +456,32 @@ def _reduce_precision(e: _Emitter, op: ew.ReducePrecisionOp) -> None:
 
 
 # ---- shapes ---------------------------------------------------------------------------
+
+
+# xla ops that are StableHLO ops of another name carrying the same i64-array
+# properties (none for most).
+_SAME_PROPERTIES: dict[type[Operation], tuple[str, tuple[str, ...]]] = {
+    ew.SelectOp: ("stablehlo.select", ()),
+    ew.ClampOp: ("stablehlo.clamp", ()),
+    ew.ConvertOp: ("stablehlo.convert", ()),
+    ew.BitcastConvertOp: ("stablehlo.bitcast_convert", ()),
+    sh.TransposeOp: ("stablehlo.transpose", ('permutation',)),
+    sh.ReverseOp: ("stablehlo.reverse", ('dimensions',)),
+    sh.SliceOp: ("stablehlo.slice", ('start_indices', 'limit_indices', 'strides')),
+    sh.DynamicSliceOp: ("stablehlo.dynamic_slice", ('slice_sizes',)),
+    sh.DynamicUpdateSliceOp: ("stablehlo.dynamic_update_slice", ()),
+    sh.PadOp: ("stablehlo.pad", ('edge_padding_low', 'edge_padding_high', 'interior_padding')),
+    sh.TupleOp: ("stablehlo.tuple", ()),
+    sh.OptimizationBarrierOp: ("stablehlo.optimization_barrier", ()),
+    coll.AfterAllOp: ("stablehlo.after_all", ()),
+    coll.ReplicaIdOp: ("stablehlo.replica_id", ()),
+}
+
+
+@handles(*_SAME_PROPERTIES)
+def _same_properties(e: _Emitter, op: Operation) -> None:
+    name, properties = _SAME_PROPERTIES[type(op)]
+    e.simple(op, name, {p: i64_array(ints(op.properties[p])) for p in properties})
 
 
 @handles(sh.BroadcastOp)
@@ -518,55 +524,9 @@ def _reshape(e: _Emitter, op: Operation) -> None:
     e.bind(op, e.op("stablehlo.reshape", [source], [in_type], _types(op.results)))
 
 
-@handles(sh.TransposeOp)
-def _transpose(e: _Emitter, op: sh.TransposeOp) -> None:
-    e.simple(op, "stablehlo.transpose", {"permutation": i64_array(ints(op.permutation))})
-
-
-@handles(sh.ReverseOp)
-def _reverse(e: _Emitter, op: sh.ReverseOp) -> None:
-    e.simple(op, "stablehlo.reverse", {"dimensions": i64_array(ints(op.dimensions))})
-
-
-@handles(sh.SliceOp)
-def _slice(e: _Emitter, op: sh.SliceOp) -> None:
-    e.simple(
-        op,
-        "stablehlo.slice",
-        {
-            "start_indices": i64_array(ints(op.start_indices)),
-            "limit_indices": i64_array(ints(op.limit_indices)),
-            "strides": i64_array(ints(op.strides)),
-        },
-    )
-
-
-@handles(sh.DynamicSliceOp)
-def _dynamic_slice(e: _Emitter, op: sh.DynamicSliceOp) -> None:
-    e.simple(op, "stablehlo.dynamic_slice", {"slice_sizes": i64_array(ints(op.slice_sizes))})
-
-
-@handles(sh.DynamicUpdateSliceOp)
-def _dynamic_update_slice(e: _Emitter, op: Operation) -> None:
-    e.simple(op, "stablehlo.dynamic_update_slice")
-
-
 @handles(sh.ConcatenateOp)
 def _concatenate(e: _Emitter, op: sh.ConcatenateOp) -> None:
     e.simple(op, "stablehlo.concatenate", {"dimension": i64_attr(op.dimension.value.data)})
-
-
-@handles(sh.PadOp)
-def _pad(e: _Emitter, op: sh.PadOp) -> None:
-    e.simple(
-        op,
-        "stablehlo.pad",
-        {
-            "edge_padding_low": i64_array(ints(op.edge_padding_low)),
-            "edge_padding_high": i64_array(ints(op.edge_padding_high)),
-            "interior_padding": i64_array(ints(op.interior_padding)),
-        },
-    )
 
 
 @handles(sh.GetDimensionSizeOp)
@@ -574,19 +534,9 @@ def _get_dimension_size(e: _Emitter, op: sh.GetDimensionSizeOp) -> None:
     e.simple(op, "stablehlo.get_dimension_size", {"dimension": i64_attr(op.dimension.value.data)})
 
 
-@handles(sh.TupleOp)
-def _tuple(e: _Emitter, op: Operation) -> None:
-    e.simple(op, "stablehlo.tuple")
-
-
 @handles(sh.GetTupleElementOp)
 def _get_tuple_element(e: _Emitter, op: sh.GetTupleElementOp) -> None:
     e.simple(op, "stablehlo.get_tuple_element", {"index": f"{op.index.value.data} : i32"})
-
-
-@handles(sh.OptimizationBarrierOp)
-def _optimization_barrier(e: _Emitter, op: Operation) -> None:
-    e.simple(op, "stablehlo.optimization_barrier")
 
 
 # ---- linear algebra ---------------------------------------------------------------------
@@ -952,16 +902,6 @@ def _custom_call(e: _Emitter, op: gs.CustomCallOp) -> None:
 
 
 # ---- tokens ---------------------------------------------------------------------------
-
-
-@handles(coll.AfterAllOp)
-def _after_all(e: _Emitter, op: Operation) -> None:
-    e.simple(op, "stablehlo.after_all")
-
-
-@handles(coll.ReplicaIdOp)
-def _replica_id(e: _Emitter, op: Operation) -> None:
-    e.simple(op, "stablehlo.replica_id")
 
 
 # --------------------------------------------------------------------------------------
