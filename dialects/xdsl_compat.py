@@ -4,6 +4,9 @@
   MLIR reads them as the bit pattern of the float (this is how NaN, Inf and exact
   values are printed by MLIR, JAX and xDSL itself); xDSL 0.74 reads them as the
   integer value. We reinterpret the bits.
+* The lexer's string-literal pattern nests `+` inside `*`, so an unterminated string
+  literal on a long line backtracks exponentially (a hang on malformed input). The
+  same language without the nesting matches in linear time.
 """
 
 from __future__ import annotations
@@ -25,7 +28,18 @@ def float_from_bits(bits: int, float_type: AnyFloat) -> float:
     raise NotImplementedError(f"hexadecimal literal for {float_type}")
 
 
+def _install_linear_string_literal() -> None:
+    import re
+
+    from xdsl.utils.mlir_lexer import MLIRLexer
+
+    MLIRLexer._unescaped_characters_regex = re.compile(  # noqa: SLF001
+        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
+    )
+
+
 def _install() -> None:
+    _install_linear_string_literal()
     element = AttrParser._TensorLiteralElement  # noqa: SLF001
     if getattr(element, "_xla_opt_hex_floats", False):
         return

@@ -171,7 +171,9 @@ def _mutations(text: str, rng: random.Random, count: int):
         yield "".join(t)
 
 
-LIT_INPUTS = sorted((ROOT / "lit_tests" / "dialect").glob("*roundtrip*.mlir"))
+LIT_INPUTS = sorted((ROOT / "lit_tests" / "dialect").glob("*roundtrip*.mlir")) + sorted(
+    (ROOT / "lit_tests" / "stablehlo").glob("import_*.mlir")
+)
 
 
 @pytest.mark.parametrize("source", LIT_INPUTS, ids=lambda p: p.name)
@@ -199,3 +201,14 @@ def test_llvm_target_needs_a_lowered_module(tmp_path, capsys):
     )
     code, out, err = run([path, "-p", "xla-to-llvm", "-t", "llvm"], capsys)
     assert code == 0 and 'define void @"f"(ptr noalias' in out
+
+
+def test_unterminated_string_literal_on_a_long_line_does_not_hang(tmp_path, capsys):
+    """xDSL 0.74's string-literal pattern backtracks exponentially here (patched)."""
+    import time
+
+    text = 'func.func @f() {\n  "test.op"() {a = "' + "abc def " * 4000 + "\n}\n"
+    start = time.perf_counter()
+    code, _, err = run([write(tmp_path, text)], capsys)
+    assert time.perf_counter() - start < 10
+    assert code == 1 and LOCATED.match(err.strip().splitlines()[0])
