@@ -70,6 +70,24 @@ def type_text(t: Attribute) -> str:
     return str(t)
 
 
+def _from_python(value: Any, dtype: np.dtype, what: str) -> np.ndarray:
+    """A Python scalar or (nested) list as an array of `dtype`: numbers convert when no
+    information is lost but float rounding (3 -> 3.0, 0.1 -> f32); 2.5 -> i32 or
+    300 -> ui8 are errors, as a numpy array of the wrong dtype is."""
+    arr = np.asarray(value)
+    if arr.dtype == dtype:  # numpy scalars of the right type (bf16's kind is 'V')
+        return arr
+    if arr.dtype.kind not in "biufc":
+        raise ValueError(f"{what}: expected numbers of dtype {dtype}, got {describe(value)}")
+    with np.errstate(all="ignore"):
+        converted = arr.astype(dtype)
+    if dtype.kind in "biu" or dtype == np.bool_:
+        back = converted.astype(arr.dtype)
+        if not np.array_equal(back, arr):
+            raise ValueError(f"{what}: {value!r} is not representable as {dtype}")
+    return converted
+
+
 def check_value(value: Any, t: Attribute, what: str) -> Any:
     """Coerce a user value to the declared type, or raise a ValueError naming both.
 
@@ -86,10 +104,7 @@ def check_value(value: Any, t: Attribute, what: str) -> Any:
     dtype = numpy_dtype(t.get_element_type())
     shape = tuple(t.get_shape())
     if not isinstance(value, np.ndarray):
-        arr = np.asarray(value)
-        if arr.dtype.kind in "biufc" and np.can_cast(arr, dtype, casting="same_kind") or arr.ndim == 0:
-            arr = arr.astype(dtype)
-        value = arr
+        value = _from_python(value, dtype, what)
     if value.dtype != dtype:
         raise ValueError(f"{what}: expected dtype {dtype}, got {value.dtype}")
     if value.shape != shape:
