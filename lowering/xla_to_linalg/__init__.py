@@ -63,7 +63,7 @@ LOWERED_OPS: frozenset[str] = frozenset(
         "constant", "iota", "select", "clamp", "convert", "compare", "broadcast", "broadcast_in_dim",
         "reshape", "collapse", "transpose", "reverse", "slice", "dynamic_slice", "dynamic_update_slice",
         "concatenate", "pad", "dot", "dot_general", "reduce", "while", "conditional", "call", "tuple",
-        "get_tuple_element", "optimization_barrier", "bitcast_convert", "reduce_precision",
+        "get_tuple_element", "optimization_barrier", "bitcast_convert", "reduce_precision", "return",
     )}  # fmt: skip
     | {op.name for op in (*UNARY_OPS, *BINARY_OPS)}
 )
