@@ -212,3 +212,12 @@ def test_unterminated_string_literal_on_a_long_line_does_not_hang(tmp_path, caps
     code, _, err = run([write(tmp_path, text)], capsys)
     assert time.perf_counter() - start < 10
     assert code == 1 and LOCATED.match(err.strip().splitlines()[0])
+
+
+def test_time_passes_reports_each_pass(tmp_path, capsys):
+    code, out, err = run([write(tmp_path, VALID), "-p", "xla-legalize-broadcast,cse", "--time-passes"], capsys)
+    assert code == 0 and "builtin.module" in out
+    assert [line.split(":")[0] for line in err.strip().splitlines()] == [
+        "pass xla-legalize-broadcast",
+        "pass cse",
+    ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ModuleOp
@@ -63,6 +64,9 @@ class XlaOptMain(xDSLOptMain):
         self.pipeline = PassPipeline(self.pipeline.passes, self._between_passes)
 
     def _between_passes(self, previous, module: ModuleOp, next_pass) -> None:
+        if previous is not None and self.args.time_passes:
+            # the pass ends here; the verification after it is not its time
+            print(f"pass {previous.name}: {(time.perf_counter() - self._pass_start) * 1e3:.2f} ms", file=sys.stderr)
         if previous is not None and not self.args.disable_verify:
             diags = verify_module(module, self.get_input_name())
             if diags:
@@ -75,6 +79,8 @@ class XlaOptMain(xDSLOptMain):
         if previous and next_pass and self.args.print_between_passes:
             print(f"// -----// IR after {previous.name} //----- //", file=sys.stderr)
             print(module, file=sys.stderr)
+        if next_pass is not None and self.args.time_passes:
+            self._pass_start = time.perf_counter()
 
     # ---- the run loop --------------------------------------------------------------
     def _read_input(self) -> str:
