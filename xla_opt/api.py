@@ -60,15 +60,10 @@ def load_program(program: str | os.PathLike | ModuleOp, name: str | None = None)
         else:
             text = str(program)
             name = name or "<program>"
-        import re
+        from xla_opt.dialects.stablehlo import import_stablehlo, is_stablehlo_text
 
-        # StableHLO (JAX, PyTorch/XLA, TensorFlow) is imported: parsed, converted to xla
-        # and verified. It is recognised by an op named `stablehlo.*` or `chlo.*` at the
-        # start of a line (results aside, comments stripped).
-        uncommented = re.sub(r"//[^\n]*", "", text)
-        if re.search(r'^\s*(?:%[^=]*=\s*)?"?(?:stablehlo|chlo)\.[A-Za-z_]', uncommented, re.M):
-            from xla_opt.dialects.stablehlo import import_stablehlo
-
+        if is_stablehlo_text(text):
+            # StableHLO (JAX, PyTorch/XLA, TensorFlow): parsed, converted to xla, verified
             return import_stablehlo(text, name)
         try:
             module = parse_source(make_context(), text, name)

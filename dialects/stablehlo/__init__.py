@@ -8,6 +8,8 @@ and `import_stablehlo`, which does all of it.
 
 from __future__ import annotations
 
+import re
+
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Dialect
 
@@ -21,9 +23,13 @@ SDY = Dialect("sdy", list(SDY_OPS.values()), SDY_ATTRS)
 DIALECTS = (STABLEHLO, CHLO, SDY)
 
 
+_STABLEHLO_OP_LINE = re.compile(r'^\s*(?:%[^=]*=\s*)?"?(?:stablehlo|chlo)\.[A-Za-z_]', re.M)
+
+
 def is_stablehlo_text(text: str) -> bool:
-    """Whether MLIR text uses StableHLO/CHLO ops (and so needs importing)."""
-    return "stablehlo." in text or "chlo." in text
+    """Whether MLIR text uses StableHLO/CHLO ops (and so needs importing): an op named
+    `stablehlo.*` or `chlo.*` starts a line (results aside; comments do not count)."""
+    return _STABLEHLO_OP_LINE.search(re.sub(r"//[^\n]*", "", text)) is not None
 
 
 def import_stablehlo(text: str, name: str = "<stablehlo>") -> ModuleOp:
