@@ -1,7 +1,29 @@
-"""xla-opt: an MLIR-style compiler framework for XLA's operations, built on xDSL."""
+"""xla-opt: an MLIR-style compiler framework for XLA's operations, built on xDSL.
 
-from xla_opt.api import ProgramError, compile, load_program, run  # noqa: A004
-from xla_opt.interpreter.gather_scatter import register_custom_call
+The Python API (`run`, `compile`, `load_program`, `ProgramError`,
+`register_custom_call`) is imported on first use, so that `xla-opt`, which needs
+neither the interpreter nor the JIT, starts quickly.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __version__ = "0.1.0"
-__all__ = ["run", "compile", "load_program", "ProgramError", "register_custom_call"]
+
+_API = {
+    "run": "xla_opt.api",
+    "compile": "xla_opt.api",
+    "load_program": "xla_opt.api",
+    "ProgramError": "xla_opt.api",
+    "register_custom_call": "xla_opt.interpreter.gather_scatter",
+}
+__all__ = list(_API)
+
+
+def __getattr__(name: str) -> Any:
+    module = _API.get(name)
+    if module is None:
+        raise AttributeError(f"module 'xla_opt' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
