@@ -466,3 +466,47 @@ def test_ops_outside_the_core_set_are_a_clear_error():
     }"""
     with pytest.raises(NotImplementedError, match=r"<program>:3:7: error: 'xla.fft' op is not lowered to linalg"):
         xla_opt.compile(prog, backend="jit")
+
+
+EDGE_PROGRAMS = {
+    "zero_size": ("""func.func @main(%a: tensor<0x3xf32>, %b: tensor<3xf32>) -> (tensor<0x3xf32>, tensor<3xf32>) {
+      %0 = xla.add %a, %b, broadcast_dimensions = [1] : (tensor<0x3xf32>, tensor<3xf32>) -> tensor<0x3xf32>
+      %z = xla.constant dense<0.0> : tensor<f32>
+      %1 = xla.reduce (%a), (%z), dimensions = [0] body {
+      ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+        %s = xla.add %x, %y : tensor<f32>
+        xla.return %s : tensor<f32>
+      } : (tensor<0x3xf32>, tensor<f32>) -> tensor<3xf32>
+      func.return %0, %1 : tensor<0x3xf32>, tensor<3xf32>
+    }""", [np.zeros((0, 3), np.float32), np.ones(3, np.float32)]),
+    "a_value_returned_twice_and_an_input_returned": ("""func.func @main(%a: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
+      %0 = xla.negate %a : tensor<3xf32>
+      func.return %0, %0, %a : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
+    }""", [np.arange(3, dtype=np.float32)]),
+    "constants_passed_to_calls": ("""func.func @g(%x: tensor<3xi32>) -> tensor<3xi32> {
+      %c = xla.constant dense<[1, 2, 3]> : tensor<3xi32>
+      %r = xla.add %x, %c : tensor<3xi32>
+      func.return %r : tensor<3xi32>
+    }
+    func.func @main(%a: tensor<3xi32>) -> tensor<3xi32> {
+      %c = xla.constant dense<[10, 20, 30]> : tensor<3xi32>
+      %0 = xla.call %c, callee = @g : (tensor<3xi32>) -> tensor<3xi32>
+      %1 = xla.call %0, callee = @g : (tensor<3xi32>) -> tensor<3xi32>
+      %2 = xla.add %1, %a : tensor<3xi32>
+      func.return %2 : tensor<3xi32>
+    }""", [np.arange(3, dtype=np.int32)]),
+    "scalars_only": ("""func.func @main(%a: tensor<f64>, %p: tensor<i1>) -> tensor<f64> {
+      %0 = xla.sqrt %a : tensor<f64>
+      %1 = xla.select %p, %0, %a : (tensor<i1>, tensor<f64>, tensor<f64>) -> tensor<f64>
+      func.return %1 : tensor<f64>
+    }""", [np.array(2.0), np.array(True)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_PROGRAMS))
+def test_edge_programs(name):
+    program, inputs = EDGE_PROGRAMS[name]
+    before = [a.copy() for a in inputs]
+    both(program, *inputs)
+    for a, b in zip(inputs, before):
+        np.testing.assert_array_equal(a, b)  # inputs are read-only
