@@ -243,7 +243,7 @@ class _FunctionBufferizer:
         self.retire(op)
 
     def bufferize_call(self, op: func.CallOp, scope: _Scope, top_level: bool) -> None:
-        outs = [self.allocate(memref_type(r.type), op, scope, top_level) for r in op.results]  # type: ignore[arg-type]
+        outs = self._result_buffers(op, scope, top_level)
         args = [self.buffer(a) if isinstance(a.type, TensorType) else a for a in op.arguments]
         call = func.CallOp(op.callee, [*args, *outs], [])
         op.parent_block().insert_op_before(call, op)  # type: ignore[union-attr]

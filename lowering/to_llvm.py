@@ -448,7 +448,7 @@ def handles(*types: type[Operation]):
 
 def _already_llvm(c: _FunctionConverter, op: Operation):
     """Ops emitted directly in the llvm dialect by earlier stages: operands remapped."""
-    clone = op.clone(value_mapper=dict(c.values))
+    clone = op.clone(value_mapper=c.values)  # it also records the results, as convert() would
     c.emit(clone)
     return list(clone.results)
 
@@ -684,7 +684,8 @@ class _F32:
     def op(self, cls, *args) -> SSAValue:
         return self.c.emit(cls(*args)).results[0]
 
-    def fma(self, a: SSAValue, b: SSAValue, addend: float) -> SSAValue:
+    def mul_add(self, a: SSAValue, b: SSAValue, addend: float) -> SSAValue:
+        """a * b + addend, rounded twice (as the reference polynomials assume)."""
         return self.op(llvm.FAddOp, self.op(llvm.FMulOp, a, b), self.k(addend))
 
     def intr(self, name: str, *args: SSAValue) -> SSAValue:
@@ -712,12 +713,12 @@ def emit_exp_f32(c: _FunctionConverter, x: SSAValue) -> SSAValue:
     range). NaN propagates; +-Inf give Inf and 0."""
     f = _F32(c)
     clamped = f.intr("llvm.minnum", f.intr("llvm.maxnum", x, f.k(-104.0)), f.k(88.73))
-    n = f.intr("llvm.floor", f.fma(clamped, f.k(1.44269504088896341), 0.5))
+    n = f.intr("llvm.floor", f.mul_add(clamped, f.k(1.44269504088896341), 0.5))
     r = f.op(llvm.FSubOp, clamped, f.op(llvm.FMulOp, n, f.k(0.693359375)))
     r = f.op(llvm.FSubOp, r, f.op(llvm.FMulOp, n, f.k(-2.12194440e-4)))
     y = f.k(1.9875691500e-4)
     for coefficient in (1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1):
-        y = f.fma(y, r, coefficient)
+        y = f.mul_add(y, r, coefficient)
     y = f.op(llvm.FAddOp, f.op(llvm.FAddOp, f.op(llvm.FMulOp, y, f.op(llvm.FMulOp, r, r)), r), f.k(1.0))
     scaled = f.scale_by_power_of_two(y, f.op(FPToSIOp, n, i32))
     return f.op(llvm.SelectOp, f.fcmp(14, x, x), x, scaled)  # uno: NaN stays NaN
@@ -734,9 +735,9 @@ def emit_tanh_f32(c: _FunctionConverter, x: SSAValue) -> SSAValue:
     z = f.op(llvm.FMulOp, x, x)
     p = f.k(-5.70498872745e-3)
     for coefficient in (2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1):
-        p = f.fma(p, z, coefficient)
+        p = f.mul_add(p, z, coefficient)
     # x * (1 + z p) keeps the sign of zero
-    small = f.op(llvm.FMulOp, x, f.fma(z, p, 1.0))
+    small = f.op(llvm.FMulOp, x, f.mul_add(z, p, 1.0))
     chosen = f.op(llvm.SelectOp, f.fcmp(3, a, f.k(0.625)), large, small)  # oge
     return f.op(llvm.SelectOp, f.fcmp(14, x, x), x, chosen)
 

@@ -53,29 +53,27 @@ def _quiet(fn: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
 # --------------------------------------------------------------------------------------
 
 
-def _int_info(dtype: np.dtype) -> tuple[int, int, int]:
-    info = np.iinfo(dtype)
-    return int(info.bits), int(info.min), int(info.max)
+def _safe_divisor(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(b == 0, INT_MIN / -1, b with both replaced by 1): the two cases whose result
+    XLA defines, and a divisor numpy can use everywhere."""
+    lo = int(np.iinfo(a.dtype).min)
+    zero = b == 0
+    overflow = (a == lo) & (b == -1) if lo < 0 else np.zeros(a.shape, bool)
+    return zero, overflow, np.where(zero | overflow, 1, b).astype(a.dtype)
 
 
 def int_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    bits, lo, _ = _int_info(a.dtype)
-    zero = b == 0
-    overflow = (a == lo) & (b == -1) if lo < 0 else np.zeros(a.shape, bool)
-    safe_b = np.where(zero | overflow, 1, b).astype(a.dtype)
+    zero, overflow, safe_b = _safe_divisor(a, b)
     # truncating division: subtract the C remainder, then the division is exact
     tq = np.floor_divide(a - np.fmod(a, safe_b), safe_b).astype(a.dtype)
-    tq = np.where(zero, np.array(-1).astype(a.dtype) if lo < 0 else np.iinfo(a.dtype).max, tq)
+    all_ones = np.array(-1).astype(a.dtype) if a.dtype.kind == "i" else np.iinfo(a.dtype).max
+    tq = np.where(zero, all_ones, tq)
     return np.where(overflow, a, tq).astype(a.dtype)
 
 
 def int_remainder(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    _, lo, _ = _int_info(a.dtype)
-    zero = b == 0
-    overflow = (a == lo) & (b == -1) if lo < 0 else np.zeros(a.shape, bool)
-    safe_b = np.where(zero | overflow, 1, b).astype(a.dtype)
-    r = np.fmod(a, safe_b)
-    r = np.where(zero, a, r)
+    zero, overflow, safe_b = _safe_divisor(a, b)
+    r = np.where(zero, a, np.fmod(a, safe_b))
     return np.where(overflow, 0, r).astype(a.dtype)
 
 
