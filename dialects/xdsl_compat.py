@@ -12,8 +12,17 @@
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import AnyFloat, BFloat16Type, Float16Type, Float32Type, Float64Type
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    ComplexType,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+)
 from xdsl.parser.attribute_parser import AttrParser
+from xdsl.utils.exceptions import VerifyException
 
 _BITS_DTYPES = {16: (np.uint16, np.float16), 32: (np.uint32, np.float32), 64: (np.uint64, np.float64)}
 
@@ -38,18 +47,56 @@ def _install_linear_string_literal() -> None:
     )
 
 
+def _install_located_attribute_range_errors() -> None:
+    """`18446744073709551616 : i32` or `0x7FC00000 : f16`: xDSL raises a
+    VerifyException/OverflowError while building the attribute, with no location; it
+    becomes a parse error at the literal."""
+    original = AttrParser.parse_optional_builtin_int_or_float_attr
+    if getattr(original, "_xla_opt_located", False):
+        return
+
+    def parse_optional_builtin_int_or_float_attr(self: AttrParser):  # type: ignore[no-untyped-def]
+        start = self._current_token.span.start  # noqa: SLF001
+        try:
+            return original(self)
+        except (VerifyException, ValueError, OverflowError) as e:
+            end = self._current_token.span.start  # noqa: SLF001
+            text = self.lexer.input.content[start:end].strip()
+            message = f"literal {text} does not fit in its type" if isinstance(e, OverflowError) else str(e)
+            self.raise_error(message, start, end)
+
+    parse_optional_builtin_int_or_float_attr._xla_opt_located = True  # type: ignore[attr-defined]
+    AttrParser.parse_optional_builtin_int_or_float_attr = parse_optional_builtin_int_or_float_attr  # type: ignore[method-assign]
+
+
 def _install() -> None:
     _install_linear_string_literal()
+    _install_located_attribute_range_errors()
     element = AttrParser._TensorLiteralElement  # noqa: SLF001
     if getattr(element, "_xla_opt_hex_floats", False):
         return
     original_to_type = element.to_type
 
     def to_type(self, parser, type):  # type: ignore[no-untyped-def]
-        text = self.span.text.lstrip("-")
-        if isinstance(type, AnyFloat) and text[:2] in ("0x", "0X") and isinstance(self.value, int):
-            return float_from_bits(abs(int(self.value)), type)
-        return original_to_type(self, parser, type)
+        text = self.span.text
+        if isinstance(type, AnyFloat) and text.lstrip("-")[:2] in ("0x", "0X") and isinstance(self.value, int):
+            # MLIR: a hexadecimal float is a bit pattern of the type's width, unsigned
+            if text.startswith("-"):
+                parser.raise_error(f"hexadecimal float literal {text} must not have a sign", at_position=self.span)
+            bits = int(self.value)
+            if bits.bit_length() > type.bitwidth:
+                parser.raise_error(f"hexadecimal float literal {text} does not fit in {type}", at_position=self.span)
+            return float_from_bits(bits, type)
+        if isinstance(type, ComplexType) and not isinstance(self.value, tuple):
+            # xDSL asserts here
+            parser.raise_error(f"a {type} element is written (real, imaginary), got {text}", at_position=self.span)
+        value = original_to_type(self, parser, type)
+        if isinstance(type, IntegerType) and isinstance(value, int):
+            # xDSL checks the range later, with a ValueError and no location
+            low, high = type.value_range()
+            if not low <= value < high:
+                parser.raise_error(f"integer literal {text} is out of range for {type}", at_position=self.span)
+        return value
 
     element.to_type = to_type
     element._xla_opt_hex_floats = True

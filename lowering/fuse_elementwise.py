@@ -20,6 +20,7 @@ from xdsl.context import Context
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
 from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -50,6 +51,15 @@ def _is_fusable_producer(op: linalg.GenericOp) -> bool:
     return not any(isinstance(o, linalg.IndexOp) for o in body.ops)
 
 
+def _loop_bounds_computable(maps: list[AffineMap], num_loops: int) -> bool:
+    """Linalg reads each loop's range off an operand's shape, so every loop must be a
+    plain result of some indexing map (linalg's "invertible maps" rule). Fusing a
+    broadcast into a reduction can drop the only operand that spans a loop: such a
+    fusion is not done (MLIR's elementwise fusion refuses it too)."""
+    results = tuple(r for m in maps for r in m.results)
+    return AffineMap(num_loops, 0, results).inverse_permutation() is not None
+
+
 def _only_moves_data(op: linalg.GenericOp) -> bool:
     body = op.body.block
     term = body.last_op
@@ -72,22 +82,36 @@ class FuseProducerIntoConsumer(RewritePattern):
                 continue
             if not (operand.has_one_use() or _only_moves_data(producer)):
                 continue
-            self.fuse(producer, consumer, k, rewriter)
+            new_maps = self.fused_maps(producer, consumer, k)
+            if not _loop_bounds_computable(new_maps, len(consumer.iterator_types.data)):
+                continue
+            self.fuse(producer, consumer, k, new_maps, rewriter)
             return
 
     @staticmethod
-    def fuse(producer: linalg.GenericOp, consumer: linalg.GenericOp, k: int, rewriter: PatternRewriter) -> None:
+    def fused_maps(producer: linalg.GenericOp, consumer: linalg.GenericOp, k: int) -> list[AffineMap]:
+        """The fused op's indexing maps: the consumer's, with its k-th input replaced by
+        the producer's inputs read through the producer's output map."""
         p_maps, c_maps = _maps(producer), _maps(consumer)
-        n_p_in = len(producer.inputs)
         to_producer_loops = p_maps[-1].inverse_permutation()
         assert to_producer_loops is not None
         through = to_producer_loops.compose(c_maps[k])
-        new_inputs = [*consumer.inputs[:k], *producer.inputs, *consumer.inputs[k + 1 :]]
-        new_maps = [
+        return [
             *c_maps[:k],
-            *(m.compose(through) for m in p_maps[:n_p_in]),
+            *(m.compose(through) for m in p_maps[: len(producer.inputs)]),
             *c_maps[k + 1 :],  # the consumer's other inputs, then its outputs
         ]
+
+    @staticmethod
+    def fuse(
+        producer: linalg.GenericOp,
+        consumer: linalg.GenericOp,
+        k: int,
+        new_maps: list[AffineMap],
+        rewriter: PatternRewriter,
+    ) -> None:
+        n_p_in = len(producer.inputs)
+        new_inputs = [*consumer.inputs[:k], *producer.inputs, *consumer.inputs[k + 1 :]]
 
         c_block, p_block = consumer.body.block, producer.body.block
         c_args = list(c_block.args)

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 
@@ -50,16 +51,31 @@ def stage_passes() -> list[tuple[str, ModulePass]]:
     return out
 
 
-def run_stages(module: ModuleOp, ctx: Context | None = None, times=None) -> ModuleOp:
-    """Lower `module` in place through every stage; record each stage's time."""
+def verify_each_stage() -> bool:
+    """Whether run_stages verifies the module after every stage: the tests turn it on
+    (XLA_OPT_VERIFY_STAGES=1), so every pass's output is checked on every program the
+    JIT compiles; `xla-opt -p` verifies between passes anyway."""
+    return os.environ.get("XLA_OPT_VERIFY_STAGES", "") not in ("", "0")
+
+
+def run_stages(module: ModuleOp, ctx: Context | None = None, times=None, verify: bool | None = None) -> ModuleOp:
+    """Lower `module` in place through every stage; record each stage's time. With
+    `verify` (default: verify_each_stage()), a stage whose output does not verify is a
+    DiagnosticError naming it."""
     from xla_opt.context import make_context
+    from xla_opt.diagnostics import Diagnostic, DiagnosticError, verify_module
 
     ctx = ctx or make_context()
+    verify = verify_each_stage() if verify is None else verify
     for name, p in stage_passes():
         start = time.perf_counter()
         p.apply(ctx, module)
         if times is not None:
             times.record(name, start)
+        if verify and (diags := verify_module(module)):
+            raise DiagnosticError(
+                [Diagnostic(d.file, d.line, d.col, f"{d.message} (after pass '{name}')") for d in diags]
+            )
     return module
 
 

@@ -11,6 +11,11 @@ becomes
   ^end(%results): ...
 
 as MLIR's SCFToControlFlow does.
+
+Every `scf.for`, `scf.if` and `scf.index_switch` that encloses an `scf.while` is
+lowered to branches too: their regions hold a single block, so the branches of a
+while inside one would not verify (MLIR lowers all scf ops in one conversion; xDSL's
+`convert-scf-to-cf` lowers the remaining ones).
 """
 
 from __future__ import annotations
@@ -20,14 +25,17 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import builtin, scf
 from xdsl.dialects.cf import BranchOp, ConditionalBranchOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import BlockInsertPoint, InsertPoint
+from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLowering
 
 
 class WhileLowering(RewritePattern):
@@ -62,9 +70,27 @@ class WhileLowering(RewritePattern):
         rewriter.replace(op, [], end_block.args)
 
 
+class EnclosingWhileLowering(RewritePattern):
+    """Lowers an `scf.for`/`scf.if`/`scf.index_switch` that holds an `scf.while`
+    (with xDSL's pattern for it), so that the while's branches land in a region that
+    may hold several blocks."""
+
+    def __init__(self, lowering: RewritePattern):
+        self.lowering = lowering
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
+        if isinstance(op, scf.ForOp | scf.IfOp | scf.IndexSwitchOp) and any(
+            isinstance(inner, scf.WhileOp) for inner in op.walk()
+        ):
+            self.lowering.match_and_rewrite(op, rewriter)
+
+
 @dataclass(frozen=True)
 class ConvertScfWhileToCfPass(ModulePass):
+    """`scf.while` to branches, and the scf ops around one (see the module doc)."""
+
     name = "convert-scf-while-to-cf"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PatternRewriteWalker(WhileLowering()).rewrite_module(op)
+        patterns = [WhileLowering(), *(EnclosingWhileLowering(p) for p in (ForLowering(), IfLowering(), SwitchLowering()))]
+        PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(op)

@@ -1032,12 +1032,16 @@ def _convert_op(op: Operation) -> None:
             fail(op, f"'{name}' has no xla counterpart (convert-stablehlo-to-xla does not support it)")
         _retype_block_args(op)
         return
+    for i, region in enumerate(op.regions):
+        # StableHLO's regions are SizedRegion<1>: the rules read their one block
+        if (count := len(region.blocks)) != 1:
+            fail(op, f"region #{i} must have exactly one block, got {count}")
     b = Builder(op)
     try:
         new_values = convert(op, b)
     except StablehloConversionError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, AssertionError) as e:
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, AssertionError) as e:
         fail(op, f"cannot convert {name}: {type(e).__name__}: {e}")
     new_values = list(new_values or [])
     if len(new_values) != len(op.results):

@@ -1,8 +1,13 @@
 """Session set-up shared by every test module."""
 
 import importlib.util
+import os
 
 import pytest
+
+# Every program the tests compile is verified after each stage of the lowering
+# pipeline (lowering/pipeline.py): every pass's output must verify on its own.
+os.environ.setdefault("XLA_OPT_VERIFY_STAGES", "1")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -108,7 +108,8 @@ def _strip_xdsl_prefix(message: str) -> str:
 
 def verify_module(module: Operation, default_file: str = "<unknown>") -> list[Diagnostic]:
     """Verify every op, children before parents, and return one diagnostic per failing
-    op. A parent whose children failed is not verified, to avoid cascades."""
+    op. A parent whose children failed is not verified, to avoid cascades. A module
+    whose ops verify is then checked for SSA dominance (every use after its definition)."""
     diagnostics: list[Diagnostic] = []
 
     def visit(op: Operation) -> bool:
@@ -133,6 +134,10 @@ def verify_module(module: Operation, default_file: str = "<unknown>") -> list[Di
         return False
 
     visit(module)
+    if not diagnostics:
+        from xla_opt.dominance import dominance_errors
+
+        diagnostics += [op_diagnostic(op, message, default_file) for op, message in dominance_errors(module)]
     return diagnostics
 
 

@@ -28,23 +28,23 @@ _initialized = False
 _cache: dict[str, _NativeModule] = {}
 
 
-def _init() -> llvm.TargetMachine:
-    global _initialized, _target_machine
+def _target_machine() -> llvm.TargetMachine:
+    """A new TargetMachine for the host CPU (all its features, O3).
+
+    Each execution engine gets its own: `create_mcjit_compiler` takes ownership of the
+    TargetMachine it is given and frees it with the engine, so a shared one would be
+    used after free once any engine is gone (e.g. after `clear_cache()`)."""
+    global _initialized
     if not _initialized:
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
-        target = llvm.Target.from_default_triple()
-        _target_machine = target.create_target_machine(
-            cpu=llvm.get_host_cpu_name(),
-            features=llvm.get_host_cpu_features().flatten(),
-            opt=3,
-            jit=True,
-        )
         _initialized = True
-    return _target_machine
-
-
-_target_machine: llvm.TargetMachine
+    return llvm.Target.from_default_triple().create_target_machine(
+        cpu=llvm.get_host_cpu_name(),
+        features=llvm.get_host_cpu_features().flatten(),
+        opt=3,
+        jit=True,
+    )
 
 
 @dataclass
@@ -66,7 +66,7 @@ def compile_llvm_ir(ir_text: str) -> _NativeModule:
         cached = _cache.get(ir_text)
         if cached is not None:
             return cached
-        tm = _init()
+        tm = _target_machine()
         mod = llvm.parse_assembly(ir_text)
         mod.triple = tm.triple
         mod.data_layout = str(tm.target_data)

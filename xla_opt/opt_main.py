@@ -48,10 +48,14 @@ class XlaOptMain(xDSLOptMain):
         for name, factory in xla_passes().items():
             self.register_pass(name, factory)
 
+    # xDSL's other targets (x86-asm, riscv-asm, csl, wgsl...) print their own
+    # dialects; on xla programs they fail with internal errors, so they are not offered.
+    XDSL_TARGETS = ("mlir",)
+
     def register_all_targets(self):
-        for name, factory in xla_targets().items():
-            self.available_targets[name] = factory
         super().register_all_targets()
+        self.available_targets = {name: self.available_targets[name] for name in self.XDSL_TARGETS}
+        self.available_targets.update(xla_targets())
 
     def setup_pipeline(self):
         try:

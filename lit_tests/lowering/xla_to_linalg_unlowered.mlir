@@ -33,3 +33,20 @@ func.func @fft(%a: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
   %r = xla.fft %a, fft_type = FFT, fft_length = [8] : tensor<8xcomplex<f32>>
   func.return %r : tensor<8xcomplex<f32>>
 }
+
+// -----
+
+// Tokens and complex numbers have no lowering yet: located errors at the op or the
+// function, not an llvm-dialect verifier failure or an unlowerable LLVM type (issue 8).
+// expected-error @+1 {{'func.func' op is not lowered to linalg: !xla.token values run on the interpreter only}}
+func.func @token_argument(%t: !xla.token, %a: tensor<2xf32>) -> tensor<2xf32> {
+  func.return %a : tensor<2xf32>
+}
+
+// -----
+
+func.func @complex_reshape(%a: tensor<3xcomplex<f32>>) -> tensor<3x1xcomplex<f32>> {
+  // expected-error @+1 {{'xla.reshape' op is not lowered to linalg: complex<f32> values run on the interpreter only}}
+  %0 = xla.reshape %a : (tensor<3xcomplex<f32>>) -> tensor<3x1xcomplex<f32>>
+  func.return %0 : tensor<3x1xcomplex<f32>>
+}

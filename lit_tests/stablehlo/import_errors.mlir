@@ -37,3 +37,12 @@ func.func @bad_comparison(%x: tensor<4xf32>) -> tensor<4xi1> {
   %0 = stablehlo.compare XX, %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
   return %0 : tensor<4xi1>
 }
+
+// -----
+
+// An empty branch region: a located error, not an IndexError (issue 8).
+func.func @empty_if_branch(%p: tensor<i1>) -> tensor<f32> {
+  // expected-error @+1 {{'stablehlo.if' op region #0 must have exactly one block, got 0}}
+  %0 = "stablehlo.if"(%p) ({ }) : (tensor<i1>) -> tensor<f32>
+  return %0 : tensor<f32>
+}

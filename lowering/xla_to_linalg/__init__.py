@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness
+from xdsl.dialects.builtin import ComplexType, IntegerType, ModuleOp, Signedness, TensorType, TupleType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 
 from xla_opt.diagnostics import DiagnosticError, op_diagnostic
@@ -21,6 +23,7 @@ from xdsl.pattern_rewriter import (
     attr_type_rewrite_pattern,
 )
 
+from xla_opt.dialects.xla.base import TokenType
 from xla_opt.dialects.xla.elementwise import BINARY_OPS, UNARY_OPS
 
 from .elementwise import ELEMENTWISE_PATTERNS
@@ -38,11 +41,48 @@ class SignlessIntegers(TypeConversionPattern):
         return None
 
 
+def _unlowered_part(t: Attribute) -> Attribute | None:
+    """The part of a type the lowering has no representation for yet (a complex
+    element type or a token), or None."""
+    if isinstance(t, TokenType):
+        return t
+    if isinstance(t, TensorType) and isinstance(t.element_type, ComplexType):
+        return t.element_type
+    if isinstance(t, TupleType):
+        return next((p for p in map(_unlowered_part, t.types.data) if p is not None), None)
+    return None
+
+
+def unlowered_types(module: ModuleOp) -> list:
+    """Diagnostics for values of a type the lowering does not represent, before any
+    pattern runs (a data-movement op on complex numbers would otherwise lower to LLVM
+    IR that cannot be compiled): one per xla op with such a value, and one per function
+    whose signature has one when no op of its body was reported."""
+    diagnostics = []
+
+    def first_unlowered(types) -> Attribute | None:
+        return next((p for p in map(_unlowered_part, types) if p is not None), None)
+
+    for func in module.walk():
+        if not isinstance(func, FuncOp):
+            continue
+        reported = len(diagnostics)
+        for op in func.body.walk():
+            if op.name.startswith("xla.") and (part := first_unlowered([*op.operand_types, *op.result_types])):
+                diagnostics.append(op_diagnostic(op, f"is not lowered to linalg: {part} values run on the interpreter only"))
+        signature = [*func.function_type.inputs.data, *func.function_type.outputs.data]
+        if len(diagnostics) == reported and (part := first_unlowered(signature)):
+            diagnostics.append(op_diagnostic(func, f"is not lowered to linalg: {part} values run on the interpreter only"))
+    return diagnostics
+
+
 @dataclass(frozen=True)
 class ConvertXlaToLinalgPass(ModulePass):
     name = "convert-xla-to-linalg"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if diagnostics := unlowered_types(op):
+            raise DiagnosticError(diagnostics)
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [*ELEMENTWISE_PATTERNS, *SHAPE_PATTERNS, *STRUCTURAL_PATTERNS]

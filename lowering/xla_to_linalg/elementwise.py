@@ -28,7 +28,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from xla_opt.dialects.xla import elementwise as ew
-from xla_opt.dialects.xla.base import XlaOp, elem_of, is_complex, is_unsigned, shape_of
+from xla_opt.dialects.xla.base import XlaOp, elem_of, is_unsigned, shape_of
 from xla_opt.lowering.scalar_ops import ScalarLoweringError, emit_convert, emit_scalar, signless, wrap_signed
 
 from .structural import PARALLEL, affine_map, generic
@@ -97,7 +97,7 @@ class ConstantToArith(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ew.ConstantOp, rewriter: PatternRewriter, /) -> None:
         element = elem_of(op.output.type)
-        if is_complex(element) or in_computation(op):
+        if in_computation(op):
             return
         value = op.value
         if is_unsigned(element):
@@ -118,7 +118,7 @@ class IotaToGeneric(RewritePattern):
     def match_and_rewrite(self, op: ew.IotaOp, rewriter: PatternRewriter, /) -> None:
         result_type = op.output.type
         element = elem_of(result_type)
-        if is_complex(element) or in_computation(op):
+        if in_computation(op):
             return
         dimension = op.iota_dimension.value.data
 

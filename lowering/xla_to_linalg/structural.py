@@ -39,12 +39,11 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.utils.exceptions import DiagnosticException
 
 from xla_opt.dialects.xla import control_flow as cf
 from xla_opt.dialects.xla import elementwise as ew
 from xla_opt.dialects.xla import linear_algebra as la
-from xla_opt.dialects.xla.base import elem_of, ints, is_complex, is_float, is_pred, shape_of
+from xla_opt.dialects.xla.base import elem_of, ints, is_float, is_pred, shape_of
 from xla_opt.dialects.xla.base import tensor as tensor_type
 from xla_opt.dialects.xla.computation import ReturnOp
 from xla_opt.lowering.scalar_ops import signless
@@ -298,8 +297,6 @@ def lower_dot_general(
     vectorizes, while each result element still sums its products in contracting
     order (the same result as with the contraction innermost)."""
     element_type = elem_of(op.lhs.type)
-    if is_complex(element_type):
-        raise DiagnosticException(f"{op.name} of {element_type} is not lowered to linalg")
     lhs_rank, rhs_rank = len(shape_of(op.lhs.type)), len(shape_of(op.rhs.type))
     lhs_free = [d for d in range(lhs_rank) if d not in lhs_batch and d not in lhs_contracting]
     rhs_free = [d for d in range(rhs_rank) if d not in rhs_batch and d not in rhs_contracting]

@@ -79,12 +79,16 @@ def _from_python(value: Any, dtype: np.dtype, what: str) -> np.ndarray:
         return arr
     if arr.dtype.kind not in "biufc":
         raise ValueError(f"{what}: expected numbers of dtype {dtype}, got {describe(value)}")
+    if arr.dtype.kind == "c" and dtype.kind != "c" and np.any(arr.imag != 0):
+        raise ValueError(f"{what}: {value!r} is not representable as {dtype} (it has an imaginary part)")
     with np.errstate(all="ignore"):
-        converted = arr.astype(dtype)
-    if dtype.kind in "biu" or dtype == np.bool_:
-        back = converted.astype(arr.dtype)
-        if not np.array_equal(back, arr):
-            raise ValueError(f"{what}: {value!r} is not representable as {dtype}")
+        converted = (arr.real if arr.dtype.kind == "c" and dtype.kind != "c" else arr).astype(dtype)
+        if dtype.kind in "biu" or dtype == np.bool_:
+            lossless = np.array_equal(converted.astype(arr.dtype), arr)
+        else:  # floats round, but a finite number does not become an infinity
+            lossless = not np.any(np.isfinite(arr) & ~np.isfinite(converted.astype(np.complex128)))
+    if not lossless:
+        raise ValueError(f"{what}: {value!r} is not representable as {dtype}")
     return converted
 
 

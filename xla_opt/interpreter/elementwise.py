@@ -237,13 +237,16 @@ def convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 def bitcast_convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The bytes of x as `dtype`: same width keeps the shape; a narrower result type
+    adds a minor dimension of width-ratio size, a wider one consumes the minor dimension."""
     in_bytes, out_bytes = x.dtype.itemsize, dtype.itemsize
-    contiguous = np.ascontiguousarray(x)
+    # flattened, because numpy only reinterprets rank >= 1 arrays across widths
+    flat = np.asarray(x, order="C").reshape(-1).view(dtype)
     if in_bytes == out_bytes:
-        return contiguous.view(dtype).copy()
+        return flat.reshape(x.shape).copy()
     if in_bytes > out_bytes:
-        return contiguous.view(dtype).reshape(*x.shape, in_bytes // out_bytes).copy()
-    return contiguous.view(dtype).reshape(x.shape[:-1]).copy()
+        return flat.reshape(*x.shape, in_bytes // out_bytes).copy()
+    return flat.reshape(x.shape[:-1]).copy()
 
 
 def reduce_precision(x: np.ndarray, exponent_bits: int, mantissa_bits: int) -> np.ndarray:
@@ -257,7 +260,7 @@ def reduce_precision(x: np.ndarray, exponent_bits: int, mantissa_bits: int) -> n
         ubits, src_exp, src_man, uint = 32, 8, 23, np.uint32
     else:
         ubits, src_exp, src_man, uint = 64, 11, 52, np.uint64
-    bits = np.ascontiguousarray(x).view(uint).copy()
+    bits = np.asarray(x, order="C").view(uint).copy()  # rank 0 stays rank 0
     one = uint(1)
     if mantissa_bits < src_man:
         drop = uint(src_man - mantissa_bits)
