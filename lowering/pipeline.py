@@ -38,17 +38,10 @@ STAGES: tuple[str, ...] = (
 
 
 def stage_passes() -> list[tuple[str, ModulePass]]:
-    from xla_opt.context import xla_passes
+    from xla_opt.context import multiverse
 
-    registry = xla_passes()
-    from xdsl.universe import Universe
-
-    builtin = Universe.get_multiverse().all_passes
-    out = []
-    for name in STAGES:
-        factory = registry.get(name) or builtin[name]
-        out.append((name, factory()()))
-    return out
+    passes = multiverse().all_passes
+    return [(name, passes[name]()()) for name in STAGES]
 
 
 def verify_each_stage() -> bool:

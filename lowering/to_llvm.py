@@ -44,46 +44,13 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.irdl import irdl_op_definition
 from xdsl.passes import ModulePass
 from xdsl.utils.target import Target
 from xdsl.utils.exceptions import PassFailedException
 
+from xla_opt.dialects.llvm_casts import EXTRA_LLVM_OPS, FPToSIOp, FPToUIOp, UIToFPOp
+
 PTR = llvm.LLVMPointerType()
-
-
-# --------------------------------------------------------------------------------------
-# Casts the llvm dialect of xDSL 0.74 lacks (registered with the LLVM IR translation)
-# --------------------------------------------------------------------------------------
-
-
-@irdl_op_definition
-class UIToFPOp(llvm.GenericCastOp):
-    name = "llvm.uitofp"
-
-
-@irdl_op_definition
-class FPToSIOp(llvm.GenericCastOp):
-    name = "llvm.fptosi"
-
-
-@irdl_op_definition
-class FPToUIOp(llvm.GenericCastOp):
-    name = "llvm.fptoui"
-
-
-EXTRA_LLVM_OPS = (UIToFPOp, FPToSIOp, FPToUIOp)
-
-
-def _register_casts_with_translation() -> None:
-    from xdsl.backend.llvm import convert_op
-
-    convert_op._CAST_OP_NAMES.update(  # noqa: SLF001 - extending xDSL's table
-        {UIToFPOp: "uitofp", FPToSIOp: "fptosi", FPToUIOp: "fptoui"}
-    )
-
-
-_register_casts_with_translation()
 
 
 # --------------------------------------------------------------------------------------
@@ -837,7 +804,6 @@ class ConvertToLLVMPass(ModulePass):
             if ctx.get_optional_op(extra.name) is None:
                 ctx.load_op(extra)
         _ModuleConverter(op).run()
-
 
 
 @dataclass(frozen=True)

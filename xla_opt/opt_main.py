@@ -18,7 +18,8 @@ from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from xla_opt.context import register_xla_dialects, xla_passes, xla_targets
+from xla_opt.context import install_xdsl_patches, register_extra_llvm_ops
+from xla_opt.universe import XLA_OPT_UNIVERSE, llvm_target
 from xla_opt.diagnostics import (
     Diagnostic,
     DiagnosticError,
@@ -37,16 +38,12 @@ class XlaOptMain(xDSLOptMain):
     version_format = "xla-opt built on xdsl {xdsl_version}"
 
     def __init__(self, args: Sequence[str] | None = None):
+        install_xdsl_patches()
         super().__init__(description="xla-opt: the xla dialect's modular optimizer", args=args)
 
     def register_all_dialects(self):
-        super().register_all_dialects()
-        register_xla_dialects(self.ctx)
-
-    def register_all_passes(self):
-        super().register_all_passes()
-        for name, factory in xla_passes().items():
-            self.register_pass(name, factory)
+        super().register_all_dialects()  # every installed plugin's, ours included
+        register_extra_llvm_ops(self.ctx)
 
     # xDSL's other targets (x86-asm, riscv-asm, csl, wgsl...) print their own
     # dialects; on xla programs they fail with internal errors, so they are not offered.
@@ -54,8 +51,12 @@ class XlaOptMain(xDSLOptMain):
 
     def register_all_targets(self):
         super().register_all_targets()
-        self.available_targets = {name: self.available_targets[name] for name in self.XDSL_TARGETS}
-        self.available_targets.update(xla_targets())
+        self.available_targets = {
+            name: factory
+            for name, factory in self.available_targets.items()
+            if name in self.XDSL_TARGETS or name in XLA_OPT_UNIVERSE.all_targets
+        }
+        self.available_targets["llvm"] = llvm_target
 
     def setup_pipeline(self):
         try:

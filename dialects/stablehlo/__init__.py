@@ -13,7 +13,6 @@ import re
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Dialect
 
-from . import locations  # noqa: F401 - installs the lenient `loc(...)` parsing
 from .attrs import CHLO_ATTRS, SDY_ATTRS, STABLEHLO_ATTRS
 from .ops import CHLO_OPS, SDY_OPS, STABLEHLO_OPS, ShloOp
 

@@ -59,7 +59,6 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-import xla_opt.dialects.xdsl_compat  # noqa: F401 - installs the hex-float fix
 from xla_opt.dialects.shapes.common import ShapeError
 
 # --------------------------------------------------------------------------------------

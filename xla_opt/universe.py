@@ -1,0 +1,72 @@
+"""xla-opt's dialects, passes and output targets, registered with xDSL through its
+`Universe` plugin mechanism (the `xdsl.universe` entry point in pyproject.toml): plain
+`xdsl-opt`, `xla-opt` and every context the API makes see the same registry.
+
+Each entry names the module and class that define it, imported on first use (as xDSL
+does), so loading the registry imports none of the passes. Another package registers
+its own passes the same way: its own `Universe` and entry point (see the README).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from xdsl.universe import Universe
+
+
+def _lazy(path: str, before: Callable[[], None] | None = None) -> Callable[[], Any]:
+    """A factory returning the object at `module:attribute`, imported when called."""
+    module, _, attribute = path.partition(":")
+
+    def load() -> Any:
+        if before is not None:
+            before()
+        return getattr(importlib.import_module(module), attribute)
+
+    return load
+
+
+def _install_xdsl_patches() -> None:
+    # parsing our dialects relies on them (hexadecimal floats, locations...)
+    from xla_opt.xdsl_patches import install
+
+    install()
+
+
+DIALECTS: dict[str, str] = {
+    "xla": "xla_opt.dialects.xla:XLA",
+    # the dialects of the StableHLO programs we import (convert-stablehlo-to-xla)
+    "stablehlo": "xla_opt.dialects.stablehlo:STABLEHLO",
+    "chlo": "xla_opt.dialects.stablehlo:CHLO",
+    "sdy": "xla_opt.dialects.stablehlo:SDY",
+}
+
+PASSES: dict[str, str] = {
+    "convert-stablehlo-to-xla": "xla_opt.passes.stablehlo_to_xla:ConvertStablehloToXlaPass",
+    "xla-legalize-broadcast": "xla_opt.lowering.legalize_broadcast:XlaLegalizeBroadcastPass",
+    "convert-xla-to-linalg": "xla_opt.lowering.xla_to_linalg:ConvertXlaToLinalgPass",
+    "linalg-fuse-elementwise": "xla_opt.lowering.fuse_elementwise:FuseElementwisePass",
+    "xla-bufferize": "xla_opt.lowering.bufferize:XlaBufferizePass",
+    "convert-scf-while-to-cf": "xla_opt.lowering.scf_while:ConvertScfWhileToCfPass",
+    "convert-to-llvm": "xla_opt.lowering.to_llvm:ConvertToLLVMPass",
+    "xla-to-llvm": "xla_opt.lowering.pipeline:XlaToLLVMPass",
+}
+
+# `llvm` is xDSL's name for its own LLVM IR target; xla-opt replaces it with ours
+# (located errors on modules that are not lowered), outside the shared registry.
+TARGETS: dict[str, str] = {
+    "stablehlo": "xla_opt.export_stablehlo:StableHLOTarget",
+}
+XLA_OPT_LLVM_TARGET = "xla_opt.lowering.to_llvm:LLVMIRTarget"
+
+XLA_OPT_UNIVERSE = Universe(
+    all_dialects={name: _lazy(path, _install_xdsl_patches) for name, path in DIALECTS.items()},
+    all_passes={name: _lazy(path) for name, path in PASSES.items()},
+    all_targets={name: _lazy(path) for name, path in TARGETS.items()},
+)
+
+
+def llvm_target() -> Any:
+    return _lazy(XLA_OPT_LLVM_TARGET)()

@@ -1,0 +1,230 @@
+"""Every change xla-opt makes to xDSL 0.74's behaviour, in one place, installed
+explicitly by `install()` (the context factory and every driver call it), so that
+parsing never depends on which module happened to be imported first.
+
+Each fix is an upstream candidate; the list says what and why:
+
+1. Hexadecimal float literals in dense elements (`dense<0x7FC00000> : tensor<f32>`):
+   MLIR reads them as the bit pattern of the float (how NaN, Inf and exact values are
+   printed by MLIR, JAX and xDSL itself); xDSL reads the integer value. We take the
+   bits; a literal wider than the type or with a sign is an error, as in MLIR.
+2. Dense literals that do not fit their element type: an integer out of range (xDSL
+   raises a ValueError later, without a location) or a real number for a complex type
+   (xDSL asserts) are parse errors at the literal.
+3. Integer and float attributes out of their type's range (`1 << 64 : i32`,
+   `0x7FC00000 : f16`): xDSL raises VerifyException/OverflowError with no location;
+   they become parse errors at the literal.
+4. The lexer's string-literal pattern nests `+` inside `*`, so an unterminated string
+   on a long line backtracks exponentially (a hang on malformed input). The same
+   language without the nesting matches in linear time.
+5. Debug locations as JAX prints them (`as_text(debug_info=True)`): xDSL reads
+   `loc("file":1:2)`, `loc(unknown)` and aliases defined before use. JAX also prints
+   ranges `loc("f.py":4:24 to :34)`, names `loc("jit(f)/sin"(#loc8))`, `callsite(...)`,
+   and `#loc12 = loc(...)` aliases defined at the end of the file, after their uses. A
+   plain `"file":line:col` (or a range starting there) is kept as a FileLineColLoc;
+   anything else, a forward alias included, is accepted as `loc(unknown)` (the parser
+   then locates the op at its text); alias definitions `#name = loc(...)` are accepted.
+6. The llvm dialect lacks `llvm.uitofp`, `llvm.fptosi` and `llvm.fptoui`
+   (`xla_opt.dialects.llvm_casts` defines them); the LLVM IR translation learns their
+   opcodes.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    ComplexType,
+    FileLineColLoc,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntAttr,
+    IntegerType,
+    StringAttr,
+    UnknownLoc,
+)
+from xdsl.parser import Parser
+from xdsl.parser.attribute_parser import AttrParser
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+
+_installed = False
+
+
+def install() -> None:
+    """Apply every fix above (idempotent)."""
+    global _installed
+    if _installed:
+        return
+    _install_dense_literals()
+    _install_located_attribute_range_errors()
+    _install_linear_string_literal()
+    _install_lenient_locations()
+    _install_llvm_casts()
+    _installed = True
+
+
+# --------------------------------------------------------------------------------------
+# 1, 2. dense literals
+# --------------------------------------------------------------------------------------
+
+_BITS_DTYPES = {16: (np.uint16, np.float16), 32: (np.uint32, np.float32), 64: (np.uint64, np.float64)}
+
+
+def float_from_bits(bits: int, float_type: AnyFloat) -> float:
+    """The value of the IEEE (or bfloat16) bit pattern `bits` of `float_type`."""
+    if isinstance(float_type, BFloat16Type):
+        return float(np.array([bits << 16], dtype=np.uint32).view(np.float32)[0])
+    if isinstance(float_type, Float16Type | Float32Type | Float64Type):
+        uint, flt = _BITS_DTYPES[float_type.bitwidth]
+        return float(np.array([bits], dtype=uint).view(flt)[0])
+    raise NotImplementedError(f"hexadecimal literal for {float_type}")
+
+
+def _install_dense_literals() -> None:
+    element = AttrParser._TensorLiteralElement  # noqa: SLF001
+    original_to_type = element.to_type
+
+    def to_type(self, parser, type):  # type: ignore[no-untyped-def]
+        text = self.span.text
+        if isinstance(type, AnyFloat) and text.lstrip("-")[:2] in ("0x", "0X") and isinstance(self.value, int):
+            if text.startswith("-"):
+                parser.raise_error(f"hexadecimal float literal {text} must not have a sign", at_position=self.span)
+            bits = int(self.value)
+            if bits.bit_length() > type.bitwidth:
+                parser.raise_error(f"hexadecimal float literal {text} does not fit in {type}", at_position=self.span)
+            return float_from_bits(bits, type)
+        if isinstance(type, ComplexType) and not isinstance(self.value, tuple):
+            parser.raise_error(f"a {type} element is written (real, imaginary), got {text}", at_position=self.span)
+        value = original_to_type(self, parser, type)
+        if isinstance(type, IntegerType) and isinstance(value, int):
+            low, high = type.value_range()
+            if not low <= value < high:
+                parser.raise_error(f"integer literal {text} is out of range for {type}", at_position=self.span)
+        return value
+
+    element.to_type = to_type
+
+
+# --------------------------------------------------------------------------------------
+# 3. attribute ranges
+# --------------------------------------------------------------------------------------
+
+
+def _install_located_attribute_range_errors() -> None:
+    original = AttrParser.parse_optional_builtin_int_or_float_attr
+
+    def parse_optional_builtin_int_or_float_attr(self: AttrParser):  # type: ignore[no-untyped-def]
+        start = self._current_token.span.start  # noqa: SLF001
+        try:
+            return original(self)
+        except (VerifyException, ValueError, OverflowError) as e:
+            end = self._current_token.span.start  # noqa: SLF001
+            text = self.lexer.input.content[start:end].strip()
+            message = f"literal {text} does not fit in its type" if isinstance(e, OverflowError) else str(e)
+            self.raise_error(message, start, end)
+
+    AttrParser.parse_optional_builtin_int_or_float_attr = parse_optional_builtin_int_or_float_attr  # type: ignore[method-assign]
+
+
+# --------------------------------------------------------------------------------------
+# 4. string literals in linear time
+# --------------------------------------------------------------------------------------
+
+
+def _install_linear_string_literal() -> None:
+    MLIRLexer._unescaped_characters_regex = re.compile(  # noqa: SLF001
+        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
+    )
+
+
+# --------------------------------------------------------------------------------------
+# 5. locations as JAX prints them
+# --------------------------------------------------------------------------------------
+
+_FILE_LINE_COL = re.compile(r'\s*"((?:[^"\\]|\\.)*)"\s*:\s*(\d+)\s*:\s*(\d+)\s*(?:to\s*[\d:\s]*)?\Z')
+
+
+def _scan_loc_body(parser: AttrParser) -> str:
+    """After `loc`: the raw text between the balanced parentheses."""
+    start_tok = parser._current_token  # noqa: SLF001
+    if start_tok.kind != MLIRTokenKind.L_PAREN:
+        parser.raise_error("expected '(' after 'loc'")
+    text = parser.lexer.input.content
+    i = start_tok.span.end
+    depth = 1
+    in_str = False
+    while i < len(text):
+        c = text[i]
+        if in_str:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                break
+        i += 1
+    if depth != 0:
+        parser.raise_error("unbalanced parentheses in location")
+    body = text[start_tok.span.end : i]
+    parser.lexer.pos = i + 1
+    parser._parser_state.current_token = parser.lexer.lex()  # noqa: SLF001
+    return body
+
+
+def _location_from_body(body: str):
+    m = _FILE_LINE_COL.match(body)
+    if m is not None:
+        return FileLineColLoc(StringAttr(m.group(1)), IntAttr(int(m.group(2))), IntAttr(int(m.group(3))))
+    return UnknownLoc()
+
+
+def _parse_optional_location(self: AttrParser):
+    if self._current_token.text != "loc":  # noqa: SLF001
+        return None
+    self._consume_token()  # noqa: SLF001
+    return _location_from_body(_scan_loc_body(self))
+
+
+def _install_lenient_locations() -> None:
+    AttrParser.parse_optional_location = _parse_optional_location  # type: ignore[method-assign]
+    original_alias_def = Parser._parse_alias_def  # noqa: SLF001
+
+    def _parse_alias_def(self: Parser) -> None:
+        tok = self._current_token  # noqa: SLF001
+        if tok.kind == MLIRTokenKind.HASH_IDENT:
+            # `#name = loc(...)`: a location alias
+            state = self.pos
+            self._consume_token()  # noqa: SLF001
+            if self.parse_optional_punctuation("=") is not None and self._current_token.text == "loc":  # noqa: SLF001
+                self.attribute_aliases[tok.text] = _parse_optional_location(self)
+                return
+            self._resume_from(state)  # noqa: SLF001
+        original_alias_def(self)
+
+    Parser._parse_alias_def = _parse_alias_def  # type: ignore[method-assign]  # noqa: SLF001
+
+
+# --------------------------------------------------------------------------------------
+# 6. LLVM IR translation of the extra casts
+# --------------------------------------------------------------------------------------
+
+
+def _install_llvm_casts() -> None:
+    from xdsl.backend.llvm import convert_op
+
+    from xla_opt.dialects.llvm_casts import FPToSIOp, FPToUIOp, UIToFPOp
+
+    convert_op._CAST_OP_NAMES.update(  # noqa: SLF001 - extending xDSL's table
+        {UIToFPOp: "uitofp", FPToSIOp: "fptosi", FPToUIOp: "fptoui"}
+    )
