@@ -28,7 +28,7 @@ def run_both(program: str, *inputs) -> list[list[np.ndarray]]:
 def xla_results(program: str, *inputs) -> list[np.ndarray]:
     pytest.importorskip("jax", reason="XLA as an oracle needs jax (pip install jax)")
     from xla_opt import xla_oracle
-    from xla_opt.export_stablehlo import to_stablehlo_text
+    from xla_opt.passes.stablehlo.from_xla import to_stablehlo_text
 
     if not xla_oracle.available():
         pytest.skip("JAX's CPU backend is not available")

@@ -16,10 +16,10 @@ import pytest
 import xla_opt
 from tests.util import tensor_type
 from xla_opt.interpreter.replicas import (
+    Rendezvous,
     ReplicaAborted,
     ReplicaContext,
     ReplicaError,
-    Rendezvous,
     run_replicas,
 )
 

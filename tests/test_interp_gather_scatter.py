@@ -11,12 +11,12 @@ import pytest
 import xla_opt
 from tests.util import ELEMENT_TYPES, run_one, tensor_type, ttype
 from xla_opt.interpreter import interpreted_op_names
-from xla_opt.interpreter.gather_scatter import (
-    DEFAULT_RNG_SEED,
+from xla_opt.interpreter.custom_call import (
     register_custom_call,
     registered_custom_calls,
     unregister_custom_call,
 )
+from xla_opt.interpreter.rng import DEFAULT_RNG_SEED
 
 f32, i32, i64, u32, u64 = np.float32, np.int32, np.int64, np.uint32, np.uint64
 

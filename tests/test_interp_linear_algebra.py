@@ -10,9 +10,12 @@ import itertools
 import ml_dtypes
 import numpy as np
 import pytest
+from xla_opt.dialects.shapes.linear_algebra import (
+    ConvDimensionNumbers,
+    convolution_shape,
+)
 
 from tests.util import run_one, tensor_type, ttype
-from xla_opt.dialects.shapes.linear_algebra import ConvDimensionNumbers, convolution_shape
 
 f32, f64, i32 = np.float32, np.float64, np.int32
 BF16 = ml_dtypes.bfloat16

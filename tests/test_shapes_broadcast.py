@@ -1,7 +1,6 @@
 """The broadcasting rules of broadcasting.md, one case per example of the document."""
 
 import pytest
-
 from xla_opt.dialects.shapes.broadcast import broadcast_shapes
 from xla_opt.dialects.shapes.common import ShapeError
 

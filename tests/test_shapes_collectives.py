@@ -2,7 +2,6 @@
 ReduceScatter and AllToAll sections and its replica-group examples."""
 
 import pytest
-
 from xla_opt.dialects.shapes.collectives import (
     all_gather_shape,
     all_to_all_shape,

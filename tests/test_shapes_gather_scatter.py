@@ -1,15 +1,14 @@
 """Shape rules of gather, scatter and rng_bit_generator, with the spec's examples."""
 
 import pytest
-
 from xla_opt.dialects.shapes.common import ShapeError
 from xla_opt.dialects.shapes.gather_scatter import (
-    check_rng_state,
     check_scatter,
     gather_shape,
     remapped_offset_dims,
     split_indices_shape,
 )
+from xla_opt.dialects.shapes.rng import check_rng_state
 
 # ---- the spec's Gather examples ---------------------------------------------------------
 

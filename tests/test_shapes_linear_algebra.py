@@ -3,20 +3,19 @@
 TriangularSolve, BatchNorm*) and against the errors each rule raises."""
 
 import pytest
-
+from xla_opt.dialects.shapes.batch_norm import batch_norm_feature_size
 from xla_opt.dialects.shapes.common import ShapeError
 from xla_opt.dialects.shapes.linear_algebra import (
     ConvDimensionNumbers,
-    batch_norm_feature_size,
     check_square_matrices,
     convolution_shape,
-    dilated_size,
     dot_general_shape,
     dot_shape,
     fft_shape,
     triangular_solve_shape,
     window_output_size,
 )
+from xla_opt.dialects.shapes.windows import dilated_size
 
 # --------------------------------------------------------------------------------------
 # Dot: the spec's table of rank combinations

@@ -3,7 +3,6 @@
 SetDimensionSize, GetTupleElement) and one error case per rule."""
 
 import pytest
-
 from xla_opt.dialects.shapes.common import ShapeError
 from xla_opt.dialects.shapes.shape_ops import (
     broadcast_shape,

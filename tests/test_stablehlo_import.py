@@ -11,9 +11,10 @@ jax = pytest.importorskip("jax", reason="the StableHLO import tests export progr
 jnp = jax.numpy
 lax = jax.lax
 
+from xla_opt.passes.stablehlo import import_stablehlo, is_stablehlo_text  # noqa: E402
+
 import xla_opt  # noqa: E402
 from xla_opt.api import ProgramError  # noqa: E402
-from xla_opt.dialects.stablehlo import import_stablehlo, is_stablehlo_text  # noqa: E402
 
 RNG = np.random.default_rng(0)
 

@@ -17,7 +17,7 @@ _API = {
     "compile": "xla_opt.api",
     "load_program": "xla_opt.api",
     "ProgramError": "xla_opt.api",
-    "register_custom_call": "xla_opt.interpreter.gather_scatter",
+    "register_custom_call": "xla_opt.interpreter.custom_call",
 }
 __all__ = list(_API)
 

@@ -60,7 +60,7 @@ def load_program(program: str | os.PathLike | ModuleOp, name: str | None = None)
         else:
             text = str(program)
             name = name or "<program>"
-        from xla_opt.dialects.stablehlo import import_stablehlo, is_stablehlo_text
+        from xla_opt.passes.stablehlo import import_stablehlo, is_stablehlo_text
 
         if is_stablehlo_text(text):
             # StableHLO (JAX, PyTorch/XLA, TensorFlow): parsed, converted to xla, verified

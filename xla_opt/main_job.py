@@ -12,10 +12,9 @@ import time
 from collections import Counter
 
 import numpy as np
+from xdsl.backend.llvm.convert import convert_module
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
-
-from xdsl.backend.llvm.convert import convert_module
 
 from xla_opt.api import ProgramError, find_function, load_program
 from xla_opt.context import make_context

@@ -19,7 +19,6 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xla_opt.context import install_xdsl_patches, register_extra_llvm_ops
-from xla_opt.universe import XLA_OPT_UNIVERSE, llvm_target
 from xla_opt.diagnostics import (
     Diagnostic,
     DiagnosticError,
@@ -30,6 +29,7 @@ from xla_opt.diagnostics import (
     parse_source,
     verify_module,
 )
+from xla_opt.universe import XLA_OPT_UNIVERSE, llvm_target
 
 SPLIT_MARKER = "// -----"
 

@@ -44,7 +44,7 @@ DIALECTS: dict[str, str] = {
 }
 
 PASSES: dict[str, str] = {
-    "convert-stablehlo-to-xla": "xla_opt.passes.stablehlo_to_xla:ConvertStablehloToXlaPass",
+    "convert-stablehlo-to-xla": "xla_opt.passes.stablehlo.to_xla:ConvertStablehloToXlaPass",
     "xla-legalize-broadcast": "xla_opt.lowering.legalize_broadcast:XlaLegalizeBroadcastPass",
     "convert-xla-to-linalg": "xla_opt.lowering.xla_to_linalg:ConvertXlaToLinalgPass",
     "linalg-fuse-elementwise": "xla_opt.lowering.fuse_elementwise:FuseElementwisePass",
@@ -57,7 +57,7 @@ PASSES: dict[str, str] = {
 # `llvm` is xDSL's name for its own LLVM IR target; xla-opt replaces it with ours
 # (located errors on modules that are not lowered), outside the shared registry.
 TARGETS: dict[str, str] = {
-    "stablehlo": "xla_opt.export_stablehlo:StableHLOTarget",
+    "stablehlo": "xla_opt.passes.stablehlo.from_xla:StableHLOTarget",
 }
 XLA_OPT_LLVM_TARGET = "xla_opt.lowering.to_llvm:LLVMIRTarget"
 

@@ -1,4 +1,4 @@
-"""Shape rules of gather, scatter and rng_bit_generator.
+"""Shape rules of gather and scatter.
 
 Gather and scatter share the description of their index array: `index_vector_dim`
 names the dimension of the indices that holds each index vector (equal to the rank
@@ -174,24 +174,4 @@ def check_scatter(
         raise ShapeError(
             f"updates {fmt(update)} scatter dimensions {fmt(update_scatter_dims)} must equal "
             f"the batch dims {fmt(batch)} of scatter_indices"
-        )
-
-
-# Valid sizes of the u64 state of each RngBitGenerator algorithm; DEFAULT is XLA's
-# backend default, Philox, so it takes Philox's states.
-RNG_STATE_SIZES: dict[str, tuple[int, ...]] = {
-    "DEFAULT": (2, 3),
-    "THREE_FRY": (2,),
-    "PHILOX": (2, 3),
-}
-
-
-def check_rng_state(algorithm: str, state: Shape) -> None:
-    """RngBitGenerator: the state is a vector whose size the algorithm fixes (THREE_FRY: 2;
-    PHILOX and DEFAULT: 2 or 3)."""
-    sizes = RNG_STATE_SIZES[algorithm]
-    if len(state) != 1 or state[0] not in sizes:
-        allowed = " or ".join(f"[{n}]" for n in sizes)
-        raise ShapeError(
-            f"initial_state shape {fmt(state)} does not suit {algorithm}; expected {allowed}"
         )

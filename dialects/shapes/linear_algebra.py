@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .common import Shape, ShapeError, check_in_range, check_permutation, check_unique, fmt
+from .common import (
+    Shape,
+    ShapeError,
+    check_in_range,
+    check_permutation,
+    check_unique,
+    fmt,
+)
+from .windows import dilated_size, padded_size, window_count
 
 # --------------------------------------------------------------------------------------
 # Dot, DotGeneral
@@ -107,25 +115,19 @@ class ConvDimensionNumbers:
     output_spatial: tuple[int, ...]
 
 
-def dilated_size(size: int, dilation: int) -> int:
-    """The size of `size` elements with `dilation - 1` holes between neighbours."""
-    return 0 if size == 0 else (size - 1) * dilation + 1
-
-
 def window_output_size(
     base: int, window: int, stride: int, padding: tuple[int, int], base_dilation: int,
     window_dilation: int,
 ) -> int:
     """The number of valid positions of a dilated window, moved by `stride`, over the
     dilated and padded base."""
-    padded = dilated_size(base, base_dilation) + padding[0] + padding[1]
+    padded = padded_size(base, base_dilation, padding)
     if padded < 0:
         raise ShapeError(
             f"padding {fmt(padding)} removes more than the {dilated_size(base, base_dilation)} "
             "elements of the dilated base"
         )
-    span = dilated_size(window, window_dilation)
-    return 0 if span > padded else (padded - span) // stride + 1
+    return window_count(padded, window, window_dilation, stride)
 
 
 def _check_window_factors(values: Sequence[int], n: int, what: str) -> None:
@@ -332,17 +334,3 @@ def triangular_solve_shape(a: Shape, b: Shape, left_side: bool) -> Shape:
 # --------------------------------------------------------------------------------------
 
 
-def batch_norm_feature_size(
-    operand: Shape, feature_index: int, vectors: Sequence[tuple[str, Shape]]
-) -> int:
-    """BatchNorm*: feature_index is a dimension of operand, and every per-feature
-    operand (scale, offset, mean, variance) is 1-D of that dimension's size."""
-    check_in_range((feature_index,), len(operand), "feature_index")
-    features = operand[feature_index]
-    for name, shape in vectors:
-        if tuple(shape) != (features,):
-            raise ShapeError(
-                f"{name} {fmt(shape)} must be 1-D of the feature size {features} (operand "
-                f"{fmt(operand)} dimension {feature_index})"
-            )
-    return features

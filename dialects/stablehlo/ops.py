@@ -49,8 +49,8 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.traits import IsTerminator
 
 from .attrs import (
-    DotDimensionNumbersAttr,
     STABLEHLO_ENUMS,
+    DotDimensionNumbersAttr,
     parse_conv_dimension_numbers,
 )
 

@@ -58,7 +58,6 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-
 from xla_opt.dialects.shapes.common import ShapeError
 
 # --------------------------------------------------------------------------------------
@@ -153,6 +152,17 @@ def elem_of(t: Attribute) -> Attribute:
 
 def tensor(shape: Sequence[int], element_type: Attribute) -> TensorType:
     return TensorType(element_type, list(shape))
+
+
+def same_element_type(**operands: Attribute) -> Attribute:
+    """The element type shared by the named operand types."""
+    (first_name, first), *rest = operands.items()
+    for name, t in rest:
+        if elem_of(t) != elem_of(first):
+            raise VerifyException(
+                f"{first_name} {first} and {name} {t} must have the same element type"
+            )
+    return elem_of(first)
 
 
 def check_xla_type(t: Attribute, what: str, allow_token: bool = False) -> None:

@@ -1,29 +1,20 @@
-"""Collectives and the token-ordered, side-effecting ops.
-
-Collectives (all_reduce, all_gather, reduce_scatter, all_to_all, collective_permute)
-communicate among replicas. `replica_groups` is a rank-2 i64 matrix, one row per group;
-an empty matrix puts all replicas in one group:
+"""The collectives: replica_id, all_reduce, all_gather, reduce_scatter, all_to_all and
+collective_permute communicate among replicas. `replica_groups` is a rank-2 i64 matrix,
+one row per group; an empty matrix puts all replicas in one group:
 
     %r = xla.all_gather %x, all_gather_dim = 0, replica_groups = [[0, 1]] : (tensor<2xf32>) -> tensor<4xf32>
 
-Side-effecting ops (infeed, outfeed, send, recv) take and produce an `!xla.token` that
-orders them, and after_all joins tokens:
-
-    %t1 = xla.outfeed %x, %t0 : (tensor<2xf32>, !xla.token) -> !xla.token
-
-None of these is Pure: deleting or merging one would change what the other replicas or
-the host observe.
+None of these is Pure: deleting or merging one would change what the other replicas
+observe.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import (
-    BoolAttr,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
     Signedness,
-    StringAttr,
     TensorType,
     i64,
 )
@@ -41,7 +32,6 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
-
 from xla_opt.dialects.shapes.collectives import (
     all_gather_shape,
     all_to_all_shape,
@@ -52,7 +42,7 @@ from xla_opt.dialects.shapes.collectives import (
     reduce_scatter_shape,
 )
 
-from .base import TokenType, XlaOp, elem_of, int_matrix, shape_of, tensor
+from .base import XlaOp, elem_of, int_matrix, shape_of, tensor
 from .computation import verify_computation
 
 ui32 = IntegerType(32, Signedness.UNSIGNED)
@@ -91,67 +81,6 @@ def _verify_reducer(region: Region, element_type: Attribute) -> None:
 # --------------------------------------------------------------------------------------
 # Tokens and side-effecting ops
 # --------------------------------------------------------------------------------------
-
-
-@irdl_op_definition
-class AfterAllOp(XlaOp):
-    """AfterAll: joins any number of tokens (none creates a fresh one) into one token
-    that is ordered after all of them."""
-
-    name = "xla.after_all"
-    inputs = var_operand_def(TokenType)
-    result = result_def(TokenType)
-
-
-@irdl_op_definition
-class InfeedOp(XlaOp):
-    """Infeed: after `token`, reads one element of data of the result types from the
-    device's infeed queue; the results are that data (none: a no-op) then a token."""
-
-    name = "xla.infeed"
-    token = operand_def(TokenType)
-    infeed_config = opt_prop_def(StringAttr)
-    outputs = var_result_def(TensorType)
-    output_token = result_def(TokenType)
-
-
-@irdl_op_definition
-class OutfeedOp(XlaOp):
-    """Outfeed: after `token`, writes the `inputs` tensors to the device's outfeed queue;
-    the result is a token."""
-
-    name = "xla.outfeed"
-    inputs = var_operand_def(TensorType)
-    token = operand_def(TokenType)
-    outfeed_config = opt_prop_def(StringAttr)
-    result = result_def(TokenType)
-
-
-@irdl_op_definition
-class SendOp(XlaOp):
-    """Send: after `token`, sends the `inputs` tensors to the Recv sharing its
-    channel_id (to the host with is_host_transfer); the result is a token."""
-
-    name = "xla.send"
-    inputs = var_operand_def(TensorType)
-    token = operand_def(TokenType)
-    channel_id = prop_def(IntegerAttr.constr(type=i64))
-    is_host_transfer = opt_prop_def(BoolAttr)
-    result = result_def(TokenType)
-
-
-@irdl_op_definition
-class RecvOp(XlaOp):
-    """Recv: after `token`, receives tensors of the result types from the Send sharing
-    its channel_id (from the host with is_host_transfer); the results are the data
-    then a token."""
-
-    name = "xla.recv"
-    token = operand_def(TokenType)
-    channel_id = prop_def(IntegerAttr.constr(type=i64))
-    is_host_transfer = opt_prop_def(BoolAttr)
-    outputs = var_result_def(TensorType)
-    output_token = result_def(TokenType)
 
 
 @irdl_op_definition
@@ -325,11 +254,6 @@ class CollectivePermuteOp(XlaOp):
 
 
 COLLECTIVE_OPS = (
-    AfterAllOp,
-    InfeedOp,
-    OutfeedOp,
-    SendOp,
-    RecvOp,
     ReplicaIdOp,
     AllReduceOp,
     AllGatherOp,

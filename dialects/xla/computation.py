@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.ir import Attribute, Region
+from xdsl.dialects.builtin import TensorType, i1
+from xdsl.ir import Attribute, Region, SSAValue
 from xdsl.irdl import irdl_op_definition, traits_def, var_operand_def
 from xdsl.traits import IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from .base import XlaOp
+from .base import XlaOp, elem_of, tensor
 
 
 @irdl_op_definition
@@ -57,3 +58,15 @@ def verify_computation(
         raise VerifyException(
             f"{what} must return {fmt_types(result_types)}, but returns {fmt_types(rets)}"
         )
+
+
+PRED_SCALAR = tensor((), i1)
+
+
+def scalar_of(t: Attribute) -> TensorType:
+    """The rank-0 tensor a computation receives for one element of `t`."""
+    return tensor((), elem_of(t))
+
+
+def types_of(values: Sequence[SSAValue]) -> list[Attribute]:
+    return [v.type for v in values]

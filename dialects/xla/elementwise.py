@@ -5,8 +5,8 @@ select, clamp, convert, bitcast_convert and reduce_precision."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     ComplexType,
@@ -33,7 +33,6 @@ from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
-
 from xla_opt.dialects.shapes.broadcast import broadcast_shapes
 from xla_opt.dialects.shapes.elementwise import (
     bitcast_convert_shape,

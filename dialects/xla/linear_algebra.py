@@ -1,5 +1,5 @@
-"""The linear-algebra family: dot, dot_general, convolution, fft, cholesky,
-triangular_solve and batch normalization (training, inference, gradient).
+"""The linear-algebra family: dot, dot_general, convolution, fft, cholesky and
+triangular_solve.
 
 The shape rules are the pure functions of `shapes.linear_algebra`; the ops add the
 element-type rules and compare the inferred result types with the declared ones."""
@@ -13,7 +13,6 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     Float32Type,
     Float64Type,
-    FloatAttr,
     IntegerAttr,
     TensorType,
     i64,
@@ -32,10 +31,8 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
-
 from xla_opt.dialects.shapes.linear_algebra import (
     ConvDimensionNumbers,
-    batch_norm_feature_size,
     check_square_matrices,
     convolution_shape,
     dot_general_shape,
@@ -51,20 +48,10 @@ from .base import (
     ints,
     is_complex,
     is_float,
+    same_element_type,
     shape_of,
     tensor,
 )
-
-
-def _check_same_element_type(**operands: Attribute) -> Attribute:
-    """The element type shared by the named operand types."""
-    (first_name, first), *rest = operands.items()
-    for name, t in rest:
-        if elem_of(t) != elem_of(first):
-            raise VerifyException(
-                f"{first_name} {first} and {name} {t} must have the same element type"
-            )
-    return elem_of(first)
 
 
 def _ints_or_none(attr: DenseArrayBase | None) -> tuple[int, ...] | None:
@@ -103,7 +90,7 @@ class DotOp(XlaOp):
         return [tensor(shape, elem_of(self.lhs.type))]
 
     def verify_xla(self) -> None:
-        _check_same_element_type(lhs=self.lhs.type, rhs=self.rhs.type)
+        same_element_type(lhs=self.lhs.type, rhs=self.rhs.type)
         self.check_inferred_result_types()
 
 
@@ -135,7 +122,7 @@ class DotGeneralOp(XlaOp):
         return [tensor(shape, elem_of(self.lhs.type))]
 
     def verify_xla(self) -> None:
-        _check_same_element_type(lhs=self.lhs.type, rhs=self.rhs.type)
+        same_element_type(lhs=self.lhs.type, rhs=self.rhs.type)
         self.check_inferred_result_types()
 
 
@@ -207,7 +194,7 @@ class ConvolutionOp(XlaOp):
         return [tensor(shape, elem_of(self.lhs.type))]
 
     def verify_xla(self) -> None:
-        _check_same_element_type(lhs=self.lhs.type, rhs=self.rhs.type)
+        same_element_type(lhs=self.lhs.type, rhs=self.rhs.type)
         if self.padding is not None:
             pad_shape = tuple(self.padding.get_shape() or ())
             if len(pad_shape) != 2 or pad_shape[1] not in (0, 2):
@@ -337,7 +324,7 @@ class TriangularSolveOp(XlaOp):
         return [tensor(shape, elem_of(self.b.type))]
 
     def verify_xla(self) -> None:
-        t = _check_same_element_type(a=self.a.type, b=self.b.type)
+        t = same_element_type(a=self.a.type, b=self.b.type)
         _check_float_or_complex(t, "a")
         self.check_inferred_result_types()
 
@@ -347,124 +334,5 @@ class TriangularSolveOp(XlaOp):
 # --------------------------------------------------------------------------------------
 
 
-class BatchNormOp(XlaOp):
-    """Shared rules of the batch normalizations: floating-point operands of one element
-    type, feature_index a dimension of operand, per-feature operands 1-D of its size."""
-
-    epsilon = prop_def(FloatAttr)
-    feature_index = prop_def(IntegerAttr.constr(type=i64))
-    traits = traits_def(Pure())
-
-    def per_feature_operands(self) -> dict[str, Attribute]:
-        """The 1-D operands holding one value per feature, by name."""
-        raise NotImplementedError
-
-    def feature_vector_type(self) -> TensorType:
-        """The 1-D type of the per-feature results: one element per feature."""
-        features = batch_norm_feature_size(
-            shape_of(self.operand.type),  # type: ignore[attr-defined]
-            self.feature_index.value.data,
-            [(name, shape_of(t)) for name, t in self.per_feature_operands().items()],
-        )
-        return tensor((features,), elem_of(self.operand.type))  # type: ignore[attr-defined]
-
-    def verify_xla(self) -> None:
-        t = _check_same_element_type(
-            operand=self.operand.type,  # type: ignore[attr-defined]
-            **self.per_feature_operands(),
-        )
-        if not is_float(t):
-            raise VerifyException(f"operand element type {t} must be floating-point")
-        self.check_inferred_result_types()
-
-
-@irdl_op_definition
-class BatchNormTrainingOp(BatchNormOp):
-    """BatchNormTraining: normalizes operand over all dimensions but feature_index with
-    the batch's mean and variance; scale and offset are 1-D of the feature size; the
-    results are the output (operand's type), batch_mean and batch_var (1-D)."""
-
-    name = "xla.batch_norm_training"
-    operand = operand_def(TensorType)
-    scale = operand_def(TensorType)
-    offset = operand_def(TensorType)
-    output = result_def(TensorType)
-    batch_mean = result_def(TensorType)
-    batch_var = result_def(TensorType)
-
-    def per_feature_operands(self) -> dict[str, Attribute]:
-        return {"scale": self.scale.type, "offset": self.offset.type}
-
-    def infer_result_types(self) -> list[Attribute]:
-        vector = self.feature_vector_type()
-        return [self.operand.type, vector, vector]
-
-
-@irdl_op_definition
-class BatchNormInferenceOp(BatchNormOp):
-    """BatchNormInference: normalizes operand with the given mean and variance; scale,
-    offset, mean and variance are 1-D of the feature size; the result has the
-    operand's type."""
-
-    name = "xla.batch_norm_inference"
-    operand = operand_def(TensorType)
-    scale = operand_def(TensorType)
-    offset = operand_def(TensorType)
-    mean = operand_def(TensorType)
-    variance = operand_def(TensorType)
-    result = result_def(TensorType)
-
-    def per_feature_operands(self) -> dict[str, Attribute]:
-        return {
-            "scale": self.scale.type,
-            "offset": self.offset.type,
-            "mean": self.mean.type,
-            "variance": self.variance.type,
-        }
-
-    def infer_result_types(self) -> list[Attribute]:
-        self.feature_vector_type()  # no per-feature result, but the operands' rules apply
-        return [self.operand.type]
-
-
-@irdl_op_definition
-class BatchNormGradOp(BatchNormOp):
-    """BatchNormGrad: the gradients of a batch normalization; scale, mean and variance
-    are 1-D of the feature size and grad_output has the operand's type; the results are
-    grad_operand (operand's type), grad_scale and grad_offset (1-D)."""
-
-    name = "xla.batch_norm_grad"
-    operand = operand_def(TensorType)
-    scale = operand_def(TensorType)
-    mean = operand_def(TensorType)
-    variance = operand_def(TensorType)
-    grad_output = operand_def(TensorType)
-    grad_operand = result_def(TensorType)
-    grad_scale = result_def(TensorType)
-    grad_offset = result_def(TensorType)
-
-    def per_feature_operands(self) -> dict[str, Attribute]:
-        return {"scale": self.scale.type, "mean": self.mean.type, "variance": self.variance.type}
-
-    def infer_result_types(self) -> list[Attribute]:
-        if self.grad_output.type != self.operand.type:
-            raise VerifyException(
-                f"grad_output {self.grad_output.type} must have the operand's type "
-                f"{self.operand.type}"
-            )
-        vector = self.feature_vector_type()
-        return [self.operand.type, vector, vector]
-
-
-LINALG_OPS = (
-    DotOp,
-    DotGeneralOp,
-    ConvolutionOp,
-    FftOp,
-    CholeskyOp,
-    TriangularSolveOp,
-    BatchNormTrainingOp,
-    BatchNormInferenceOp,
-    BatchNormGradOp,
-)
-LINALG_ATTRS = (FftTypeAttr, TransposeAttr)
+LINEAR_ALGEBRA_OPS = (DotOp, DotGeneralOp, ConvolutionOp, FftOp, CholeskyOp, TriangularSolveOp)
+LINEAR_ALGEBRA_ATTRS = (FftTypeAttr, TransposeAttr)

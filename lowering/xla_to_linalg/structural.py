@@ -17,8 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, func, scf, tensor
-from xdsl.dialects.linalg import ops as linalg
-from xdsl.dialects.utils.fast_math import FastMathFlag
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     BFloat16Type,
@@ -31,6 +29,8 @@ from xdsl.dialects.builtin import (
     i1,
     i32,
 )
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.utils.fast_math import FastMathFlag
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import (
@@ -39,10 +39,8 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint, Rewriter
-
-from xla_opt.dialects.xla import control_flow as cf
+from xla_opt.dialects import xla
 from xla_opt.dialects.xla import elementwise as ew
-from xla_opt.dialects.xla import linear_algebra as la
 from xla_opt.dialects.xla.base import elem_of, ints, is_float, is_pred, shape_of
 from xla_opt.dialects.xla.base import tensor as tensor_type
 from xla_opt.dialects.xla.computation import ReturnOp
@@ -145,7 +143,7 @@ def reduce_loops(rank: int, reduced: Sequence[int]) -> list[int]:
     return loops
 
 
-def _float_extremum_reducer(op: cf.ReduceOp):
+def _float_extremum_reducer(op: xla.ReduceOp):
     """arith.MaximumfOp/MinimumfOp when the reducer is one float xla.maximum/minimum
     of its two arguments, else None."""
     if len(op.inputs) != 1:
@@ -166,7 +164,7 @@ class ReduceToGeneric(RewritePattern):
     them, the reducer (accumulators then inputs) inlined as scalar code."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: cf.ReduceOp, rewriter: PatternRewriter):
+    def match_and_rewrite(self, op: xla.ReduceOp, rewriter: PatternRewriter):
         inputs, inits = list(op.inputs), list(op.init_values)
         n = len(inputs)
         rank = len(shape_of(inputs[0].type))
@@ -285,7 +283,7 @@ def _block_rows(maps, iterators, extents, row_loop: int, element_type):
 
 
 def lower_dot_general(
-    op: la.DotOp | la.DotGeneralOp,
+    op: xla.DotOp | xla.DotGeneralOp,
     rewriter: PatternRewriter,
     lhs_batch: Sequence[int],
     rhs_batch: Sequence[int],
@@ -369,7 +367,7 @@ class DotToGeneric(RewritePattern):
     """xla.dot: lhs's last dimension contracts with rhs's first."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: la.DotOp, rewriter: PatternRewriter):
+    def match_and_rewrite(self, op: xla.DotOp, rewriter: PatternRewriter):
         lower_dot_general(op, rewriter, (), (), (len(shape_of(op.lhs.type)) - 1,), (0,))
 
 
@@ -377,7 +375,7 @@ class DotGeneralToGeneric(RewritePattern):
     """xla.dot_general -> one generic with its batching and contracting dimensions."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: la.DotGeneralOp, rewriter: PatternRewriter):
+    def match_and_rewrite(self, op: xla.DotGeneralOp, rewriter: PatternRewriter):
         lower_dot_general(
             op,
             rewriter,
@@ -398,7 +396,7 @@ class WhileToScf(RewritePattern):
     scalar, becomes scf.condition forwarding the state), body the after region."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: cf.WhileOp, rewriter: PatternRewriter):
+    def match_and_rewrite(self, op: xla.WhileOp, rewriter: PatternRewriter):
         before = rewriter.move_region_contents_to_new_regions(op.cond)
         after = rewriter.move_region_contents_to_new_regions(op.body)
         rewriter.replace(op, 
@@ -420,7 +418,7 @@ class ConditionalToScf(RewritePattern):
     range included)."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: cf.ConditionalOp, rewriter: PatternRewriter):
+    def match_and_rewrite(self, op: xla.ConditionalOp, rewriter: PatternRewriter):
         branches = list(op.branches)
         operands = list(op.branch_operands)
         result_types = [r.type for r in op.outputs]
@@ -457,7 +455,7 @@ class ConditionalToScf(RewritePattern):
 
     @staticmethod
     def inline_single_branch(
-        op: cf.ConditionalOp,
+        op: xla.ConditionalOp,
         rewriter: PatternRewriter,
         branch: Region,
         operand: SSAValue,
@@ -493,7 +491,7 @@ class CallToFunc(RewritePattern):
     """xla.call -> func.call of the same callee."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: cf.CallOp, rewriter: PatternRewriter):
+    def match_and_rewrite(self, op: xla.CallOp, rewriter: PatternRewriter):
         rewriter.replace(op, 
             func.CallOp(op.callee, op.args, [r.type for r in op.outputs])
         )

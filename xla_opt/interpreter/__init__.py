@@ -12,35 +12,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.interpreter import (
-    Interpreter,
-    InterpreterFunctions,
-    ReturnedValues,
-    impl_terminator,
-    register_impls,
-)
+from xdsl.interpreter import Interpreter, InterpreterFunctions
 from xdsl.interpreters.arith import ArithFunctions
 from xdsl.interpreters.cf import CfFunctions
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
 
-from xla_opt.dialects.xla.computation import ReturnOp
-
-from .elementwise import ElementwiseFunctions
-
-
-@register_impls
-class ComputationFunctions(InterpreterFunctions):
-    @impl_terminator(ReturnOp)
-    def run_return(self, interpreter: Interpreter, op: ReturnOp, args: tuple[Any, ...]):
-        return ReturnedValues(args), ()
-
 
 def _family_functions() -> list[InterpreterFunctions]:
-    """Every family's implementations (families register themselves in FAMILIES)."""
-    from . import families
+    """Every family's implementations (see `families`)."""
+    from .families import FAMILIES
 
-    return [ElementwiseFunctions(), ComputationFunctions(), *(f() for f in families.FAMILIES)]
+    return [functions() for functions in FAMILIES.values()]
 
 
 def make_interpreter(module: ModuleOp) -> Interpreter:

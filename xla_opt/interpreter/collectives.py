@@ -1,4 +1,4 @@
-"""Reference semantics of the collectives and the token-ordered ops.
+"""Reference semantics of the collectives.
 
 Every replica runs its own interpreter; the replicas meet in the `Rendezvous` of their
 shared `ReplicaContext` (see replicas.py). A collective exchanges the operands of the
@@ -18,10 +18,6 @@ replicas of one group, then each replica computes its own result:
 `replica_groups` empty means one group of all replicas, ordered 0..N-1; otherwise the
 group of a replica is the row that holds its id. Collectives with a channel_id only
 meet collectives with the same channel_id.
-
-Tokens carry no data (`Token()`); ordering is the program order of one replica.
-infeed/outfeed use the replica's host queues; send/recv meet by channel_id (a FIFO per
-channel shared by all replicas; with is_host_transfer, the host queues of the context).
 """
 
 from __future__ import annotations
@@ -33,16 +29,16 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir import Operation, Region
 
-from xla_opt.dialects.xla import collectives as co
-from xla_opt.dialects.xla.base import int_matrix, shape_of
 from xla_opt.diagnostics import op_location
+from xla_opt.dialects import xla
+from xla_opt.dialects.xla.base import int_matrix, shape_of
 
-from .dtypes import Token, check_value, describe
+from .dtypes import describe
 from .regions import is_elementwise, run_vectorized
 from .replicas import ReplicaError, ReplicaState, replica_state
 
 
-def _where(op: Operation) -> str:
+def where(op: Operation) -> str:
     file, line, col = op_location(op)
     return f"{op.name} ({file}:{line}:{col})" if line else op.name
 
@@ -56,13 +52,13 @@ def _group(state: ReplicaState, op: Operation, rows: list[tuple[int, ...]]) -> t
     out_of_range = sorted({r for row in rows for r in row if not 0 <= r < n})
     if out_of_range:
         raise ReplicaError(
-            f"{_where(op)}: replica_groups {_rows(rows)} names replica ids "
+            f"{where(op)}: replica_groups {_rows(rows)} names replica ids "
             f"{out_of_range} but the program runs on {n} replica(s)"
         )
     for row in rows:
         if state.replica in row:
             return tuple(row)
-    raise ReplicaError(f"{_where(op)}: replica {state.replica} is in no group of replica_groups {_rows(rows)}")
+    raise ReplicaError(f"{where(op)}: replica {state.replica} is in no group of replica_groups {_rows(rows)}")
 
 
 def _rows(rows: Sequence[Sequence[int]]) -> str:
@@ -79,7 +75,7 @@ def _key(op: Operation, values: Sequence[np.ndarray]) -> str:
 
 def _exchange(state: ReplicaState, op: Operation, group: tuple[int, ...], values: tuple[np.ndarray, ...]):
     """Every member's `values`, in group order."""
-    got = state.context.rendezvous.exchange(state.replica, group, _key(op, values), _where(op), values)
+    got = state.context.rendezvous.exchange(state.replica, group, _key(op, values), where(op), values)
     return [got[r] for r in group]
 
 
@@ -96,97 +92,24 @@ def _fold(interpreter: Interpreter, region: Region, parts: Sequence[np.ndarray])
 def _check_result_shape(op: Operation, result_type: Any, shape: tuple[int, ...], group: tuple[int, ...]) -> None:
     if tuple(shape_of(result_type)) != tuple(shape):
         raise ReplicaError(
-            f"{_where(op)}: the result type {result_type} does not fit a replica group "
+            f"{where(op)}: the result type {result_type} does not fit a replica group "
             f"of {len(group)} (the result would have shape {list(shape)})"
         )
 
 
 @register_impls
 class CollectiveFunctions(InterpreterFunctions):
-    # ---- tokens and host queues --------------------------------------------------------
-    @impl(co.AfterAllOp)
-    def run_after_all(self, interpreter: Interpreter, op: co.AfterAllOp, args: tuple[Any, ...]):
-        return (Token(),)
 
-    @impl(co.ReplicaIdOp)
-    def run_replica_id(self, interpreter: Interpreter, op: co.ReplicaIdOp, args: tuple[Any, ...]):
+    @impl(xla.ReplicaIdOp)
+    def run_replica_id(self, interpreter: Interpreter, op: xla.ReplicaIdOp, args: tuple[Any, ...]):
         return (np.array(replica_state(interpreter).replica, dtype=np.uint32),)
 
-    @impl(co.InfeedOp)
-    def run_infeed(self, interpreter: Interpreter, op: co.InfeedOp, args: tuple[Any, ...]):
-        types = [r.type for r in op.outputs]
-        if not types:  # an empty shape reads nothing
-            return (Token(),)
-        state = replica_state(interpreter)
-        queue = state.context.infeed[state.replica]
-        if not queue:
-            raise ReplicaError(f"{_where(op)}: the infeed queue of replica {state.replica} is empty")
-        element = queue.popleft()
-        if not isinstance(element, tuple | list):
-            element = (element,)
-        what = f"infeed element of replica {state.replica}"
-        if len(element) != len(types):
-            raise ReplicaError(
-                f"{_where(op)}: {what} has {len(element)} arrays, the infeed reads {len(types)}"
-            )
-        try:
-            values = [check_value(v, t, f"{what}, array #{i}") for i, (v, t) in enumerate(zip(element, types))]
-        except ValueError as e:
-            raise ReplicaError(f"{_where(op)}: {e}") from None
-        return (*(np.array(v, copy=True) for v in values), Token())
 
-    @impl(co.OutfeedOp)
-    def run_outfeed(self, interpreter: Interpreter, op: co.OutfeedOp, args: tuple[Any, ...]):
-        data = tuple(a.copy() for a in args[:-1])
-        if data:  # like an empty infeed, an empty outfeed only orders
-            state = replica_state(interpreter)
-            state.context.outfeed[state.replica].append(data)
-        return (Token(),)
 
-    # ---- send / recv -------------------------------------------------------------------
-    @impl(co.SendOp)
-    def run_send(self, interpreter: Interpreter, op: co.SendOp, args: tuple[Any, ...]):
-        state = replica_state(interpreter)
-        data = tuple(a.copy() for a in args[:-1])
-        channel = op.channel_id.value.data
-        if op.is_host_transfer is not None and op.is_host_transfer.value.data:
-            with state.context.lock:
-                state.context.device_to_host[channel].append((state.replica, data))
-        else:
-            state.context.rendezvous.send(state.replica, channel, data)
-        return (Token(),)
 
-    @impl(co.RecvOp)
-    def run_recv(self, interpreter: Interpreter, op: co.RecvOp, args: tuple[Any, ...]):
-        state = replica_state(interpreter)
-        types = [r.type for r in op.outputs]
-        channel = op.channel_id.value.data
-        if op.is_host_transfer is not None and op.is_host_transfer.value.data:
-            with state.context.lock:
-                queue = state.context.host_to_device[channel]
-                if not queue:
-                    raise ReplicaError(f"{_where(op)}: the host has no data for channel {channel}")
-                data = queue.popleft()
-            sender = "the host"
-            if not isinstance(data, tuple | list):
-                data = (data,)
-        else:
-            r, data = state.context.rendezvous.recv(state.replica, channel, _where(op))
-            sender = f"replica {r}"
-        expected = "(" + ", ".join(str(t) for t in types) + ")"
-        if len(data) != len(types):
-            raise ReplicaError(
-                f"{_where(op)}: receives {expected} on channel {channel} but {sender} sent {describe(tuple(data))}"
-            )
-        try:
-            values = [check_value(v, t, f"array #{i} received on channel {channel}") for i, (v, t) in enumerate(zip(data, types))]
-        except ValueError as e:
-            raise ReplicaError(f"{_where(op)}: {e} (sent by {sender})") from None
-        return (*(np.array(v, copy=True) for v in values), Token())
 
-    # ---- collectives -------------------------------------------------------------------
-    @impl(co.AllReduceOp)
-    def run_all_reduce(self, interpreter: Interpreter, op: co.AllReduceOp, args: tuple[Any, ...]):
+    @impl(xla.AllReduceOp)
+    def run_all_reduce(self, interpreter: Interpreter, op: xla.AllReduceOp, args: tuple[Any, ...]):
         state = replica_state(interpreter)
         group = _group(state, op, int_matrix(op.replica_groups))
         contributions = _exchange(state, op, group, tuple(args))
@@ -194,8 +117,8 @@ class CollectiveFunctions(InterpreterFunctions):
             _fold(interpreter, op.computation, [c[i] for c in contributions]) for i in range(len(args))
         )
 
-    @impl(co.AllGatherOp)
-    def run_all_gather(self, interpreter: Interpreter, op: co.AllGatherOp, args: tuple[Any, ...]):
+    @impl(xla.AllGatherOp)
+    def run_all_gather(self, interpreter: Interpreter, op: xla.AllGatherOp, args: tuple[Any, ...]):
         state = replica_state(interpreter)
         group = _group(state, op, int_matrix(op.replica_groups))
         dim = op.all_gather_dim.value.data
@@ -206,15 +129,15 @@ class CollectiveFunctions(InterpreterFunctions):
         contributions = _exchange(state, op, group, (operand,))
         return (np.concatenate([c[0] for c in contributions], axis=dim),)
 
-    @impl(co.ReduceScatterOp)
-    def run_reduce_scatter(self, interpreter: Interpreter, op: co.ReduceScatterOp, args: tuple[Any, ...]):
+    @impl(xla.ReduceScatterOp)
+    def run_reduce_scatter(self, interpreter: Interpreter, op: xla.ReduceScatterOp, args: tuple[Any, ...]):
         state = replica_state(interpreter)
         group = _group(state, op, int_matrix(op.replica_groups))
         dim = op.scatter_dimension.value.data
         operand = args[0]
         if operand.shape[dim] % len(group):
             raise ReplicaError(
-                f"{_where(op)}: scatter_dimension {dim} of size {operand.shape[dim]} is not divisible "
+                f"{where(op)}: scatter_dimension {dim} of size {operand.shape[dim]} is not divisible "
                 f"by the replica group size {len(group)}"
             )
         shape = list(operand.shape)
@@ -225,14 +148,14 @@ class CollectiveFunctions(InterpreterFunctions):
         block = np.split(reduced, len(group), axis=dim)[group.index(state.replica)]
         return (block.copy(),)
 
-    @impl(co.AllToAllOp)
-    def run_all_to_all(self, interpreter: Interpreter, op: co.AllToAllOp, args: tuple[Any, ...]):
+    @impl(xla.AllToAllOp)
+    def run_all_to_all(self, interpreter: Interpreter, op: xla.AllToAllOp, args: tuple[Any, ...]):
         state = replica_state(interpreter)
         group = _group(state, op, int_matrix(op.replica_groups))
         split_count = op.split_count.value.data
         if split_count != len(group):
             raise ReplicaError(
-                f"{_where(op)}: split_count {split_count} differs from the replica group size {len(group)}"
+                f"{where(op)}: split_count {split_count} differs from the replica group size {len(group)}"
             )
         operand = args[0]
         split_dim = op.split_dimension.value.data
@@ -242,15 +165,15 @@ class CollectiveFunctions(InterpreterFunctions):
         received = [np.split(c[0], split_count, axis=split_dim)[me] for c in contributions]
         return (np.concatenate(received, axis=concat_dim),)
 
-    @impl(co.CollectivePermuteOp)
-    def run_collective_permute(self, interpreter: Interpreter, op: co.CollectivePermuteOp, args: tuple[Any, ...]):
+    @impl(xla.CollectivePermuteOp)
+    def run_collective_permute(self, interpreter: Interpreter, op: xla.CollectivePermuteOp, args: tuple[Any, ...]):
         state = replica_state(interpreter)
         n = state.context.num_replicas
         pairs = int_matrix(op.source_target_pairs)
         out_of_range = sorted({r for pair in pairs for r in pair if not 0 <= r < n})
         if out_of_range:
             raise ReplicaError(
-                f"{_where(op)}: source_target_pairs {_rows(pairs)} names replica ids "
+                f"{where(op)}: source_target_pairs {_rows(pairs)} names replica ids "
                 f"{out_of_range} but the program runs on {n} replica(s)"
             )
         group = tuple(range(n))

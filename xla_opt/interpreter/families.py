@@ -1,7 +1,6 @@
-"""The interpreter implementations of the op families beyond the element-wise one.
-
-Each module below defines one `InterpreterFunctions` subclass named in FAMILY_CLASSES.
-"""
+"""The interpreter's implementations, one module per op family: the family names of the
+dialect (`xla_opt.dialects.xla.FAMILIES`), each module defining one
+`InterpreterFunctions` class with an `@impl` per op of its family."""
 
 from __future__ import annotations
 
@@ -9,27 +8,17 @@ import importlib
 
 from xdsl.interpreter import InterpreterFunctions
 
-# module (in this package) -> the InterpreterFunctions class it defines
-FAMILY_CLASSES = {
-    "shape_ops": "ShapeFunctions",
-    "control_flow": "ControlFlowFunctions",
-    "linear_algebra": "LinearAlgebraFunctions",
-    "gather_scatter": "GatherScatterFunctions",
-    "collectives": "CollectiveFunctions",
-}
+from xla_opt.dialects.xla import FAMILIES as DIALECT_FAMILIES
 
 
-def _load() -> list[type[InterpreterFunctions]]:
-    classes = []
-    for module, cls in FAMILY_CLASSES.items():
-        try:
-            mod = importlib.import_module(f"{__package__}.{module}")
-        except ModuleNotFoundError as e:
-            if e.name != f"{__package__}.{module}":
-                raise
-            continue  # family not written yet
-        classes.append(getattr(mod, cls))
-    return classes
+def _functions_of(family: str) -> type[InterpreterFunctions]:
+    module = importlib.import_module(f"{__package__}.{family}")
+    (functions,) = (
+        value
+        for value in vars(module).values()
+        if isinstance(value, type) and issubclass(value, InterpreterFunctions) and value.__module__ == module.__name__
+    )
+    return functions
 
 
-FAMILIES: list[type[InterpreterFunctions]] = _load()
+FAMILIES: dict[str, type[InterpreterFunctions]] = {family: _functions_of(family) for family in DIALECT_FAMILIES}

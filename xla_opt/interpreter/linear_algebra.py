@@ -22,14 +22,12 @@ from typing import Any
 import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
+from xla_opt.dialects import xla
 from xla_opt.dialects.shapes.linear_algebra import ConvDimensionNumbers
-from xla_opt.dialects.xla import linear_algebra as la
 from xla_opt.dialects.xla.base import elem_of, int_matrix, ints
 
-from .dtypes import BFLOAT16, numpy_dtype
-
-HALF_TYPES = (np.dtype(np.float16), BFLOAT16)
-
+from .dtypes import numpy_dtype
+from .elementwise import HALF_TYPES
 
 # --------------------------------------------------------------------------------------
 # Accumulation types
@@ -248,7 +246,8 @@ def fft(x: np.ndarray, fft_type: str, fft_length: Sequence[int], result_dtype: n
 # --------------------------------------------------------------------------------------
 
 
-def _float_compute_dtype(dtype: np.dtype) -> np.dtype:
+def float_compute_dtype(dtype: np.dtype) -> np.dtype:
+    """f16/bf16 compute in f32, other types in themselves."""
     return np.dtype(np.float32) if np.dtype(dtype) in HALF_TYPES else np.dtype(dtype)
 
 
@@ -257,7 +256,7 @@ def cholesky(a: np.ndarray, lower: bool) -> np.ndarray:
     upper triangle. The other triangle is zero; a matrix that is not positive definite
     gives NaNs in the requested triangle."""
     dtype = a.dtype
-    x = np.asarray(a).view(np.ndarray).astype(_float_compute_dtype(dtype))
+    x = np.asarray(a).view(np.ndarray).astype(float_compute_dtype(dtype))
     m = x.shape[-1]
     batch = x.reshape((int(np.prod(x.shape[:-2], dtype=np.int64)), m, m))
     out = np.zeros_like(batch)
@@ -284,7 +283,7 @@ def triangular_solve(
     adjoint, reading only a's `lower` (or upper) triangle, and not its diagonal when
     unit_diagonal. Forward/back substitution in the element type (f32 for f16/bf16)."""
     dtype = b.dtype
-    cdt = _float_compute_dtype(dtype)
+    cdt = float_compute_dtype(dtype)
     t = np.asarray(a).view(np.ndarray).astype(cdt)
     t = np.tril(t) if lower else np.triu(t)
     if unit_diagonal:
@@ -322,95 +321,14 @@ def triangular_solve(
 # --------------------------------------------------------------------------------------
 
 
-def _feature_view(v: np.ndarray, rank: int, feature_index: int, cdt: np.dtype) -> np.ndarray:
-    """A 1-D per-feature vector shaped to broadcast along `feature_index`."""
-    shape = [1] * rank
-    shape[feature_index] = v.shape[0]
-    return np.asarray(v).view(np.ndarray).astype(cdt).reshape(shape)
 
 
-def _other_axes(rank: int, feature_index: int) -> tuple[int, ...]:
-    return tuple(d for d in range(rank) if d != feature_index)
 
 
-def batch_norm_training(
-    x: np.ndarray, scale: np.ndarray, offset: np.ndarray, epsilon: float, feature_index: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    dtype = x.dtype
-    cdt = _float_compute_dtype(dtype)
-    r = x.ndim
-    xc = np.asarray(x).view(np.ndarray).astype(cdt)
-    axes = _other_axes(r, feature_index)
-    eps = cdt.type(epsilon)
-    count = cdt.type(int(np.prod([x.shape[d] for d in axes], dtype=np.int64)))
-    with np.errstate(all="ignore"):
-        mean = np.sum(xc, axis=axes, keepdims=True, dtype=cdt) / count
-        centered = xc - mean
-        var = np.sum(centered * centered, axis=axes, keepdims=True, dtype=cdt) / count
-        out = (
-            _feature_view(scale, r, feature_index, cdt) * centered / np.sqrt(var + eps)
-            + _feature_view(offset, r, feature_index, cdt)
-        )
-    return out.astype(dtype), mean.reshape(-1).astype(dtype), var.reshape(-1).astype(dtype)
 
 
-def batch_norm_inference(
-    x: np.ndarray,
-    scale: np.ndarray,
-    offset: np.ndarray,
-    mean: np.ndarray,
-    variance: np.ndarray,
-    epsilon: float,
-    feature_index: int,
-) -> np.ndarray:
-    dtype = x.dtype
-    cdt = _float_compute_dtype(dtype)
-    r = x.ndim
-    xc = np.asarray(x).view(np.ndarray).astype(cdt)
-    eps = cdt.type(epsilon)
-
-    def f(v: np.ndarray) -> np.ndarray:
-        return _feature_view(v, r, feature_index, cdt)
-
-    with np.errstate(all="ignore"):
-        out = f(scale) * (xc - f(mean)) / np.sqrt(f(variance) + eps) + f(offset)
-    return out.astype(dtype)
 
 
-def batch_norm_grad(
-    x: np.ndarray,
-    scale: np.ndarray,
-    mean: np.ndarray,
-    variance: np.ndarray,
-    grad_output: np.ndarray,
-    epsilon: float,
-    feature_index: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The spec's formulas: with N elements per feature,
-    c = sum(dy (x - mu) / (var + eps)) / N, d = sum(dy) / N,
-    dx = scale / sqrt(var + eps) (dy - d - c (x - mu)),
-    dscale = sum(dy (x - mu) / sqrt(var + eps)), doffset = sum(dy)."""
-    dtype = x.dtype
-    cdt = _float_compute_dtype(dtype)
-    r = x.ndim
-    axes = _other_axes(r, feature_index)
-    xc = np.asarray(x).view(np.ndarray).astype(cdt)
-    dy = np.asarray(grad_output).view(np.ndarray).astype(cdt)
-    eps = cdt.type(epsilon)
-
-    def f(v: np.ndarray) -> np.ndarray:
-        return _feature_view(v, r, feature_index, cdt)
-
-    count = cdt.type(int(np.prod([x.shape[d] for d in axes], dtype=np.int64)))
-    with np.errstate(all="ignore"):
-        centered = xc - f(mean)
-        var_eps = f(variance) + eps
-        c = np.sum(dy * centered / var_eps, axis=axes, keepdims=True, dtype=cdt) / count
-        d = np.sum(dy, axis=axes, keepdims=True, dtype=cdt) / count
-        grad_x = f(scale) / np.sqrt(var_eps) * (dy - d - c * centered)
-        grad_scale = np.sum(dy * centered / np.sqrt(var_eps), axis=axes, dtype=cdt)
-        grad_offset = np.sum(dy, axis=axes, dtype=cdt)
-    return grad_x.astype(dtype), grad_scale.astype(dtype), grad_offset.astype(dtype)
 
 
 # --------------------------------------------------------------------------------------
@@ -428,12 +346,12 @@ def _int_or(attr, default: int) -> int:
 
 @register_impls
 class LinearAlgebraFunctions(InterpreterFunctions):
-    @impl(la.DotOp)
-    def run_dot(self, interpreter: Interpreter, op: la.DotOp, args: tuple[Any, ...]):
+    @impl(xla.DotOp)
+    def run_dot(self, interpreter: Interpreter, op: xla.DotOp, args: tuple[Any, ...]):
         return (dot(args[0], args[1]),)
 
-    @impl(la.DotGeneralOp)
-    def run_dot_general(self, interpreter: Interpreter, op: la.DotGeneralOp, args: tuple[Any, ...]):
+    @impl(xla.DotGeneralOp)
+    def run_dot_general(self, interpreter: Interpreter, op: xla.DotGeneralOp, args: tuple[Any, ...]):
         out = dot_general(
             args[0],
             args[1],
@@ -444,8 +362,8 @@ class LinearAlgebraFunctions(InterpreterFunctions):
         )
         return (out,)
 
-    @impl(la.ConvolutionOp)
-    def run_convolution(self, interpreter: Interpreter, op: la.ConvolutionOp, args: tuple[Any, ...]):
+    @impl(xla.ConvolutionOp)
+    def run_convolution(self, interpreter: Interpreter, op: xla.ConvolutionOp, args: tuple[Any, ...]):
         reversal = getattr(op, "window_reversal", None)  # not (yet) a property of the op
         out = convolution(
             args[0],
@@ -461,18 +379,18 @@ class LinearAlgebraFunctions(InterpreterFunctions):
         )
         return (out,)
 
-    @impl(la.FftOp)
-    def run_fft(self, interpreter: Interpreter, op: la.FftOp, args: tuple[Any, ...]):
+    @impl(xla.FftOp)
+    def run_fft(self, interpreter: Interpreter, op: xla.FftOp, args: tuple[Any, ...]):
         result_dtype = numpy_dtype(elem_of(op.result.type))
         return (fft(args[0], op.fft_type.data.value, ints(op.fft_length), result_dtype),)
 
-    @impl(la.CholeskyOp)
-    def run_cholesky(self, interpreter: Interpreter, op: la.CholeskyOp, args: tuple[Any, ...]):
+    @impl(xla.CholeskyOp)
+    def run_cholesky(self, interpreter: Interpreter, op: xla.CholeskyOp, args: tuple[Any, ...]):
         return (cholesky(args[0], _bool(op.lower)),)
 
-    @impl(la.TriangularSolveOp)
+    @impl(xla.TriangularSolveOp)
     def run_triangular_solve(
-        self, interpreter: Interpreter, op: la.TriangularSolveOp, args: tuple[Any, ...]
+        self, interpreter: Interpreter, op: xla.TriangularSolveOp, args: tuple[Any, ...]
     ):
         out = triangular_solve(
             args[0],
@@ -484,23 +402,5 @@ class LinearAlgebraFunctions(InterpreterFunctions):
         )
         return (out,)
 
-    @impl(la.BatchNormTrainingOp)
-    def run_batch_norm_training(
-        self, interpreter: Interpreter, op: la.BatchNormTrainingOp, args: tuple[Any, ...]
-    ):
-        return batch_norm_training(
-            args[0], args[1], args[2], op.epsilon.value.data, op.feature_index.value.data
-        )
 
-    @impl(la.BatchNormInferenceOp)
-    def run_batch_norm_inference(
-        self, interpreter: Interpreter, op: la.BatchNormInferenceOp, args: tuple[Any, ...]
-    ):
-        out = batch_norm_inference(*args, op.epsilon.value.data, op.feature_index.value.data)
-        return (out,)
 
-    @impl(la.BatchNormGradOp)
-    def run_batch_norm_grad(
-        self, interpreter: Interpreter, op: la.BatchNormGradOp, args: tuple[Any, ...]
-    ):
-        return batch_norm_grad(*args, op.epsilon.value.data, op.feature_index.value.data)

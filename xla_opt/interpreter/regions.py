@@ -16,7 +16,10 @@ from xdsl.interpreter import Interpreter
 from xdsl.ir import Region
 
 from xla_opt.dialects.xla import elementwise as ew
+from xla_opt.dialects.xla.base import elem_of
 from xla_opt.dialects.xla.computation import ReturnOp
+
+from .dtypes import numpy_dtype
 
 _VECTORIZABLE = (*ew.UNARY_OPS, *ew.BINARY_OPS, ew.CompareOp, ew.ConstantOp, ew.SelectOp,
                  ew.ClampOp, ew.ConvertOp, ReturnOp)  # fmt: skip
@@ -51,3 +54,18 @@ def run_vectorized(
             acc.append(o)
     assert results is not None, "a computation over an empty shape"
     return tuple(np.array(r).reshape(shape) for r in results)
+
+
+def plain(x: np.ndarray) -> np.ndarray:
+    """A plain ndarray view (no subclass such as DynamicArray)."""
+    return np.asarray(x).view(np.ndarray)
+
+
+def result_dtypes(op) -> list[np.dtype]:
+    """The numpy dtypes of an op's results."""
+    return [numpy_dtype(elem_of(r.type)) for r in op.results]
+
+
+def exact(values: Sequence[np.ndarray], dtypes: Sequence[np.dtype]) -> tuple[np.ndarray, ...]:
+    """Plain arrays of exactly `dtypes` (a region may compute in a wider type)."""
+    return tuple(np.asarray(v).view(np.ndarray).astype(d, copy=False) for v, d in zip(values, dtypes, strict=True))

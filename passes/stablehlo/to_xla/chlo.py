@@ -25,13 +25,13 @@ from xdsl.dialects.builtin import (
     i1,
 )
 from xdsl.ir import Block, Region, SSAValue
-
-from xla_opt.dialects.xla import control_flow as xcf
+from xla_opt.dialects import xla
 from xla_opt.dialects.xla import elementwise as xe
 from xla_opt.dialects.xla import shape_ops as xs
 from xla_opt.dialects.xla.base import is_complex, is_float
 from xla_opt.dialects.xla.computation import ReturnOp as XlaReturnOp
-from xla_opt.passes.stablehlo_to_xla import (
+
+from .common import (
     RULES,
     Builder,
     elem,
@@ -448,7 +448,7 @@ def _top_k(op, b):
     gt = xe.CompareOp.build(operands=[block.args[0], block.args[1]], result_types=[scalar(i1)], properties=props)
     block.add_ops([gt, XlaReturnOp.build(operands=[[gt.results[0]]])])
     sort = b.build(
-        xcf.SortOp,
+        xla.SortOp,
         [[x, iota]],
         [x.type, iota.type],
         {"dimension": i64_attr(last), "is_stable": BoolAttr.from_bool(True)},

@@ -2,12 +2,10 @@
 shapes of the spec's worked examples."""
 
 import pytest
-
 from xla_opt.dialects.shapes.common import ShapeError
-from xla_opt.dialects.shapes.control_flow import (
+from xla_opt.dialects.shapes.reductions import (
     check_map_dimensions,
     common_shape,
-    dilated_size,
     reduce_shape,
     reduce_window_shape,
     same_padding,
@@ -15,6 +13,7 @@ from xla_opt.dialects.shapes.control_flow import (
     sort_dimension,
     valid_padding,
 )
+from xla_opt.dialects.shapes.windows import dilated_size
 
 # --------------------------------------------------------------------------------------
 # Reduce

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .common import Shape, ShapeError, check_in_range, check_unique, fmt
+from .windows import padded_size, window_count
 
 
 def common_shape(shapes: Sequence[Shape], what: str) -> Shape:
@@ -39,11 +40,6 @@ def _check_window_list(values: Sequence[int], rank: int, what: str, minimum: int
         raise ShapeError(f"{what} {fmt(values)} must all be >= {minimum}")
 
 
-def dilated_size(size: int, dilation: int) -> int:
-    """A size after inserting dilation - 1 holes between neighbours: (s - 1) * d + 1."""
-    return 0 if size == 0 else (size - 1) * dilation + 1
-
-
 def reduce_window_shape(
     base: Shape,
     window_dimensions: Sequence[int],
@@ -72,13 +68,12 @@ def reduce_window_shape(
     out = []
     for dim in range(rank):
         low, high = pads[dim]
-        padded = low + dilated_size(base[dim], base_dil[dim]) + high
+        padded = padded_size(base[dim], base_dil[dim], (low, high))
         if padded < 0:
             raise ShapeError(
                 f"padding [{low}, {high}] of dimension {dim} leaves a negative size {padded}"
             )
-        window = dilated_size(window_dimensions[dim], window_dil[dim])
-        out.append(0 if window > padded else (padded - window) // strides[dim] + 1)
+        out.append(window_count(padded, window_dimensions[dim], window_dil[dim], strides[dim]))
     return tuple(out)
 
 

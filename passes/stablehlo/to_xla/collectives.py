@@ -1,0 +1,85 @@
+"""convert-stablehlo-to-xla: Replica collectives: replica_id, all_reduce, all_gather, reduce_scatter,
+all_to_all, collective_permute."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xla_opt.dialects import xla
+from xla_opt.dialects.xla import base as xb
+
+from .common import (
+    RULES,
+    channel_id,
+    check_isolated,
+    fail,
+    i64_attr,
+    int_of,
+    matrix,
+    prop,
+    result_types,
+    rule,
+    same_operands,
+    take_regions,
+)
+
+RULES["stablehlo.replica_id"] = same_operands(xla.ReplicaIdOp)
+
+
+def _replica_groups(op) -> DenseIntOrFPElementsAttr:
+    groups = prop(op, "replica_groups")
+    if groups is None:
+        return xb.i64_matrix([])
+    rows = matrix(groups)
+    return xb.i64_matrix(rows) if rows and rows[0] else xb.i64_matrix([])
+
+
+@rule("stablehlo.all_reduce")
+def _all_reduce(op, b):
+    props = {"replica_groups": _replica_groups(op), "channel_id": channel_id(op)}
+    check_isolated(op)
+    return b.build(xla.AllReduceOp, [list(op.operands)], result_types(op), props, take_regions(op)).results
+
+
+@rule("stablehlo.all_gather")
+def _all_gather(op, b):
+    if len(op.operands) != 1:
+        fail(op, "all_gather of several operands has no xla counterpart")
+    props = {
+        "all_gather_dim": i64_attr(int_of(prop(op, "all_gather_dim"))),
+        "replica_groups": _replica_groups(op),
+        "channel_id": channel_id(op),
+    }
+    return b.build(xla.AllGatherOp, op.operands, result_types(op), props).results
+
+
+@rule("stablehlo.reduce_scatter")
+def _reduce_scatter(op, b):
+    props = {
+        "scatter_dimension": i64_attr(int_of(prop(op, "scatter_dimension"))),
+        "replica_groups": _replica_groups(op),
+        "channel_id": channel_id(op),
+    }
+    check_isolated(op)
+    return b.build(xla.ReduceScatterOp, op.operands, result_types(op), props, take_regions(op)).results
+
+
+@rule("stablehlo.all_to_all")
+def _all_to_all(op, b):
+    if len(op.operands) != 1:
+        fail(op, "all_to_all of several operands has no xla counterpart")
+    props = {
+        "split_dimension": i64_attr(int_of(prop(op, "split_dimension"))),
+        "concat_dimension": i64_attr(int_of(prop(op, "concat_dimension"))),
+        "split_count": i64_attr(int_of(prop(op, "split_count"))),
+        "replica_groups": _replica_groups(op),
+    }
+    return b.build(xla.AllToAllOp, op.operands, result_types(op), props).results
+
+
+@rule("stablehlo.collective_permute")
+def _collective_permute(op, b):
+    props = {
+        "source_target_pairs": xb.i64_matrix(matrix(prop(op, "source_target_pairs"))),
+        "channel_id": channel_id(op),
+    }
+    return b.build(xla.CollectivePermuteOp, op.operands, result_types(op), props).results

@@ -1,0 +1,353 @@
+"""The rule machinery of `convert-stablehlo-to-xla` and the helpers its rules share:
+the `RULES` registry (`@rule("stablehlo.x")`), the `Builder` that inserts xla ops
+before the op being converted, attribute readers and region helpers. The rules
+themselves are in one module per op family next to this one."""
+
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    TupleType,
+    i1,
+    i64,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.irdl import VariadicDef
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import PassFailedException
+from xla_opt.dialects.stablehlo.attrs import StablehloTokenType
+from xla_opt.dialects.xla import base as xb
+from xla_opt.dialects.xla import elementwise as xe
+
+from xla_opt.diagnostics import DiagnosticError, op_diagnostic
+
+
+class StablehloConversionError(DiagnosticError, PassFailedException):
+    """An op that cannot be converted, reported at its location."""
+
+    def __init__(self, op: Operation, message: str):
+        DiagnosticError.__init__(self, [op_diagnostic(op, message, "<stablehlo>")])
+
+
+def fail(op: Operation, message: str):
+    raise StablehloConversionError(op, message)
+
+
+# --------------------------------------------------------------------------------------
+# Attribute helpers
+# --------------------------------------------------------------------------------------
+
+
+def ints(attr: Attribute | None) -> list[int]:
+    """Integers of an array<i64>, a dense elements attribute or an array attribute."""
+    if attr is None:
+        return []
+    if isinstance(attr, DenseArrayBase):
+        return [int(v) for v in attr.get_values()]
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        values = [int(v) for v in attr.get_values()]
+        n = math.prod(attr.get_shape() or ())
+        if len(values) == 1 and n != 1:
+            values = values * n
+        return values
+    if isinstance(attr, ArrayAttr):
+        return [int(a.value.data) for a in attr.data]  # type: ignore[attr-defined]
+    if isinstance(attr, IntegerAttr):
+        return [int(attr.value.data)]
+    raise TypeError(f"not an integer list: {attr}")
+
+
+def matrix(attr: Attribute | None, ncols: int = 2) -> list[list[int]]:
+    """Rows of a rank-2 integer attribute (padding, replica groups)."""
+    if attr is None:
+        return []
+    values = ints(attr)
+    shape = list(attr.get_shape() or ()) if isinstance(attr, DenseIntOrFPElementsAttr) else []
+    if len(shape) == 2:
+        ncols = shape[1]
+    if ncols == 0:
+        return [[] for _ in range(shape[0])] if shape else []
+    return [values[i : i + ncols] for i in range(0, len(values), ncols)]
+
+
+def i64_array(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, [int(v) for v in values])
+
+
+def i64_attr(value: int) -> IntegerAttr:
+    return IntegerAttr(int(value), i64)
+
+
+def int_of(attr: Attribute | None, default: int | None = None) -> int | None:
+    if attr is None:
+        return default
+    if isinstance(attr, IntegerAttr):
+        return int(attr.value.data)
+    values = ints(attr)
+    if len(values) == 1:
+        return values[0]
+    raise TypeError(f"not an integer: {attr}")
+
+
+def bool_of(attr: Attribute | None, default: bool = False) -> bool:
+    if attr is None:
+        return default
+    if isinstance(attr, IntegerAttr):
+        return bool(attr.value.data)
+    raise TypeError(f"not a boolean: {attr}")
+
+
+def prop(op: Operation, name: str) -> Attribute | None:
+    value = op.properties.get(name)
+    return value if value is not None else op.attributes.get(name)
+
+
+def field(op: Operation, attr_name: str, key: str) -> Attribute | None:
+    """A field of a structured attribute (`#stablehlo.gather<...>`)."""
+    attr = prop(op, attr_name)
+    if attr is None:
+        return None
+    return attr.fields.data.get(key)  # type: ignore[attr-defined]
+
+
+def convert_type(t: Attribute) -> Attribute:
+    if isinstance(t, StablehloTokenType):
+        return xb.TokenType()
+    if isinstance(t, TupleType):
+        return TupleType(ArrayAttr([convert_type(e) for e in t.types.data]))
+    return t
+
+
+def result_types(op: Operation) -> list[Attribute]:
+    return [convert_type(r.type) for r in op.results]
+
+
+def elem(v: SSAValue | Attribute) -> Attribute:
+    t = v.type if isinstance(v, SSAValue) else v
+    assert isinstance(t, TensorType)
+    return t.get_element_type()
+
+
+def shape(v: SSAValue | Attribute) -> tuple[int, ...]:
+    t = v.type if isinstance(v, SSAValue) else v
+    assert isinstance(t, TensorType)
+    return tuple(t.get_shape())
+
+
+def scalar(t: Attribute) -> TensorType:
+    return TensorType(t, [])
+
+
+# --------------------------------------------------------------------------------------
+# The builder the rules use: inserts xla ops before the op being converted
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Builder:
+    op: Operation  # the op being replaced; new ops go before it
+
+    def add(self, new: Operation) -> Operation:
+        Rewriter.insert_op(new, InsertPoint.before(self.op))
+        return new
+
+    def build(self, cls, operands=(), types=(), props=None, regions=()) -> Operation:
+        props = {k: v for k, v in (props or {}).items() if v is not None}
+        rdefs = cls.get_irdl_definition().results
+        if len(rdefs) == 1 and isinstance(rdefs[0][1], VariadicDef):
+            if not (types and isinstance(types[0], list)):
+                types = [list(types)]
+        return self.add(
+            cls.build(operands=list(operands), result_types=list(types), properties=props, regions=list(regions))
+        )
+
+    def one(self, cls, operands, type, props=None) -> SSAValue:
+        return self.build(cls, operands, [type], props).results[0]
+
+    # ---- values ---------------------------------------------------------------------
+    def constant(self, value: float | int, t: Attribute) -> SSAValue:
+        """A constant of tensor type `t` (all elements `value`)."""
+        assert isinstance(t, TensorType)
+        e = t.get_element_type()
+        n = math.prod(t.get_shape())
+        if isinstance(e, IntegerType):
+            v: float | int = int(value)
+            if e.width.data == 1:
+                v = 1 if value else 0
+        else:
+            v = float(value)
+        attr = DenseIntOrFPElementsAttr.from_list(t, [v] * max(n, 1) if n else [])
+        return self.one(xe.ConstantOp, [], t, {"value": attr})
+
+    def like(self, x: SSAValue, value: float) -> SSAValue:
+        """A scalar constant of x's element type (binary ops broadcast scalars)."""
+        return self.constant(value, scalar(elem(x)))
+
+    def full(self, x: SSAValue, value: float) -> SSAValue:
+        return self.constant(value, x.type)
+
+    def unary(self, cls, x: SSAValue) -> SSAValue:
+        return self.one(cls, [x], x.type)
+
+    def binary(self, cls, a: SSAValue | float, b: SSAValue | float) -> SSAValue:
+        if not isinstance(a, SSAValue):
+            assert isinstance(b, SSAValue)
+            a = self.like(b, a)
+        if not isinstance(b, SSAValue):
+            b = self.like(a, b)
+        t = a.type if len(shape(a)) >= len(shape(b)) else b.type
+        return self.one(cls, [a, b], t)
+
+    def add_(self, a, b):
+        return self.binary(xe.AddOp, a, b)
+
+    def sub(self, a, b):
+        return self.binary(xe.SubtractOp, a, b)
+
+    def mul(self, a, b):
+        return self.binary(xe.MultiplyOp, a, b)
+
+    def div(self, a, b):
+        return self.binary(xe.DivideOp, a, b)
+
+    def compare(self, direction: str, a, b, compare_type: str | None = None) -> SSAValue:
+        if not isinstance(b, SSAValue):
+            b = self.like(a, b)
+        if not isinstance(a, SSAValue):
+            a = self.like(b, a)
+        t = a.type if len(shape(a)) >= len(shape(b)) else b.type
+        props = {"comparison_direction": xe.ComparisonDirectionAttr(xe.ComparisonDirection(direction))}
+        if compare_type is not None:
+            props["compare_type"] = xe.ComparisonTypeAttr(xe.ComparisonType(compare_type))
+        return self.one(xe.CompareOp, [a, b], TensorType(i1, list(shape(t))), props)
+
+    def select(self, pred: SSAValue, a, b) -> SSAValue:
+        """a where pred else b; scalar constants are expanded to pred's shape."""
+        ref = a if isinstance(a, SSAValue) else b
+        assert isinstance(ref, SSAValue)
+        full_t = TensorType(elem(ref), list(shape(pred)))
+        if not isinstance(a, SSAValue):
+            a = self.constant(a, full_t)
+        if not isinstance(b, SSAValue):
+            b = self.constant(b, full_t)
+        return self.one(xe.SelectOp, [pred, a, b], a.type)
+
+    def convert(self, x: SSAValue, e: Attribute) -> SSAValue:
+        if elem(x) == e:
+            return x
+        return self.one(xe.ConvertOp, [x], TensorType(e, list(shape(x))))
+
+
+# --------------------------------------------------------------------------------------
+# Region helpers: captured values
+# --------------------------------------------------------------------------------------
+
+
+def _blocks_within(region: Region) -> set[Block]:
+    blocks: set[Block] = set()
+    for block in region.blocks:
+        blocks.add(block)
+        for op in block.ops:
+            for inner in op.walk():
+                for r in inner.regions:
+                    blocks.update(r.blocks)
+    return blocks
+
+
+def captured_values(regions: Sequence[Region]) -> list[SSAValue]:
+    """Values used inside the regions but defined outside them, in first-use order."""
+    seen: dict[SSAValue, None] = {}
+    for region in regions:
+        inside = _blocks_within(region)
+        for block in region.blocks:
+            for top in block.ops:
+                for op in top.walk():
+                    for v in op.operands:
+                        owner_block = v.block if isinstance(v, BlockArgument) else v.op.parent_block()
+                        if owner_block not in inside:
+                            seen.setdefault(v, None)
+    return list(seen)
+
+
+def replace_uses_within(region: Region, old: SSAValue, new: SSAValue) -> None:
+    inside = _blocks_within(region)
+    for use in list(old.uses):
+        if use.operation.parent_block() in inside:
+            use.operation.operands[use.index] = new
+
+
+def return_op(region: Region) -> Operation:
+    term = region.blocks[-1].last_op
+    assert term is not None
+    return term
+
+
+# --------------------------------------------------------------------------------------
+# Rules
+# --------------------------------------------------------------------------------------
+
+Rule = Callable[[Operation, Builder], Sequence[SSAValue] | None]
+RULES: dict[str, Rule] = {}
+
+
+def rule(*names: str):
+    def register(fn: Rule) -> Rule:
+        for n in names:
+            RULES[n] = fn
+        return fn
+
+    return register
+
+
+def same_operands(cls) -> Rule:
+    def convert(op: Operation, b: Builder):
+        return b.build(cls, op.operands, result_types(op)).results
+
+    return convert
+
+
+def props_rule(cls, **names: tuple[str, Callable]) -> Rule:
+    """A one-operand-group op whose xla properties come from stablehlo ones."""
+
+    def convert(op, b):
+        props = {}
+        for xla_name, (shlo_name, conv) in names.items():
+            value = prop(op, shlo_name)
+            if value is not None:
+                props[xla_name] = conv(value)
+        return b.build(cls, op.operands, result_types(op), props).results
+
+    return convert
+
+
+ARR = lambda a: i64_array(ints(a))  # noqa: E731
+INT = lambda a: i64_attr(int_of(a))  # noqa: E731
+
+
+def take_regions(op: Operation) -> list[Region]:
+    return [op.detach_region(r) for r in list(op.regions)]
+
+
+def check_isolated(op: Operation) -> None:
+    captured = captured_values(op.regions)
+    if captured:
+        fail(op, f"its region uses {len(captured)} value(s) defined outside it; xla computations see only their parameters")
+
+
+def channel_id(op) -> IntegerAttr | None:
+    handle = prop(op, "channel_handle")
+    if handle is None:
+        return None
+    value = handle.fields.data.get("handle")  # type: ignore[attr-defined]
+    return i64_attr(int_of(value)) if value is not None else None
+

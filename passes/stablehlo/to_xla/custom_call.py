@@ -1,0 +1,67 @@
+"""convert-stablehlo-to-xla: Custom calls (JAX's LAPACK calls become xla.cholesky and xla.triangular_solve;
+sharding markers and `sdy` sharding annotations are identities)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import BoolAttr, DictionaryAttr, StringAttr
+from xdsl.ir import Attribute, SSAValue
+from xla_opt.dialects import xla
+
+from .common import Builder, bool_of, fail, int_of, prop, result_types, rule
+
+SHARDING_TARGETS = {"Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape", "annotate_device_placement"}
+
+
+def _char_field(op, key: str, default: str) -> str:
+    config = op.attributes.get("mhlo.backend_config")
+    if isinstance(config, DictionaryAttr) and key in config.data:
+        return chr(int_of(config.data[key]))
+    return default
+
+
+def _zeros_for(b: Builder, types: Sequence[Attribute]) -> list[SSAValue]:
+    return [b.constant(0, t) for t in types]
+
+
+@rule("stablehlo.custom_call")
+def _custom_call(op, b):
+    target = prop(op, "call_target_name")
+    target = target.data if isinstance(target, StringAttr) else str(target)
+    if target in SHARDING_TARGETS:
+        return list(op.operands)
+    base = target.removesuffix("_ffi")
+    if base.startswith("lapack_") and base[8:] == "potrf":
+        # (a) -> (factor, info)
+        lower = _char_field(op, "uplo", "L") == "L"
+        a = op.operands[-1]
+        factor = b.one(xla.CholeskyOp, [a], a.type, {"lower": BoolAttr.from_bool(lower)})
+        return [factor, *_zeros_for(b, [r.type for r in op.results[1:]])]
+    if base.startswith("lapack_") and base[8:] == "trsm" or base.startswith("blas_") and base[6:] == "trsm":
+        a, rhs = op.operands[-2], op.operands[-1]
+        trans = _char_field(op, "trans_x", "N")
+        props = {
+            "left_side": BoolAttr.from_bool(_char_field(op, "side", "L") == "L"),
+            "lower": BoolAttr.from_bool(_char_field(op, "uplo", "L") == "L"),
+            "unit_diagonal": BoolAttr.from_bool(_char_field(op, "diag", "N") == "U"),
+            "transpose_a": xla.TransposeAttr(
+                xla.Transpose({"N": "NO_TRANSPOSE", "T": "TRANSPOSE", "C": "ADJOINT"}[trans])
+            ),
+        }
+        x = b.one(xla.TriangularSolveOp, [a, rhs], rhs.type, props)
+        return [x, *_zeros_for(b, [r.type for r in op.results[1:]])]
+    if base.startswith(("lapack_", "blas_", "cusolver", "cublas", "hipsolver", "cu_", "hip_")):
+        fail(op, f"custom call '{target}' has no xla counterpart")
+    props: dict[str, Attribute | None] = {"call_target_name": StringAttr(target)}
+    config = prop(op, "backend_config")
+    if isinstance(config, StringAttr) and config.data:
+        props["backend_config"] = config
+    if prop(op, "has_side_effect") is not None:
+        props["has_side_effect"] = BoolAttr.from_bool(bool_of(prop(op, "has_side_effect")))
+    return b.build(xla.CustomCallOp, [list(op.operands)], result_types(op), props).results
+
+
+@rule("sdy.sharding_constraint", "sdy.reshard")
+def _sharding_identity(op, b):
+    return [op.operands[0]]

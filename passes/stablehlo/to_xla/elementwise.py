@@ -1,0 +1,93 @@
+"""convert-stablehlo-to-xla: Element-wise StableHLO ops (a table of one-to-one ops), constants, iota, compare."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xla_opt.dialects.stablehlo.attrs import enum_value
+from xla_opt.dialects.xla import elementwise as xe
+
+from .common import RULES, fail, i64_attr, int_of, prop, rule, same_operands
+
+# stablehlo.<name> -> the xla op of the same operands and results
+ELEMENTWISE = {
+    "abs": xe.AbsOp,
+    "cbrt": xe.CbrtOp,
+    "ceil": xe.CeilOp,
+    "cosine": xe.CosineOp,
+    "sine": xe.SineOp,
+    "tan": xe.TanOp,
+    "exponential": xe.ExponentialOp,
+    "exponential_minus_one": xe.ExponentialMinusOneOp,
+    "floor": xe.FloorOp,
+    "imag": xe.ImagOp,
+    "real": xe.RealOp,
+    "is_finite": xe.IsFiniteOp,
+    "log": xe.LogOp,
+    "log_plus_one": xe.LogPlusOneOp,
+    "logistic": xe.LogisticOp,
+    "not": xe.NotOp,
+    "negate": xe.NegateOp,
+    "popcnt": xe.PopcntOp,
+    "count_leading_zeros": xe.CountLeadingZerosOp,
+    "rsqrt": xe.RsqrtOp,
+    "sign": xe.SignOp,
+    "sqrt": xe.SqrtOp,
+    "tanh": xe.TanhOp,
+    "round_nearest_afz": xe.RoundNearestAfzOp,
+    "round_nearest_even": xe.RoundNearestEvenOp,
+    "add": xe.AddOp,
+    "subtract": xe.SubtractOp,
+    "multiply": xe.MultiplyOp,
+    "divide": xe.DivideOp,
+    "remainder": xe.RemainderOp,
+    "maximum": xe.MaximumOp,
+    "minimum": xe.MinimumOp,
+    "power": xe.PowerOp,
+    "atan2": xe.Atan2Op,
+    "and": xe.AndOp,
+    "or": xe.OrOp,
+    "xor": xe.XorOp,
+    "shift_left": xe.ShiftLeftOp,
+    "shift_right_logical": xe.ShiftRightLogicalOp,
+    "shift_right_arithmetic": xe.ShiftRightArithmeticOp,
+    "select": xe.SelectOp,
+    "clamp": xe.ClampOp,
+    "convert": xe.ConvertOp,
+    "bitcast_convert": xe.BitcastConvertOp,
+}
+for _name, _cls in ELEMENTWISE.items():
+    RULES[f"stablehlo.{_name}"] = same_operands(_cls)
+
+
+@rule("stablehlo.constant", "chlo.constant")
+def _constant(op, b):
+    value = prop(op, "value")
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        fail(op, f"constant value {value} is not a dense elements attribute")
+    return [b.one(xe.ConstantOp, [], op.results[0].type, {"value": value})]
+
+
+@rule("stablehlo.iota")
+def _iota(op, b):
+    return [b.one(xe.IotaOp, [], op.results[0].type, {"iota_dimension": i64_attr(int_of(prop(op, "iota_dimension")))})]
+
+
+@rule("stablehlo.compare")
+def _compare(op, b):
+    direction = enum_value(prop(op, "comparison_direction"))
+    ctype = enum_value(prop(op, "compare_type"))
+    if ctype == "NOTYPE":
+        ctype = None
+    props = {"comparison_direction": xe.ComparisonDirectionAttr(xe.ComparisonDirection(direction))}
+    if ctype is not None:
+        props["compare_type"] = xe.ComparisonTypeAttr(xe.ComparisonType(ctype))
+    return [b.one(xe.CompareOp, op.operands, op.results[0].type, props)]
+
+
+@rule("stablehlo.reduce_precision")
+def _reduce_precision(op, b):
+    props = {
+        "exponent_bits": i64_attr(int_of(prop(op, "exponent_bits"))),
+        "mantissa_bits": i64_attr(int_of(prop(op, "mantissa_bits"))),
+    }
+    return [b.one(xe.ReducePrecisionOp, op.operands, op.results[0].type, props)]

@@ -1,0 +1,51 @@
+"""convert-stablehlo-to-xla: Tokens and host transfers: create_token, after_all, infeed, outfeed, send, recv."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import BoolAttr, StringAttr
+from xla_opt.dialects import xla
+from xla_opt.dialects.xla import base as xb
+
+from .common import bool_of, channel_id, i64_attr, prop, result_types, rule
+
+
+@rule("stablehlo.after_all")
+def _after_all(op, b):
+    return b.build(xla.AfterAllOp, [list(op.operands)], result_types(op)).results
+
+
+@rule("stablehlo.create_token")
+def _create_token(op, b):
+    return b.build(xla.AfterAllOp, [[]], [xb.TokenType()]).results
+
+
+@rule("stablehlo.infeed")
+def _infeed(op, b):
+    config = prop(op, "infeed_config")
+    props = {"infeed_config": config if isinstance(config, StringAttr) and config.data else None}
+    types = result_types(op)
+    return b.build(xla.InfeedOp, [op.operands[0]], [types[:-1], types[-1]], props).results
+
+
+@rule("stablehlo.outfeed")
+def _outfeed(op, b):
+    config = prop(op, "outfeed_config")
+    props = {"outfeed_config": config if isinstance(config, StringAttr) and config.data else None}
+    return b.build(xla.OutfeedOp, [list(op.operands[:-1]), op.operands[-1]], result_types(op), props).results
+
+
+@rule("stablehlo.send")
+def _send(op, b):
+    props = {"channel_id": channel_id(op) or i64_attr(0)}
+    if prop(op, "is_host_transfer") is not None:
+        props["is_host_transfer"] = BoolAttr.from_bool(bool_of(prop(op, "is_host_transfer")))
+    return b.build(xla.SendOp, [list(op.operands[:-1]), op.operands[-1]], result_types(op), props).results
+
+
+@rule("stablehlo.recv")
+def _recv(op, b):
+    props = {"channel_id": channel_id(op) or i64_attr(0)}
+    if prop(op, "is_host_transfer") is not None:
+        props["is_host_transfer"] = BoolAttr.from_bool(bool_of(prop(op, "is_host_transfer")))
+    types = result_types(op)
+    return b.build(xla.RecvOp, [op.operands[0]], [types[:-1], types[-1]], props).results
