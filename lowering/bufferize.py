@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf, tensor
-from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FunctionType,
@@ -42,6 +41,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnitAttr,
 )
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException

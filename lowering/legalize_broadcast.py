@@ -22,7 +22,6 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-
 from xla_opt.dialects.shapes.broadcast import broadcast_operand_map
 from xla_opt.dialects.xla.base import elem_of, i64_array, ints, shape_of, tensor
 from xla_opt.dialects.xla.elementwise import BinaryElementwiseOp, ClampOp, SelectOp

@@ -36,7 +36,6 @@ from xdsl.dialects.builtin import (
     i1,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-
 from xla_opt.dialects.xla import elementwise as ew
 from xla_opt.dialects.xla.base import (
     bit_width,

@@ -35,8 +35,8 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
-    TensorType,
     ModuleOp,
+    TensorType,
     UnitAttr,
     i1,
     i16,
@@ -45,9 +45,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.utils.target import Target
 from xdsl.utils.exceptions import PassFailedException
-
+from xdsl.utils.target import Target
 from xla_opt.dialects.llvm_casts import EXTRA_LLVM_OPS, FPToSIOp, FPToUIOp, UIToFPOp
 
 PTR = llvm.LLVMPointerType()

@@ -403,3 +403,23 @@ def test_only_working_targets_are_offered(tmp_path, capsys, target):
     assert main([str(path), "-t", target]) == 1
     err = capsys.readouterr().err
     assert "internal error" not in err and "choose from mlir, stablehlo, llvm" in err
+
+
+# --------------------------------------------------------------------------------------
+# found by the program generator: unsigned constants keep their value when widened
+# --------------------------------------------------------------------------------------
+
+UNSIGNED_CONSTANT_WIDENED = """
+func.func @main() -> tensor<3xi32> {
+  %c = xla.constant dense<[255, 7, 128]> : tensor<3xui8>
+  %0 = xla.convert %c : (tensor<3xui8>) -> tensor<3xi32>
+  func.return %0 : tensor<3xi32>
+}
+"""
+
+
+def test_unsigned_constant_with_the_top_bit_set_widens_to_its_value():
+    """convert-xla-to-linalg made the constant signless before its users were lowered,
+    so the convert read i8 and sign-extended 255 to -1."""
+    for (result,) in run_both(UNSIGNED_CONSTANT_WIDENED):
+        np.testing.assert_array_equal(result, np.array([255, 7, 128], np.int32))

@@ -125,7 +125,7 @@ def test_the_checker_sees_a_cycle(tmp_path, monkeypatch):
     assert import_cycles() == [["xla_opt.a", "xla_opt.b"]]
 
 
-# Being removed by the StableHLO package restructuring (issue 9, item 4).
+# Cycles tolerated for now (none: keep it that way).
 KNOWN_CYCLES: list[list[str]] = []
 
 

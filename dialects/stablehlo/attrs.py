@@ -35,6 +35,7 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.str_enum import StrEnum
+from xla_opt.dialects.parsing import parse_integer_or_bool, parse_nested_list
 
 
 @irdl_attr_definition
@@ -100,30 +101,11 @@ def enum_value(attr: Attribute | None) -> str | None:
 # --------------------------------------------------------------------------------------
 
 
-def _parse_int_or_bool_list(parser: AttrParser) -> list:
-    parser.parse_punctuation("[")
-    items: list = []
-    if parser.parse_optional_punctuation("]") is not None:
-        return items
-    while True:
-        if parser._current_token.text == "[":  # noqa: SLF001 - a look-ahead
-            items.append(_parse_int_or_bool_list(parser))
-        elif parser._current_token.text in ("true", "false"):  # noqa: SLF001
-            items.append(parser._current_token.text == "true")  # noqa: SLF001
-            parser.parse_keyword(parser._current_token.text)  # noqa: SLF001
-        else:
-            items.append(parser.parse_integer(allow_boolean=False))
-        if parser.parse_optional_punctuation(",") is None:
-            break
-    parser.parse_punctuation("]")
-    return items
-
-
 def parse_field_value(parser: AttrParser) -> Attribute:
     """`[1, 2]` (an i64 array), an integer (i64), `true`/`false`, or any attribute."""
     tok = parser._current_token.text  # noqa: SLF001
     if tok == "[":
-        return DenseArrayBase.from_list(i64, [int(v) for v in _parse_int_or_bool_list(parser)])
+        return DenseArrayBase.from_list(i64, [int(v) for v in parse_nested_list(parser, parse_integer_or_bool)])
     if tok in ("true", "false"):
         parser.parse_keyword(tok)
         return BoolAttr.from_bool(tok == "true")

@@ -47,6 +47,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.traits import IsTerminator
+from xla_opt.dialects.parsing import parse_integer_or_bool, parse_nested_list
 
 from .attrs import (
     STABLEHLO_ENUMS,
@@ -163,29 +164,19 @@ def _parse_operands(parser: Parser) -> tuple[list[UnresolvedOperand], bool]:
     return operands, False
 
 
+def _parse_list_leaf(parser: Parser):
+    """An item of a list in a pretty form: an integer, a boolean, an enum word or an
+    attribute (`#stablehlo...`)."""
+    if _is_ident(parser) and _tok(parser) not in ("true", "false"):
+        return parser.parse_identifier()
+    if _tok(parser).startswith("#"):
+        return parser.parse_attribute()
+    return parse_integer_or_bool(parser)
+
+
 def _parse_list(parser: Parser) -> list:
     """`[1, 2]`, `[[1, 2], [3, 4]]`, `[true, false]`, `[DEFAULT, HIGH]`, `[]`."""
-    parser.parse_punctuation("[")
-    items: list = []
-    if parser.parse_optional_punctuation("]") is not None:
-        return items
-    while True:
-        t = _tok(parser)
-        if t == "[":
-            items.append(_parse_list(parser))
-        elif t in ("true", "false"):
-            parser.parse_keyword(t)
-            items.append(t == "true")
-        elif _is_ident(parser):
-            items.append(parser.parse_identifier())
-        elif t.startswith("#"):
-            items.append(parser.parse_attribute())
-        else:
-            items.append(parser.parse_integer(allow_boolean=False))
-        if parser.parse_optional_punctuation(",") is None:
-            break
-    parser.parse_punctuation("]")
-    return items
+    return parse_nested_list(parser, _parse_list_leaf)
 
 
 def list_attr(items: list) -> Attribute:

@@ -58,6 +58,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xla_opt.dialects.parsing import parse_integer, parse_nested_list
 from xla_opt.dialects.shapes.common import ShapeError
 
 # --------------------------------------------------------------------------------------
@@ -264,23 +265,6 @@ def _print_prop_value(printer: Printer, value: Attribute) -> None:
         printer.print_attribute(value)
 
 
-def _parse_int_list(parser: Parser) -> list:
-    """`[1, 2]` or `[[1, 2], [3, 4]]` (also the empty `[]`)."""
-    parser.parse_punctuation("[")
-    items: list = []
-    if parser.parse_optional_punctuation("]") is not None:
-        return items
-    while True:
-        if parser._current_token.text == "[":  # noqa: SLF001 - a look-ahead
-            items.append(_parse_int_list(parser))
-        else:
-            items.append(parser.parse_integer(allow_boolean=False))
-        if parser.parse_optional_punctuation(",") is None:
-            break
-    parser.parse_punctuation("]")
-    return items
-
-
 def _parse_prop_value(parser: Parser, op_cls: type[IRDLOperation], name: str) -> Attribute:
     pdef = op_cls.get_irdl_definition().properties.get(name)
     if pdef is None:
@@ -297,7 +281,7 @@ def _parse_prop_value(parser: Parser, op_cls: type[IRDLOperation], name: str) ->
             parser.raise_error(f"'{word}' is not a valid {name}; expected one of {allowed}")
     tok = parser._current_token.text  # noqa: SLF001 - a look-ahead
     if tok == "[":
-        values = _parse_int_list(parser)
+        values = parse_nested_list(parser, parse_integer)
         if any(isinstance(v, list) for v in values):
             try:
                 return i64_matrix(values)
@@ -376,11 +360,13 @@ class XlaOp(IRDLOperation):
             check_xla_type(r.type, f"result #{i}", allow_token=True)
         try:
             self.verify_xla()
+            self.check_inferred_result_types()
         except ShapeError as e:
             raise VerifyException(str(e)) from None
 
     def verify_xla(self) -> None:
-        """Op-specific rules; may raise ShapeError or VerifyException."""
+        """Op-specific rules; may raise ShapeError or VerifyException. The result types
+        are then checked against `infer_result_types` (when the spec determines them)."""
 
     def infer_result_types(self) -> list[Attribute] | None:
         """The result types the spec determines from operands and properties, or None."""

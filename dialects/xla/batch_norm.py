@@ -59,7 +59,6 @@ class BatchNormOp(XlaOp):
         )
         if not is_float(t):
             raise VerifyException(f"operand element type {t} must be floating-point")
-        self.check_inferred_result_types()
 
 
 @irdl_op_definition

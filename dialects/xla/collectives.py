@@ -95,9 +95,6 @@ class ReplicaIdOp(XlaOp):
     def infer_result_types(self) -> list[Attribute]:
         return [tensor((), ui32)]
 
-    def verify_xla(self) -> None:
-        self.check_inferred_result_types()
-
 
 # --------------------------------------------------------------------------------------
 # Collectives
@@ -133,7 +130,6 @@ class AllReduceOp(XlaOp):
                 )
         _group_size(self.replica_groups, None)
         _verify_reducer(self.computation, element_type)
-        self.check_inferred_result_types()
 
 
 @irdl_op_definition
@@ -166,7 +162,6 @@ class AllGatherOp(XlaOp):
                 shape_of(self.result.type),
                 self.all_gather_dim.value.data,
             )
-        self.check_inferred_result_types()
 
 
 @irdl_op_definition
@@ -200,7 +195,6 @@ class ReduceScatterOp(XlaOp):
                 shape_of(self.result.type),
                 self.scatter_dimension.value.data,
             )
-        self.check_inferred_result_types()
         _verify_reducer(self.computation, elem_of(self.operand.type))
 
 
@@ -229,9 +223,6 @@ class AllToAllOp(XlaOp):
         )
         return [tensor(shape, elem_of(t))]
 
-    def verify_xla(self) -> None:
-        self.check_inferred_result_types()
-
 
 @irdl_op_definition
 class CollectivePermuteOp(XlaOp):
@@ -250,7 +241,6 @@ class CollectivePermuteOp(XlaOp):
 
     def verify_xla(self) -> None:
         check_source_target_pairs(_matrix_rows(self.source_target_pairs, "source_target_pairs"))
-        self.check_inferred_result_types()
 
 
 COLLECTIVE_OPS = (

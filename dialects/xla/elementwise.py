@@ -126,7 +126,6 @@ class UnaryElementwiseOp(XlaOp):
 
     def verify_xla(self) -> None:
         _check_elements(self, elem_of(self.operand.type), type(self).ALLOWED, "operand")
-        self.check_inferred_result_types()
 
 
 def _unary(
@@ -209,7 +208,6 @@ class BinaryElementwiseOp(XlaOp):
         if lt != rt:
             raise VerifyException(f"operands must have the same element type, got {lt} and {rt}")
         _check_elements(self, lt, type(self).ALLOWED, "operand")
-        self.check_inferred_result_types()
 
 
 def _binary(name: str, allowed: ElementCategory, doc: str) -> type[BinaryElementwiseOp]:
@@ -406,7 +404,6 @@ class SelectOp(XlaOp):
                 f"on_true {self.on_true.type} and on_false {self.on_false.type} must have "
                 "the same element type"
             )
-        self.check_inferred_result_types()
 
 
 @irdl_op_definition
@@ -435,7 +432,6 @@ class ClampOp(XlaOp):
                     f"{name} element type {elem_of(v.type)} differs from the operand's {t}"
                 )
         _check_elements(self, t, INTEGER_OR_FLOAT, "operand")
-        self.check_inferred_result_types()
 
 
 # --------------------------------------------------------------------------------------
@@ -505,7 +501,6 @@ class ReducePrecisionOp(XlaOp):
     def verify_xla(self) -> None:
         _check_elements(self, elem_of(self.operand.type), FLOAT, "operand")
         check_reduce_precision(self.exponent_bits.value.data, self.mantissa_bits.value.data)
-        self.check_inferred_result_types()
 
 
 ELEMENTWISE_OPS = (

@@ -91,7 +91,6 @@ class DotOp(XlaOp):
 
     def verify_xla(self) -> None:
         same_element_type(lhs=self.lhs.type, rhs=self.rhs.type)
-        self.check_inferred_result_types()
 
 
 @irdl_op_definition
@@ -123,7 +122,6 @@ class DotGeneralOp(XlaOp):
 
     def verify_xla(self) -> None:
         same_element_type(lhs=self.lhs.type, rhs=self.rhs.type)
-        self.check_inferred_result_types()
 
 
 # --------------------------------------------------------------------------------------
@@ -209,7 +207,6 @@ class ConvolutionOp(XlaOp):
                 f"result {self.result.type} must have rank {n + 2} (n+2 for {n} spatial "
                 "dimensions)"
             )
-        self.check_inferred_result_types()
 
 
 # --------------------------------------------------------------------------------------
@@ -260,9 +257,6 @@ class FftOp(XlaOp):
         )
         return [tensor(shape, self.result_element_type())]
 
-    def verify_xla(self) -> None:
-        self.check_inferred_result_types()
-
 
 # --------------------------------------------------------------------------------------
 # Cholesky, TriangularSolve
@@ -287,7 +281,6 @@ class CholeskyOp(XlaOp):
     def verify_xla(self) -> None:
         _check_float_or_complex(elem_of(self.a.type), "a")
         check_square_matrices(shape_of(self.a.type), "a")
-        self.check_inferred_result_types()
 
 
 class Transpose(StrEnum):
@@ -326,7 +319,6 @@ class TriangularSolveOp(XlaOp):
     def verify_xla(self) -> None:
         t = same_element_type(a=self.a.type, b=self.b.type)
         _check_float_or_complex(t, "a")
-        self.check_inferred_result_types()
 
 
 # --------------------------------------------------------------------------------------

@@ -118,7 +118,6 @@ class ReductionOp(XlaOp):
         _check_init_values(self.inputs, self.init_values)
         accumulators = [scalar_of(x.type) for x in self.inputs]
         verify_computation(self.body, accumulators * 2, accumulators, "body")
-        self.check_inferred_result_types()
 
 
 @irdl_op_definition
@@ -198,7 +197,6 @@ class SelectAndScatterOp(XlaOp):
         )
         verify_computation(self.select, [element, element], [PRED_SCALAR], "select")
         verify_computation(self.scatter, [element, element], [element], "scatter")
-        self.check_inferred_result_types()
 
 
 @irdl_op_definition
@@ -223,7 +221,6 @@ class SortOp(XlaOp):
         sort_dimension(shape, None if self.dimension is None else self.dimension.value.data)
         pairs = [s for x in self.inputs for s in (scalar_of(x.type), scalar_of(x.type))]
         verify_computation(self.comparator, pairs, [PRED_SCALAR], "comparator")
-        self.check_inferred_result_types()
 
 
 @irdl_op_definition
@@ -259,7 +256,6 @@ class MapOp(XlaOp):
         verify_computation(
             self.computation, [scalar_of(x.type) for x in self.inputs], [returned], "computation"
         )
-        self.check_inferred_result_types()
 
 
 REDUCTION_OPS = (ReduceOp, ReduceWindowOp, SelectAndScatterOp, SortOp, MapOp)

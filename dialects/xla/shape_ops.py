@@ -94,9 +94,6 @@ class BroadcastOp(XlaOp):
         t = self.operand.type
         return [tensor(broadcast_shape(shape_of(t), ints(self.broadcast_sizes)), elem_of(t))]
 
-    def verify_xla(self) -> None:
-        self.check_inferred_result_types()
-
 
 @irdl_op_definition
 class BroadcastInDimOp(XlaOp):
@@ -166,9 +163,6 @@ class CollapseOp(XlaOp):
         t = self.operand.type
         return [tensor(collapse_shape(shape_of(t), ints(self.dimensions)), elem_of(t))]
 
-    def verify_xla(self) -> None:
-        self.check_inferred_result_types()
-
 
 class CollapseToReshape(RewritePattern):
     """Collapsing in-order consecutive dimensions is a reshape in the default
@@ -196,9 +190,6 @@ class TransposeOp(XlaOp):
         t = self.operand.type
         return [tensor(transpose_shape(shape_of(t), ints(self.permutation)), elem_of(t))]
 
-    def verify_xla(self) -> None:
-        self.check_inferred_result_types()
-
 
 @irdl_op_definition
 class ReverseOp(XlaOp):
@@ -216,7 +207,6 @@ class ReverseOp(XlaOp):
 
     def verify_xla(self) -> None:
         check_reverse(shape_of(self.operand.type), ints(self.dimensions))
-        self.check_inferred_result_types()
 
 
 # --------------------------------------------------------------------------------------
@@ -244,9 +234,6 @@ class SliceOp(XlaOp):
         )
         return [tensor(shape, elem_of(t))]
 
-    def verify_xla(self) -> None:
-        self.check_inferred_result_types()
-
 
 @irdl_op_definition
 class DynamicSliceOp(XlaOp):
@@ -268,7 +255,6 @@ class DynamicSliceOp(XlaOp):
 
     def verify_xla(self) -> None:
         _check_start_indices(tuple(self.start_indices))
-        self.check_inferred_result_types()
 
 
 @irdl_op_definition
@@ -293,7 +279,6 @@ class DynamicUpdateSliceOp(XlaOp):
         check_dynamic_update_slice(
             shape_of(self.operand.type), shape_of(self.update.type), len(self.start_indices)
         )
-        self.check_inferred_result_types()
 
 
 # --------------------------------------------------------------------------------------
@@ -321,7 +306,6 @@ class ConcatenateOp(XlaOp):
     def verify_xla(self) -> None:
         for i, v in enumerate(self.inputs):
             _check_same_element_type(f"input #{i}", v.type, "input #0", self.inputs[0].type)
-        self.check_inferred_result_types()
 
 
 @irdl_op_definition
@@ -354,7 +338,6 @@ class PadOp(XlaOp):
         if shape_of(value_type) != ():
             raise VerifyException(f"padding_value must be a rank-0 tensor, got {value_type}")
         _check_same_element_type("padding_value", value_type, "operand", self.operand.type)
-        self.check_inferred_result_types()
 
 
 # --------------------------------------------------------------------------------------
@@ -378,7 +361,6 @@ class GetDimensionSizeOp(XlaOp):
 
     def verify_xla(self) -> None:
         check_dimension(shape_of(self.operand.type), self.dimension.value.data)
-        self.check_inferred_result_types()
 
 
 @irdl_op_definition
@@ -401,7 +383,6 @@ class SetDimensionSizeOp(XlaOp):
         if self.size.type != tensor((), i32):
             raise VerifyException(f"size must be a tensor<i32>, got {self.size.type}")
         check_dimension(shape_of(self.operand.type), self.dimension.value.data)
-        self.check_inferred_result_types()
 
 
 # --------------------------------------------------------------------------------------
@@ -423,9 +404,6 @@ class TupleOp(XlaOp):
         # compares equal to the parsed type's tuple
         return [TupleType(ArrayAttr([v.type for v in self.elements]))]
 
-    def verify_xla(self) -> None:
-        self.check_inferred_result_types()
-
 
 @irdl_op_definition
 class GetTupleElementOp(XlaOp):
@@ -443,9 +421,6 @@ class GetTupleElementOp(XlaOp):
         check_tuple_index(len(element_types), index)
         return [element_types[index]]
 
-    def verify_xla(self) -> None:
-        self.check_inferred_result_types()
-
 
 @irdl_op_definition
 class OptimizationBarrierOp(XlaOp):
@@ -459,9 +434,6 @@ class OptimizationBarrierOp(XlaOp):
 
     def infer_result_types(self) -> list[Attribute]:
         return [v.type for v in self.operands_]
-
-    def verify_xla(self) -> None:
-        self.check_inferred_result_types()
 
 
 SHAPE_OPS = (

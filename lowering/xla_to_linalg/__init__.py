@@ -10,25 +10,33 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ComplexType, IntegerType, ModuleOp, Signedness, TensorType, TupleType
+from xdsl.dialects.builtin import (
+    ComplexType,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+    TensorType,
+    TupleType,
+)
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
-
-from xla_opt.diagnostics import DiagnosticError, op_diagnostic
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriteWalker,
     TypeConversionPattern,
     attr_type_rewrite_pattern,
 )
-
 from xla_opt.dialects.xla.base import TokenType
 from xla_opt.dialects.xla.elementwise import BINARY_OPS, UNARY_OPS
 
+from xla_opt.diagnostics import DiagnosticError, op_diagnostic
+
+from .control_flow import CONTROL_FLOW_PATTERNS
 from .elementwise import ELEMENTWISE_PATTERNS
+from .linear_algebra import LINEAR_ALGEBRA_PATTERNS
+from .reductions import REDUCTION_PATTERNS
 from .shape_ops import SHAPE_PATTERNS
-from .structural import STRUCTURAL_PATTERNS
 
 
 class SignlessIntegers(TypeConversionPattern):
@@ -85,7 +93,7 @@ class ConvertXlaToLinalgPass(ModulePass):
             raise DiagnosticError(diagnostics)
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
-                [*ELEMENTWISE_PATTERNS, *SHAPE_PATTERNS, *STRUCTURAL_PATTERNS]
+                [*ELEMENTWISE_PATTERNS, *SHAPE_PATTERNS, *REDUCTION_PATTERNS, *LINEAR_ALGEBRA_PATTERNS, *CONTROL_FLOW_PATTERNS]
             )
         ).rewrite_module(op)
         PatternRewriteWalker(SignlessIntegers(recursive=True)).rewrite_module(op)

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
-
 from xla_opt.dialects.xla.computation import ReturnOp
 from xla_opt.lowering.scalar_ops import ScalarLoweringError, emit_scalar
 

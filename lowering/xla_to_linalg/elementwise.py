@@ -17,21 +17,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
-    IntegerType,
     TensorType,
     i64,
 )
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import BlockArgument, Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
-
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 from xla_opt.dialects.xla import elementwise as ew
-from xla_opt.dialects.xla.base import XlaOp, elem_of, is_unsigned, shape_of
-from xla_opt.lowering.scalar_ops import ScalarLoweringError, emit_convert, emit_scalar, signless, wrap_signed
+from xla_opt.dialects.xla.base import XlaOp, elem_of, shape_of
+from xla_opt.lowering.scalar_ops import (
+    ScalarLoweringError,
+    emit_convert,
+    emit_scalar,
+)
 
-from .structural import PARALLEL, affine_map, generic
+from .common import PARALLEL, affine_map, generic
 
 # The ops computed element by element from same-shape operands.
 SCALAR_ELEMENTWISE_OPS: tuple[type[Operation], ...] = (
@@ -92,22 +97,15 @@ class ElementwiseToGeneric(RewritePattern):
 
 class ConstantToArith(RewritePattern):
     """xla.constant -> arith.constant of the same dense tensor value, with unsigned
-    element types made signless (values wrapped into the signed range)."""
+    element types made signless with the other integers, at the end of the pass."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ew.ConstantOp, rewriter: PatternRewriter, /) -> None:
-        element = elem_of(op.output.type)
         if in_computation(op):
             return
-        value = op.value
-        if is_unsigned(element):
-            assert isinstance(element, IntegerType)
-            width = element.width.data
-            signless_type = TensorType(signless(element), shape_of(op.output.type))
-            value = DenseIntOrFPElementsAttr.from_list(
-                signless_type, [wrap_signed(int(v), width) for v in value.get_values()]
-            )
-        rewriter.replace(op, arith.ConstantOp(value))
+        # An unsigned constant keeps its type until the pass makes every integer
+        # signless (the same bytes): the patterns of its users read its signedness.
+        rewriter.replace(op, arith.ConstantOp(op.value))
 
 
 class IotaToGeneric(RewritePattern):

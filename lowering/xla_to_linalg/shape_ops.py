@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, TensorType, i64
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -27,15 +27,18 @@ from xdsl.ir.affine import (
     AffineExpr,
     AffineMap,
 )
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
-
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 from xla_opt.dialects.shapes.common import num_elements
 from xla_opt.dialects.xla import shape_ops as so
 from xla_opt.dialects.xla.base import elem_of, ints, is_unsigned, shape_of
 from xla_opt.lowering.scalar_ops import emit_convert
 
+from .common import PARALLEL, affine_map, generic
 from .elementwise import identity_generic, in_computation
-from .structural import PARALLEL, affine_map, generic
 
 # --------------------------------------------------------------------------------------
 # Helpers
@@ -50,6 +53,10 @@ def copy_through_map(
     rank = len(shape_of(result_type))
     empty = tensor.EmptyOp([], result_type)
     operand_shape, result_shape = shape_of(operand.type), shape_of(result_type)
+    if 0 in result_shape:
+        # nothing to copy; a map reading past the operand's end (a slice starting at
+        # its size) would not verify even though the loop never runs
+        return [empty]
     if any(
         isinstance(e, AffineDimExpr) and operand_shape[i] != result_shape[e.position]
         for i, e in enumerate(operand_indices)

@@ -1,0 +1,132 @@
+"""The control-flow family to scf/func: `xla.while` -> `scf.while`, `xla.conditional`
+-> (nested) `scf.if`, `xla.call` -> `func.call`; the regions are moved as they are
+(their xla ops are lowered by the other patterns of the pass) and their `xla.return`
+becomes `scf.condition` / `scf.yield`."""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, func, scf, tensor
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    i1,
+    i32,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint, Rewriter
+from xla_opt.dialects import xla
+from xla_opt.dialects.xla.base import elem_of
+from xla_opt.dialects.xla.computation import ReturnOp
+
+
+class WhileToScf(RewritePattern):
+    """xla.while -> scf.while: cond becomes the before region (its xla.return, a PRED
+    scalar, becomes scf.condition forwarding the state), body the after region."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.WhileOp, rewriter: PatternRewriter):
+        before = rewriter.move_region_contents_to_new_regions(op.cond)
+        after = rewriter.move_region_contents_to_new_regions(op.body)
+        rewriter.replace(op, 
+            scf.WhileOp(op.operand, [r.type for r in op.outputs], before, after)
+        )
+
+
+def branch_region(branch: Region, operand: SSAValue) -> Region:
+    """A branch's block in a new region of a non-isolated op, its argument replaced by
+    the branch operand (the branch's xla.return is left for ReturnToScf)."""
+    block = Block()
+    Rewriter.inline_block(branch.block, InsertPoint.at_end(block), [operand])
+    return Region(block)
+
+
+class ConditionalToScf(RewritePattern):
+    """xla.conditional -> scf.if on a PRED index (true: branch 0); on an S32 index,
+    nested scf.if on index == 0, 1, ..., N-2, the last branch running otherwise (out of
+    range included)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.ConditionalOp, rewriter: PatternRewriter):
+        branches = list(op.branches)
+        operands = list(op.branch_operands)
+        result_types = [r.type for r in op.outputs]
+        if len(branches) == 1:
+            self.inline_single_branch(op, rewriter, branches[0], operands[0])
+            return
+        index_type = elem_of(op.index.type)
+        index = tensor.ExtractOp(op.index, [], index_type)
+        if index_type == i1:
+            selected = scf.IfOp(
+                index,
+                result_types,
+                branch_region(branches[0], operands[0]),
+                branch_region(branches[1], operands[1]),
+            )
+            rewriter.replace(op, [index, selected])
+            return
+
+        def select_from(k: int) -> list[Operation]:
+            """Ops running branch k if index == k, else the branches after k."""
+            constant = arith.ConstantOp(IntegerAttr(k, i32))
+            is_k = arith.CmpiOp(index, constant, "eq")
+            if k + 1 == len(branches) - 1:
+                otherwise = branch_region(branches[k + 1], operands[k + 1])
+            else:
+                rest = select_from(k + 1)
+                otherwise = Region(Block([*rest, scf.YieldOp(*rest[-1].results)]))
+            selected = scf.IfOp(
+                is_k, result_types, branch_region(branches[k], operands[k]), otherwise
+            )
+            return [constant, is_k, selected]
+
+        rewriter.replace(op, [index, *select_from(0)])
+
+    @staticmethod
+    def inline_single_branch(
+        op: xla.ConditionalOp,
+        rewriter: PatternRewriter,
+        branch: Region,
+        operand: SSAValue,
+    ) -> None:
+        """Every index selects the only branch: its ops replace the conditional."""
+        block = branch.block
+        terminator = block.last_op
+        assert isinstance(terminator, ReturnOp)
+        # a returned block argument is the branch operand itself
+        results = [operand if v is block.args[0] else v for v in terminator.operands]
+        rewriter.erase(terminator)
+        rewriter.inline_block(block, InsertPoint.before(op), [operand])
+        rewriter.replace(op, [], results)
+
+
+class ReturnToScf(RewritePattern):
+    """xla.return ending a region of scf.while / scf.if (moved there from xla.while /
+    xla.conditional): scf.condition(pred, state...) in the before region of scf.while,
+    scf.yield elsewhere."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ReturnOp, rewriter: PatternRewriter):
+        parent = op.parent_op()
+        if isinstance(parent, scf.WhileOp) and op.parent_region() is parent.before_region:
+            pred = tensor.ExtractOp(op.results_[0], [], i1)
+            state = op.parent_block().args  # type: ignore[union-attr]
+            rewriter.replace(op, [pred, scf.ConditionOp(pred, *state)])
+        elif isinstance(parent, scf.WhileOp | scf.IfOp):
+            rewriter.replace(op, scf.YieldOp(*op.results_))
+
+
+class CallToFunc(RewritePattern):
+    """xla.call -> func.call of the same callee."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.CallOp, rewriter: PatternRewriter):
+        rewriter.replace(op, 
+            func.CallOp(op.callee, op.args, [r.type for r in op.outputs])
+        )
+
+
+CONTROL_FLOW_PATTERNS: list[RewritePattern] = [WhileToScf(), ConditionalToScf(), ReturnToScf(), CallToFunc()]

@@ -1,0 +1,726 @@
+"""Running fuzz cases and judging their outcomes.
+
+* `check_program`: a generated program on the interpreter, the JIT and (with JAX) XLA;
+  the results must agree (see `compare`).
+* `check_mutant`: a mutated program through parse+verify, the printer round trip, the
+  lowering pipeline stage by stage and both backends; every outcome must be a located
+  diagnostic or a correct run. `check_cli`: the `xla-opt` driver on it never shows a
+  traceback or an internal error.
+* `Worker`: a subprocess that runs cases one by one with a time limit each, so that a
+  hang or a crash of native code is reported as a finding with its program instead of
+  stopping the run (`python -m tests.fuzz worker` is its other end).
+
+A case's result is a `CaseResult`: its program text, its failures (each a `Failure`
+with a kind, the stage where it happened and a message) and notes (what was skipped,
+and why).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import pickle
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+from tests.fuzz.program_gen import DTYPES, RTOL, GeneratedProgram, TensorT, Value, make_inputs
+from tests.util import ELEMENT_TYPES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# --------------------------------------------------------------------------------------
+# Results
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Failure:
+    # "crash" (an unexpected exception or a dead worker), "mismatch" (results differ),
+    # "invalid" (IR that does not verify: a generated program, or a pass's output),
+    # "not-located" (a diagnostic without file:line:col), "hang", "cli" (xla-opt misbehaves)
+    kind: str
+    stage: str  # where: "verify", "interpreter", "jit", "xla", "pass <name>", "xla-opt ..."
+    message: str
+
+    @property
+    def signature(self) -> tuple[str, str, str]:
+        """What a smaller reproducer must still show: the kind, the stage and, for
+        crashes, the exception type; for invalid IR, the start of the verifier's message."""
+        detail = ""
+        if self.kind == "crash":
+            detail = self.message.split(":", 1)[0]
+        elif self.kind == "invalid":
+            detail = re.sub(r"\d+", "N", self.message.rsplit("error: ", 1)[-1])[:40]
+        return self.kind, self.stage, detail
+
+    def __str__(self) -> str:
+        return f"[{self.kind} in {self.stage}] {self.message}"
+
+
+@dataclass
+class CaseResult:
+    case: str  # e.g. "program seed 17"
+    text: str
+    failures: list[Failure] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    inputs: list[np.ndarray] | None = None
+    seconds: float = 0.0
+
+    def report(self) -> str:
+        lines = [f"{self.case}: {len(self.failures)} failure(s)"]
+        lines += [f"  {f}" for f in self.failures]
+        lines += ["--- program ---", self.text.rstrip()]
+        if self.inputs is not None:
+            lines += ["--- inputs ---", *(f"  #{i}: {describe_array(a)}" for i, a in enumerate(self.inputs))]
+        return "\n".join(lines)
+
+
+def describe_array(a: np.ndarray) -> str:
+    with np.printoptions(threshold=50, precision=9):
+        return f"np.array({a.tolist()!r}, dtype=np.{a.dtype})" if a.size <= 50 else f"{a.dtype}{list(a.shape)}"
+
+
+def _exception_text(e: BaseException) -> str:
+    first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+    where = traceback.extract_tb(e.__traceback__)[-1] if e.__traceback__ else None
+    at = f" (at {Path(where.filename).name}:{where.lineno} in {where.name})" if where else ""
+    return f"{type(e).__name__}: {first[:300]}{at}"
+
+
+LOCATED = re.compile(r"^\S+:\d+:\d+: error: ", re.M)
+
+
+# --------------------------------------------------------------------------------------
+# Comparing results
+# --------------------------------------------------------------------------------------
+
+def compare(
+    got: np.ndarray, want: np.ndarray, rtol: float, flush_denormals: bool = False, bitwise: bool = False
+) -> str | None:
+    """None when `got` agrees with `want`, else what differs. Integers and booleans
+    exactly; floats: NaN at the same positions and the rest equal (-0 == +0), or, with
+    a tolerance `rtol` > 0 (values that may differ by rounding), within rtol relative
+    to the largest magnitude of `want` (cancellation), infinities matched by values
+    near the type's limit and NaN by infinities (an intermediate overflow: inf - inf
+    on one side only). `flush_denormals`: denormals count as zeros (XLA flushes them).
+    `bitwise`: floats must have the same bits (NaN payloads, signs of zeros), for
+    values only moved around, never computed."""
+    got, want = np.asarray(got), np.asarray(want)
+    if got.dtype != want.dtype or got.shape != want.shape:
+        return f"got {got.dtype}{list(got.shape)}, expected {want.dtype}{list(want.shape)}"
+    if want.dtype.kind in "biu":
+        bad = got != want
+    elif bitwise:
+        bits = f"uint{want.dtype.itemsize * 8}"
+        bad = got.view(bits) != want.view(bits)
+    else:
+        g, w = got.astype(np.float64), want.astype(np.float64)
+        if flush_denormals:
+            tiny = float(ml_dtypes.finfo(want.dtype).smallest_normal)
+            g, w = (np.where(np.abs(x) < tiny, 0.0, x) for x in (g, w))
+        nan_g, nan_w = np.isnan(g), np.isnan(w)
+        both = ~(nan_g | nan_w)
+        if rtol:
+            finite = np.abs(w[np.isfinite(w)])
+            scale = max(1.0, float(finite.max())) if finite.size else 1.0
+            limit = float(ml_dtypes.finfo(want.dtype).max) / 16
+            with np.errstate(invalid="ignore", over="ignore"):
+                close = np.isclose(g, w, rtol=rtol, atol=rtol * scale)
+                huge = (np.abs(g) > limit) & (np.abs(w) > limit) & (np.sign(g) == np.sign(w))
+            overflowed = (nan_g & np.isinf(w)) | (nan_w & np.isinf(g))
+            bad = ((nan_g != nan_w) & ~overflowed) | (both & ~(close | huge))
+        else:
+            bad = (nan_g != nan_w) | (both & (g != w))
+    if not bad.any():
+        return None
+    where = [tuple(int(i) for i in ix) for ix in np.argwhere(bad)[:4]]
+    shown = ", ".join(f"{list(ix)}: got {got[ix]!r}, expected {want[ix]!r}" for ix in where)
+    return f"{int(bad.sum())} of {bad.size} elements differ ({shown})"
+
+
+# --------------------------------------------------------------------------------------
+# Generated programs
+# --------------------------------------------------------------------------------------
+
+
+def xla_available() -> tuple[bool, str]:
+    """Whether XLA (through JAX) can serve as an oracle, and why not."""
+    import importlib.util
+
+    if importlib.util.find_spec("jax") is None:
+        return False, "JAX is not installed (pip install jax): XLA is not compared"
+    from xla_opt import xla_oracle
+
+    if not xla_oracle.available():
+        return False, "JAX's XLA CPU backend does not load: XLA is not compared"
+    return True, ""
+
+
+def run_backend(module, inputs: Sequence[np.ndarray], backend: str, entry: str = "main") -> list[np.ndarray]:
+    import xla_opt
+
+    return [np.asarray(r) for r in xla_opt.compile(module, entry=entry, backend=backend)(*inputs)]
+
+
+def check_program(
+    program: GeneratedProgram, inputs: Sequence[np.ndarray], use_xla: bool, verify_stages: bool = True
+) -> CaseResult:
+    """The generated program on the interpreter, the JIT and XLA, compared;
+    `verify_stages`: also lower it stage by stage, verifying each stage's output."""
+    import xla_opt
+
+    text = program.text
+    result = CaseResult(f"program seed {program.seed}", text, inputs=list(inputs))
+    try:
+        module = xla_opt.load_program(text, name="<fuzz>")
+    except Exception as e:  # noqa: BLE001 - a generated program must verify
+        result.failures.append(Failure("invalid", "verify", _exception_text(e)))
+        return result
+    if verify_stages:
+        _check_lowering(module, result, expect_complete=True)
+    try:
+        want = run_backend(module, inputs, "interpreter")
+    except Exception as e:  # noqa: BLE001
+        result.failures.append(Failure("crash", "interpreter", _exception_text(e)))
+        return result
+    try:
+        got = run_backend(module, inputs, "jit")
+    except Exception as e:  # noqa: BLE001 - every generated op is in the JIT's op set
+        result.failures.append(Failure("crash", "jit", _exception_text(e)))
+        got = None
+    if got is not None:
+        _compare_all(result, got, want, program.results, "jit")
+    if use_xla:
+        _check_xla(result, program, inputs, want)
+    return result
+
+
+def _compare_all(result: CaseResult, got: list, want: list, values: Sequence[Value], backend: str) -> None:
+    if len(got) != len(want):
+        result.failures.append(Failure("mismatch", backend, f"{len(got)} results, the interpreter gives {len(want)}"))
+        return
+    for i, (g, w, v) in enumerate(zip(got, want, values)):
+        problem = compare(g, w, v.rtol, bitwise=v.bits_exact and not v.approx)
+        if problem:
+            result.failures.append(
+                Failure("mismatch", backend, f"result #{i} ({v.name}: {v.type}) vs the interpreter: {problem}")
+            )
+
+
+def _check_xla(result: CaseResult, program: GeneratedProgram, inputs: Sequence[np.ndarray], want: list) -> None:
+    """XLA on the results it must agree on: the program is cut down to them first, so
+    that XLA never sees the excluded computations (its constant folder has crashed on
+    some of them)."""
+    import xla_opt
+    from xla_opt import xla_oracle
+    from xla_opt.passes.stablehlo.from_xla import to_stablehlo_text
+
+    values = program.results
+    kept = [i for i, v in enumerate(values) if not v.xla_skip]
+    skipped = sorted({reason for v in values for reason in v.xla_skip})
+    if skipped:
+        left_out = sorted(set(range(len(values))) - set(kept))
+        result.notes.append(f"xla: results {left_out} not compared: " + "; ".join(skipped))
+    if not kept:
+        return
+    sub = program.restricted([values[i] for i in kept])
+    by_name = dict(zip((a.name for a in program.args), inputs))
+    try:
+        text = to_stablehlo_text(xla_opt.load_program(sub.text, name="<fuzz>"), entry="main")
+    except Exception as e:  # noqa: BLE001 - every generated op has a StableHLO export
+        result.failures.append(Failure("crash", "xla export", _exception_text(e)))
+        return
+    try:
+        got = xla_oracle.run_stablehlo(text, *(by_name[a.name] for a in sub.args))
+    except Exception as e:  # noqa: BLE001
+        result.failures.append(Failure("crash", "xla", f"XLA rejects the exported program: {_exception_text(e)}"))
+        return
+    for g, i in zip(got, kept):
+        v = values[i]
+        problem = compare(g, want[i], v.rtol_xla, flush_denormals=True)
+        if problem:
+            result.failures.append(Failure("mismatch", "xla", f"result #{i} ({v.name}: {v.type}) vs the interpreter: {problem}"))
+
+
+# --------------------------------------------------------------------------------------
+# Mutants
+# --------------------------------------------------------------------------------------
+
+# Ops a single-device run without host queues or random state cannot evaluate
+# deterministically: the mutant is parsed, verified and lowered, but not run.
+UNRUNNABLE_OPS = {
+    "xla.rng_uniform", "xla.rng_normal", "xla.rng_bit_generator", "xla.custom_call", "xla.infeed",
+    "xla.outfeed", "xla.send", "xla.recv", "xla.all_gather", "xla.all_reduce", "xla.all_to_all",
+    "xla.collective_permute", "xla.reduce_scatter",
+}  # fmt: skip
+MAX_LOWERED_ELEMENTS = 1_000_000  # mutants with larger tensors are only verified
+MAX_RUN_ELEMENTS = 4096  # ... are not run (the interpreter's regions run per element)
+
+
+# How each KNOWN_BUG_AVOIDANCE entry shows in a mutant's failure, for the bugs a
+# mutation can reach (a failure that matches an entry present is filed as known).
+KNOWN_BUG_MATCHERS: dict[str, Callable[[str, Failure], bool]] = {
+    "tuple_while_state_lowering": lambda text, f: "'TupleType' object has no attribute 'get_shape'" in f.message,
+    "float_literal_out_of_range": lambda text, f: "float too large to pack" in f.message,
+    "ui64_constant_above_2_63": lambda text, f: f.kind == "mismatch" and "ui64" in text
+    and any(int(n) >= 1 << 63 for n in re.findall(r"(?<![\w.])\d{19,20}(?![\w.])", text)),
+    "empty_unsigned_constant_hang": lambda text, f: f.kind == "hang" and any(
+        "0" in dims.split("x") for dims in re.findall(r"xla\.constant dense<[^:]*> : tensor<([\dx]*)ui\d+>", text)
+    ),
+    "call_of_declaration": lambda text, f: f.kind == "crash" and f.stage == "worker process"
+    and re.search(r"^func\.func [^{]*$", text, re.M) is not None,
+}
+
+
+def file_known_bugs(result: CaseResult) -> CaseResult:
+    """Move the failures that match a KNOWN_BUG_AVOIDANCE entry to the notes."""
+    from tests.fuzz import KNOWN_BUG_AVOIDANCE
+
+    kept = []
+    for f in result.failures:
+        name = next((n for n, matches in KNOWN_BUG_MATCHERS.items()
+                     if n in KNOWN_BUG_AVOIDANCE and matches(result.text, f)), None)  # fmt: skip
+        if name:
+            result.notes.append(f"known bug {name}: {f}")
+        else:
+            kept.append(f)
+    result.failures = kept
+    return result
+
+
+def tensor_types(module) -> list:
+    from xdsl.dialects.builtin import TensorType
+
+    found = []
+    for op in module.walk():
+        for v in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
+            if isinstance(v.type, TensorType):
+                found.append(v.type)
+    return found
+
+
+def _largest_tensor(module) -> int:
+    from xla_opt.dialects.shapes.common import num_elements
+
+    return max((num_elements([max(d, 0) for d in t.get_shape()]) for t in tensor_types(module)), default=0)
+
+
+def as_tensor_t(t) -> TensorT | None:
+    """The generator's type of an xDSL tensor type, or None (complex, tuple, token...)."""
+    from xdsl.dialects.builtin import TensorType
+
+    from xla_opt.interpreter.dtypes import numpy_dtype
+
+    if not isinstance(t, TensorType):
+        return None
+    try:
+        name = ELEMENT_TYPES[numpy_dtype(t.get_element_type())]
+    except (TypeError, KeyError):
+        return None
+    if name not in DTYPES or any(d < 0 for d in t.get_shape()):
+        return None
+    return TensorT(tuple(t.get_shape()), name)
+
+
+def standalone(module, entry: str):
+    """A copy of `module` with only `entry` and the functions it calls; when `entry`
+    returns nothing, it returns every tensor its body computes at the top level (the
+    lit examples compute values they do not return)."""
+    from xdsl.dialects.builtin import FunctionType, SymbolRefAttr, TensorType
+    from xdsl.dialects.func import FuncOp, ReturnOp
+    from xdsl.rewriter import Rewriter
+
+    module = module.clone()
+    functions = {op.sym_name.data: op for op in module.ops if isinstance(op, FuncOp)}
+    keep, todo = set(), [entry]
+    while todo:
+        name = todo.pop()
+        if name in keep or name not in functions:
+            continue
+        keep.add(name)
+        for op in functions[name].walk():
+            for attr in (*op.properties.values(), *op.attributes.values()):
+                if isinstance(attr, SymbolRefAttr):
+                    todo.append(attr.root_reference.data)
+    for name, f in functions.items():
+        if name not in keep:
+            module.body.block.erase_op(f)
+    func = functions[entry]
+    if not func.function_type.outputs.data and func.body.blocks:
+        block = func.body.blocks[0]
+        values = [r for op in block.ops for r in op.results if isinstance(r.type, TensorType)]
+        if isinstance(block.last_op, ReturnOp):
+            Rewriter.replace_op(block.last_op, ReturnOp(*values))
+            func.function_type = FunctionType.from_lists(list(func.function_type.inputs.data), [v.type for v in values])
+    return module
+
+
+def check_mutant(text: str, seed: int, case: str = "mutant") -> CaseResult:
+    """Every outcome must be a located diagnostic or a correct run (see the module
+    docstring)."""
+    result = CaseResult(case, text)
+    _check_mutant(text, seed, result)
+    return result
+
+
+def _check_mutant(text: str, seed: int, result: CaseResult) -> None:
+    import xla_opt
+    from xla_opt.api import ProgramError
+
+    try:
+        module = xla_opt.load_program(text, name="<mutant>")
+    except ProgramError as e:
+        _check_located(result, "verify", str(e))
+        result.notes.append("outcome: diagnostic")
+        return
+    except RecursionError:
+        result.notes.append("outcome: nests too deeply")
+        return
+    except Exception as e:  # noqa: BLE001
+        result.failures.append(Failure("crash", "verify", _exception_text(e)))
+        return
+    try:
+        printed = str(module)
+        xla_opt.load_program(printed, name="<printed>")
+    except Exception as e:  # noqa: BLE001 - what we print must parse back
+        result.failures.append(Failure("crash", "print round trip", _exception_text(e)))
+    largest = _largest_tensor(module)
+    if largest > MAX_LOWERED_ELEMENTS:
+        result.notes.append(f"outcome: verified (a tensor of {largest} elements is not lowered or run)")
+        return
+    _check_lowering(module, result)
+    if largest > MAX_RUN_ELEMENTS:
+        result.notes.append(f"not run: a tensor of {largest} elements")
+        return
+    _check_runs(module, seed, result)
+
+
+def _check_located(result: CaseResult, stage: str, message: str) -> None:
+    if not LOCATED.search(message):
+        result.failures.append(Failure("not-located", stage, f"diagnostic without file:line:col: {message[:300]}"))
+
+
+def _check_lowering(module, result: CaseResult, expect_complete: bool = False) -> None:
+    """The pipeline stage by stage: each stage ends in a diagnostic (a failure when
+    `expect_complete`: generated programs use lowered ops only) or valid IR."""
+    from xdsl.utils.exceptions import DiagnosticException
+
+    from xla_opt.context import make_context
+    from xla_opt.diagnostics import DiagnosticError, verify_module
+    from xla_opt.lowering.pipeline import stage_passes
+
+    lowered = module.clone()
+    ctx = make_context()
+    for name, stage in stage_passes():
+        try:
+            stage.apply(ctx, lowered)
+        except (DiagnosticError, DiagnosticException) as e:
+            if expect_complete:
+                result.failures.append(Failure("crash", f"pass {name}", _exception_text(e)))
+            elif isinstance(e, DiagnosticError):
+                _check_located(result, f"pass {name}", str(e))
+                result.notes.append(f"lowering: diagnostic in {name}")
+            else:  # the driver prints it as `file: error: ...`
+                result.notes.append(f"lowering: xDSL diagnostic in {name}: {str(e)[:200]}")
+            return
+        except Exception as e:  # noqa: BLE001
+            result.failures.append(Failure("crash", f"pass {name}", _exception_text(e)))
+            return
+        diags = verify_module(lowered, "<lowered>")
+        if diags:
+            result.failures.append(Failure("invalid", f"pass {name}", f"the pass produced invalid IR: {diags[0]}"))
+            return
+    result.notes.append("lowering: complete")
+
+
+def _check_runs(module, seed: int, result: CaseResult) -> None:
+    """Each function that can run: the interpreter and the JIT on random inputs."""
+    from xdsl.dialects.func import FuncOp
+
+    from tests.fuzz import KNOWN_BUG_AVOIDANCE
+
+    for func in [op for op in module.ops if isinstance(op, FuncOp) and op.body.blocks]:
+        entry = func.sym_name.data
+        if {op.name for op in func.walk()} & UNRUNNABLE_OPS:
+            continue
+        alone = standalone(module, entry)
+        functions = [op for op in alone.ops if isinstance(op, FuncOp)]
+        if "call_of_declaration" in KNOWN_BUG_AVOIDANCE and any(not f.body.blocks for f in functions):
+            result.notes.append(f"known bug call_of_declaration: @{entry} not run")
+            continue
+        signature = next(f for f in functions if f.sym_name.data == entry).function_type
+        arg_types = [as_tensor_t(t) for t in signature.inputs.data]
+        outputs = [as_tensor_t(t) for t in signature.outputs.data]
+        if None in arg_types or None in outputs or not outputs:
+            continue  # tuples, tokens, complex numbers: the JIT's boundary passes real tensors
+        inputs = make_inputs(arg_types, seed)
+        want = _run_or_fail(result, alone, inputs, "interpreter", entry)
+        got = _run_or_fail(result, alone, inputs, "jit", entry)
+        if want is None or got is None:
+            continue
+        result.notes.append(f"ran @{entry} on both backends")
+        if len(got) != len(want):
+            result.failures.append(Failure("mismatch", f"jit @{entry}", f"{len(got)} results, the interpreter {len(want)}"))
+            continue
+        for i, (g, w) in enumerate(zip(got, want)):
+            # no flags here: floats get their type's tolerance (transcendental functions)
+            problem = compare(g, w, RTOL.get(outputs[i].elem, 0.0))
+            if problem:
+                result.failures.append(Failure("mismatch", f"jit @{entry}", f"result #{i} vs the interpreter: {problem}"))
+
+
+def _run_or_fail(result: CaseResult, module, inputs, backend: str, entry: str) -> list[np.ndarray] | None:
+    """The results, or None after recording why there are none: the JIT may decline
+    ops outside its op set (NotImplementedError naming them), anything else is a bug."""
+    from xla_opt.lowering.xla_to_linalg import LOWERED_OPS
+
+    try:
+        return run_backend(module, inputs, backend, entry)
+    except NotImplementedError as e:
+        outside = {op.name for op in module.walk() if op.name.startswith("xla.")} - LOWERED_OPS
+        if backend != "jit" or ("not lowered" not in str(e) and "cannot compile" not in str(e)):
+            result.failures.append(Failure("crash", f"{backend} @{entry}", _exception_text(e)))
+        elif not outside:
+            result.notes.append(f"jit @{entry}: declined although every op is in LOWERED_OPS: {str(e)[:200]}")
+    except Exception as e:  # noqa: BLE001
+        result.failures.append(Failure("crash", f"{backend} @{entry}", _exception_text(e)))
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# The xla-opt driver
+# --------------------------------------------------------------------------------------
+
+CLI_VARIANTS: tuple[tuple[str, ...], ...] = (
+    (),
+    ("--print-op-generic",),
+    ("-p", "canonicalize,cse"),
+    ("-p", "xla-to-llvm"),
+    ("-t", "stablehlo"),
+    ("-t", "llvm"),
+)
+
+
+def check_cli(text: str, result: CaseResult, variants: Sequence[Sequence[str]] = CLI_VARIANTS) -> None:
+    """xla-opt on the program: exit code 0 or 1, no traceback, no internal error, and a
+    located diagnostic when it fails."""
+    from xla_opt.opt_main import main
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "fuzz.mlir"
+        path.write_text(text)
+        for variant in variants:
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                try:
+                    code = main([str(path), *variant])
+                except BaseException as e:  # noqa: BLE001 - main must not raise
+                    code = f"raised {_exception_text(e)}"
+            stage = "xla-opt " + " ".join(variant) if variant else "xla-opt"
+            stderr = err.getvalue().replace(str(path), "fuzz.mlir")
+            if code not in (0, 1):
+                result.failures.append(Failure("cli", stage, f"exit code {code}: {stderr[:300]}"))
+            elif "Traceback" in stderr or "Traceback" in out.getvalue():
+                result.failures.append(Failure("cli", stage, f"printed a traceback: {stderr[-300:]}"))
+            elif "internal error" in stderr:
+                result.failures.append(Failure("cli", stage, stderr.strip()[:300]))
+            elif code == 1 and not re.search(r"^\S+(:\d+:\d+)?: error: ", stderr, re.M):
+                result.failures.append(Failure("cli", stage, f"failed without a diagnostic: {stderr[:300]!r}"))
+
+
+# --------------------------------------------------------------------------------------
+# The worker subprocess
+# --------------------------------------------------------------------------------------
+
+
+def _write_message(stream, obj: Any) -> None:
+    data = pickle.dumps(obj)
+    stream.write(struct.pack("<Q", len(data)) + data)
+    stream.flush()
+
+
+def _read_exactly(fd: int, n: int, deadline: float | None) -> bytes | None:
+    chunks, remaining = [], n
+    while remaining:
+        if deadline is not None:
+            timeout = deadline - time.monotonic()
+            if timeout <= 0 or not select.select([fd], [], [], timeout)[0]:
+                raise TimeoutError
+        chunk = os.read(fd, min(remaining, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
+
+
+def _read_message(fd: int, deadline: float | None = None) -> Any:
+    header = _read_exactly(fd, 8, deadline)
+    if header is None:
+        raise EOFError
+    body = _read_exactly(fd, struct.unpack("<Q", header)[0], deadline)
+    if body is None:
+        raise EOFError
+    return pickle.loads(body)
+
+
+class Worker:
+    """A `python -m tests.fuzz worker` subprocess that runs requests (see
+    `handle_request`) one at a time; a request that takes longer than `timeout`
+    seconds is reported as a hang and the worker is restarted."""
+
+    def __init__(self, timeout: float = 60.0):
+        self.timeout = timeout
+        self.proc: subprocess.Popen | None = None
+        self.log: Path | None = None  # the worker's stderr: its last words if it dies
+
+    def _start(self) -> subprocess.Popen:
+        env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        fd, name = tempfile.mkstemp(prefix="fuzz-worker-", suffix=".log")
+        self.log = Path(name)
+        try:
+            return subprocess.Popen(
+                [sys.executable, "-m", "tests.fuzz", "worker"], cwd=ROOT, env=env,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=fd, start_new_session=True,
+            )  # fmt: skip
+        finally:
+            os.close(fd)
+
+    def run(self, request: dict, timeout: float | None = None) -> CaseResult:
+        if self.proc is None or self.proc.poll() is not None:
+            self.proc = self._start()
+        proc = self.proc
+        _write_message(proc.stdin, request)
+        deadline = time.monotonic() + (timeout or self.timeout)
+        try:
+            return _read_message(proc.stdout.fileno(), deadline)
+        except TimeoutError:
+            self.close()
+            text = request_text(request)
+            seconds = timeout or self.timeout
+            if request["op"] == "mutant" and "xla.while" in text:
+                # a mutated loop may legitimately never end (a counter that counts away)
+                return CaseResult(request_name(request), text, notes=[f"timeout after {seconds:.0f} s: inconclusive "
+                                  "(a mutated while loop need not terminate)"])  # fmt: skip
+            return CaseResult(request_name(request), text, [Failure("hang", "timeout", f"no result within {seconds:.0f} s")])
+        except EOFError:
+            code = proc.wait()
+            died = Failure("crash", "worker process", f"the worker died with exit code {code}: {self._log_tail()}")
+            self.close()
+            return file_known_bugs(CaseResult(request_name(request), request_text(request), [died]))
+
+    def _log_tail(self) -> str:
+        try:
+            return self.log.read_text(errors="replace")[-500:].strip() if self.log else ""
+        except OSError:
+            return ""
+
+    def close(self) -> None:
+        """Stop the worker (the next request starts a new one)."""
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.proc.pid, signal.SIGKILL)  # our own worker's session only
+            self.proc.wait()
+            for pipe in (self.proc.stdin, self.proc.stdout):
+                with contextlib.suppress(OSError):
+                    pipe.close()
+        if self.log is not None:
+            self.log.unlink(missing_ok=True)
+        self.proc, self.log = None, None
+
+
+def request_name(request: dict) -> str:
+    return request.get("name") or f"{request['op']} seed {request.get('seed')}"
+
+
+def request_text(request: dict) -> str:
+    """The program of a request (regenerated from its seed if need be)."""
+    if "text" in request:
+        return request["text"]
+    if "program" in request:
+        return request["program"].text
+    if request["op"] == "program":
+        from tests.fuzz.program_gen import generate_program
+
+        return generate_program(request["seed"]).text
+    from tests.fuzz.mutate import make_mutant
+
+    return make_mutant(request["seed"]).text
+
+
+def handle_request(request: dict, use_xla: bool) -> CaseResult:
+    """Run one request in this process:
+    {"op": "program", "seed": s}                          a generated program
+    {"op": "program", "program": p, "inputs": [...]}      a given (e.g. reduced) one
+      (options: "xla": False skips XLA, "stages": False the stage-by-stage lowering)
+    {"op": "mutant", "seed": s, "cli": bool}              a mutant of the corpus
+    {"op": "mutant", "text": t, "seed": s, "cli": bool}   a given mutant text
+    """
+    start = time.perf_counter()
+    if request["op"] == "program":
+        from tests.fuzz.program_gen import generate_program
+
+        program = request.get("program") or generate_program(request["seed"])
+        inputs = request.get("inputs")
+        if inputs is None:
+            inputs = make_inputs(program.arg_types, program.seed)
+        result = check_program(program, inputs, use_xla and request.get("xla", True), request.get("stages", True))
+    else:
+        text, origin = request.get("text"), "given text"
+        if text is None:
+            from tests.fuzz.mutate import make_mutant
+
+            mutant = make_mutant(request["seed"])
+            text, origin = mutant.text, f"{mutant.origin}; mutations: {'; '.join(mutant.mutations)}"
+        result = check_mutant(text, request["seed"], request_name(request))
+        result.notes.insert(0, f"origin: {origin}")
+        if request.get("cli"):
+            check_cli(text, result)
+        file_known_bugs(result)
+    result.case = request_name(request)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def serve() -> None:
+    """The worker's loop: requests on stdin, results on stdout (the protocol's only
+    user: everything else printed goes to stderr)."""
+    protocol_out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # stray prints (ours, LLVM's) must not corrupt the protocol
+    sys.stdout = sys.stderr
+    use_xla, reason = xla_available()
+    if use_xla:
+        # JAX's CPU backend starts before any llvmlite JIT (see tests/conftest.py)
+        import jax
+
+        jax.config.update("jax_platforms", "cpu")
+        jax.devices()
+    stdin = sys.stdin.buffer.fileno()
+    while True:
+        try:
+            request = _read_message(stdin)
+        except EOFError:
+            return
+        try:
+            result = handle_request(request, use_xla)
+            if not use_xla and request["op"] == "program":
+                result.notes.append(reason)
+        except Exception:  # noqa: BLE001 - a bug of the fuzzer itself, reported as such
+            result = CaseResult(request_name(request), "", [Failure("crash", "fuzzer", traceback.format_exc())])
+        _write_message(protocol_out, result)

@@ -1,0 +1,124 @@
+"""The bounded fuzz run of CI (tests/fuzz/ has the fuzzers; long runs:
+`python -m tests.fuzz programs --count 1000`, `python -m tests.fuzz mutants --count 5000`).
+
+* Generated programs run on the interpreter, the JIT and (with JAX) XLA; every result
+  must agree (exactly for integers, booleans and exact float computations; within the
+  rounding tolerance the generator attached otherwise). A quarter of them also go
+  through the lowering stage by stage, each stage's output verified.
+* Mutants of valid programs must end in a located diagnostic or a correct run; every
+  tenth one also goes through the `xla-opt` driver.
+
+Cases run in a worker subprocess with a time limit each (a hang or a crash of native
+code fails one test, with its program, instead of the session). Each failure message
+holds the case's seed, its program text and inputs; `python -m tests.fuzz program SEED
+--minimize` (or `mutant SEED`) reruns one and minimizes it. The seeds are split into
+chunks so that `pytest -n 2` shares them out.
+"""
+
+from __future__ import annotations
+
+import atexit
+
+import pytest
+
+import xla_opt
+from tests.fuzz import KNOWN_BUG_AVOIDANCE
+from tests.fuzz.oracle import Worker, xla_available
+from tests.fuzz.program_gen import GeneratedProgram, Statement, TensorT, Value, generate_program
+
+PROGRAMS, PROGRAM_CHUNK = 200, 20
+MUTANTS, MUTANT_CHUNK = 400, 50
+STAGES_EVERY = 4  # programs lowered stage by stage (the pipeline's cost dominates)
+CLI_EVERY = 10  # mutants also run through xla-opt
+TIMEOUT = 60.0  # seconds per generated program (the slowest take about 3)
+MUTANT_TIMEOUT = 15.0  # a mutated while loop may never end: do not wait long for it
+
+_worker: Worker | None = None
+
+
+def worker() -> Worker:
+    """One worker subprocess per test process, reused by every test in it."""
+    global _worker
+    if _worker is None:
+        _worker = Worker(TIMEOUT)
+        atexit.register(_worker.close)
+    return _worker
+
+
+def run_cases(requests: list[dict], timeout: float = TIMEOUT) -> None:
+    reports = []
+    for request in requests:
+        result = worker().run(request, timeout)
+        if result.failures:
+            reports.append(result.report())
+    assert not reports, f"{len(reports)} failing case(s):\n\n" + "\n\n".join(reports)
+
+
+@pytest.mark.parametrize("first", range(0, PROGRAMS, PROGRAM_CHUNK), ids=lambda s: f"seeds{s}-{s + PROGRAM_CHUNK - 1}")
+def test_generated_programs_agree(first: int) -> None:
+    run_cases([
+        {"op": "program", "seed": seed, "stages": seed % STAGES_EVERY == 0}
+        for seed in range(first, first + PROGRAM_CHUNK)
+    ])  # fmt: skip
+
+
+@pytest.mark.parametrize("first", range(0, MUTANTS, MUTANT_CHUNK), ids=lambda s: f"seeds{s}-{s + MUTANT_CHUNK - 1}")
+def test_mutants_end_in_a_diagnostic_or_a_correct_run(first: int) -> None:
+    run_cases([
+        {"op": "mutant", "seed": seed, "cli": seed % CLI_EVERY == 0}
+        for seed in range(first, first + MUTANT_CHUNK)
+    ], MUTANT_TIMEOUT)  # fmt: skip
+
+
+def test_generated_programs_verify() -> None:
+    """The generator makes valid programs only (an invalid one is a generator bug);
+    seeds beyond those run above, since this costs only parsing."""
+    invalid = []
+    for seed in range(10_000, 10_150):
+        text = generate_program(seed).text
+        try:
+            xla_opt.load_program(text)
+        except xla_opt.ProgramError as e:
+            invalid.append(f"seed {seed}: {e}\n{text}")
+    assert not invalid, "\n\n".join(invalid)
+
+
+def test_xla_is_compared() -> None:
+    """The XLA half of the generated-program comparison needs JAX."""
+    available, reason = xla_available()
+    if not available:
+        pytest.skip(reason)
+
+
+def test_a_hang_is_reported_with_its_program() -> None:
+    """A case that runs past its time limit is a failure (with the program), and the
+    worker is replaced for the next case."""
+    spin = (
+        "  %v1 = xla.constant dense<0> : tensor<i32>\n"
+        "  %v2 = xla.while %v1 cond {\n"
+        "  ^bb0(%a: tensor<i32>):\n"
+        "    %t = xla.constant dense<true> : tensor<i1>\n"
+        "    xla.return %t : tensor<i1>\n"
+        "  } body {\n"
+        "  ^bb0(%a: tensor<i32>):\n"
+        "    xla.return %a : tensor<i32>\n"
+        "  } : (tensor<i32>) -> tensor<i32>"
+    )
+    i32 = TensorT((), "i32")
+    endless = GeneratedProgram(0, [], [Statement(spin, ("%v1", "%v2"), (i32,))], [Value("%v2", i32)], [])
+    hang = Worker(timeout=3.0)
+    try:
+        result = hang.run({"op": "program", "program": endless, "inputs": [], "xla": False, "stages": False})
+        assert [f.kind for f in result.failures] == ["hang"]
+        assert "xla.while" in result.report()
+        after = hang.run({"op": "program", "seed": 1, "xla": False, "stages": False})
+        assert not after.failures, after.report()
+    finally:
+        hang.close()
+
+
+def test_known_bug_avoidance_entries_say_why() -> None:
+    """Each entry names a bug (being fixed) the fuzzers step around; remove it when the
+    fix lands."""
+    for name, why in KNOWN_BUG_AVOIDANCE.items():
+        assert name.isidentifier() and len(why) > 20, name
