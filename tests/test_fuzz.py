@@ -24,11 +24,17 @@ import pytest
 import xla_opt
 from tests.fuzz import KNOWN_BUG_AVOIDANCE
 from tests.fuzz.oracle import Worker, xla_available
-from tests.fuzz.program_gen import GeneratedProgram, Statement, TensorT, Value, generate_program
+from tests.fuzz.program_gen import (
+    GeneratedProgram,
+    Statement,
+    TensorT,
+    Value,
+    generate_program,
+)
 
 PROGRAMS, PROGRAM_CHUNK = 200, 20
 MUTANTS, MUTANT_CHUNK = 400, 50
-STAGES_EVERY = 4  # programs lowered stage by stage (the pipeline's cost dominates)
+STAGES_EVERY = 5  # programs lowered stage by stage (the pipeline's cost dominates)
 CLI_EVERY = 10  # mutants also run through xla-opt
 TIMEOUT = 60.0  # seconds per generated program (the slowest take about 3)
 MUTANT_TIMEOUT = 15.0  # a mutated while loop may never end: do not wait long for it
@@ -54,7 +60,11 @@ def run_cases(requests: list[dict], timeout: float = TIMEOUT) -> None:
     assert not reports, f"{len(reports)} failing case(s):\n\n" + "\n\n".join(reports)
 
 
-@pytest.mark.parametrize("first", range(0, PROGRAMS, PROGRAM_CHUNK), ids=lambda s: f"seeds{s}-{s + PROGRAM_CHUNK - 1}")
+@pytest.mark.parametrize(
+    "first",
+    range(0, PROGRAMS, PROGRAM_CHUNK),
+    ids=lambda s: f"seeds{s}-{s + PROGRAM_CHUNK - 1}",
+)
 def test_generated_programs_agree(first: int) -> None:
     run_cases([
         {"op": "program", "seed": seed, "stages": seed % STAGES_EVERY == 0}
@@ -62,7 +72,11 @@ def test_generated_programs_agree(first: int) -> None:
     ])  # fmt: skip
 
 
-@pytest.mark.parametrize("first", range(0, MUTANTS, MUTANT_CHUNK), ids=lambda s: f"seeds{s}-{s + MUTANT_CHUNK - 1}")
+@pytest.mark.parametrize(
+    "first",
+    range(0, MUTANTS, MUTANT_CHUNK),
+    ids=lambda s: f"seeds{s}-{s + MUTANT_CHUNK - 1}",
+)
 def test_mutants_end_in_a_diagnostic_or_a_correct_run(first: int) -> None:
     run_cases([
         {"op": "mutant", "seed": seed, "cli": seed % CLI_EVERY == 0}
@@ -108,7 +122,15 @@ def test_a_hang_is_reported_with_its_program() -> None:
     endless = GeneratedProgram(0, [], [Statement(spin, ("%v1", "%v2"), (i32,))], [Value("%v2", i32)], [])
     hang = Worker(timeout=3.0)
     try:
-        result = hang.run({"op": "program", "program": endless, "inputs": [], "xla": False, "stages": False})
+        result = hang.run(
+            {
+                "op": "program",
+                "program": endless,
+                "inputs": [],
+                "xla": False,
+                "stages": False,
+            }
+        )
         assert [f.kind for f in result.failures] == ["hang"]
         assert "xla.while" in result.report()
         after = hang.run({"op": "program", "seed": 1, "xla": False, "stages": False})

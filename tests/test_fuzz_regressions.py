@@ -423,3 +423,99 @@ def test_unsigned_constant_with_the_top_bit_set_widens_to_its_value():
     so the convert read i8 and sign-extended 255 to -1."""
     for (result,) in run_both(UNSIGNED_CONSTANT_WIDENED):
         np.testing.assert_array_equal(result, np.array([255, 7, 128], np.int32))
+
+
+CALL_OF_DECLARATION = """
+func.func private @ext(%a: tensor<2xf32>) -> tensor<2xf32>
+func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = {call} : (tensor<2xf32>) -> tensor<2xf32>
+  func.return %0 : tensor<2xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        ("xla.call %a, callee = @ext", "'xla.call' op calls @ext, which has no body"),
+        ("func.call @ext(%a)", "'func.call' op calls @ext, which has no body"),
+    ],
+    ids=["xla.call", "func.call"],
+)
+def test_calling_a_declaration_is_a_program_error(backend, call, message):
+    """The interpreter raised xDSL's InterpretationError and the JIT segfaulted."""
+    program = CALL_OF_DECLARATION.replace("{call}", call)
+    with pytest.raises(ProgramError, match=f"<program>:4:3: error: {message}"):
+        xla_opt.compile(program, backend=backend)
+
+
+TUPLE_WHILE_STATE = """
+func.func @main(%a: tensor<2xf32>, %n: tensor<i32>) -> (tensor<2xf32>, tensor<i32>) {
+  %inner = xla.tuple %a : (tensor<2xf32>) -> tuple<tensor<2xf32>>
+  %t = xla.tuple %inner, %n : (tuple<tensor<2xf32>>, tensor<i32>) -> tuple<tuple<tensor<2xf32>>, tensor<i32>>
+  %w = xla.while %t cond {
+  ^bb0(%s: tuple<tuple<tensor<2xf32>>, tensor<i32>>):
+    %i = xla.get_tuple_element %s, index = 1 : (tuple<tuple<tensor<2xf32>>, tensor<i32>>) -> tensor<i32>
+    %z = xla.constant dense<0> : tensor<i32>
+    %c = xla.compare %i, %z, comparison_direction = GT : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    xla.return %c : tensor<i1>
+  } body {
+  ^bb0(%s: tuple<tuple<tensor<2xf32>>, tensor<i32>>):
+    %xt = xla.get_tuple_element %s, index = 0 : (tuple<tuple<tensor<2xf32>>, tensor<i32>>) -> tuple<tensor<2xf32>>
+    %x = xla.get_tuple_element %xt, index = 0 : (tuple<tensor<2xf32>>) -> tensor<2xf32>
+    %i = xla.get_tuple_element %s, index = 1 : (tuple<tuple<tensor<2xf32>>, tensor<i32>>) -> tensor<i32>
+    %y = xla.add %x, %x : tensor<2xf32>
+    %one = xla.constant dense<1> : tensor<i32>
+    %j = xla.subtract %i, %one : tensor<i32>
+    %yt = xla.tuple %y : (tensor<2xf32>) -> tuple<tensor<2xf32>>
+    %r = xla.tuple %yt, %j : (tuple<tensor<2xf32>>, tensor<i32>) -> tuple<tuple<tensor<2xf32>>, tensor<i32>>
+    xla.return %r : tuple<tuple<tensor<2xf32>>, tensor<i32>>
+  } : (tuple<tuple<tensor<2xf32>>, tensor<i32>>) -> tuple<tuple<tensor<2xf32>>, tensor<i32>>
+  %ot = xla.get_tuple_element %w, index = 0 : (tuple<tuple<tensor<2xf32>>, tensor<i32>>) -> tuple<tensor<2xf32>>
+  %o = xla.get_tuple_element %ot, index = 0 : (tuple<tensor<2xf32>>) -> tensor<2xf32>
+  %k = xla.get_tuple_element %w, index = 1 : (tuple<tuple<tensor<2xf32>>, tensor<i32>>) -> tensor<i32>
+  func.return %o, %k : tensor<2xf32>, tensor<i32>
+}
+"""
+
+
+def test_while_with_a_nested_tuple_state_compiles():
+    """xla-bufferize raised AttributeError on a tuple-typed loop state; the lowering
+    now loops over the tuples' tensors. Three doublings: a * 8, counter 0."""
+    a = np.array([1.5, -2.0], np.float32)
+    for result, counter in run_both(TUPLE_WHILE_STATE, a, np.int32(3)):
+        np.testing.assert_array_equal(result, a * 8)
+        assert counter == 0
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_empty_unsigned_constant_compiles(backend):
+    """convert-xla-to-linalg never finished on a zero-element unsigned constant."""
+    program = "func.func @main() -> tensor<0xui8> {\n  %c = xla.constant dense<1> : tensor<0xui8>\n  func.return %c : tensor<0xui8>\n}\n"
+    (result,) = xla_opt.run(program, backend=backend)
+    assert result.shape == (0,) and result.dtype == np.uint8
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_ui64_constant_above_2_63_is_exact(backend):
+    """The interpreter read the values through float64: 2**64 - 1 became 0."""
+    program = (
+        "func.func @main() -> tensor<3xui64> {\n"
+        "  %c = xla.constant dense<[1, 9223372036854775809, 18446744073709551615]> : tensor<3xui64>\n"
+        "  func.return %c : tensor<3xui64>\n}\n"
+    )
+    (result,) = xla_opt.run(program, backend=backend)
+    np.testing.assert_array_equal(result, np.array([1, 2**63 + 1, 2**64 - 1], np.uint64))
+
+
+@pytest.mark.parametrize(
+    "literal, type_, column",
+    [("70000.0", "f16", 27), ("[1.0, 1.0e+39]", "2xf32", 33), ("1.0e+39", "bf16", 27)],
+)
+def test_float_literal_beyond_its_type_is_a_program_error(literal, type_, column):
+    """xDSL raised OverflowError (f16, f32) or rounded to infinity (bf16)."""
+    program = f"func.func @main() {{\n  %0 = xla.constant dense<{literal}> : tensor<{type_}>\n  func.return\n}}\n"
+    element = type_.split("x")[-1]
+    with pytest.raises(ProgramError, match=f"<program>:2:{column}: error: float literal .* is out of range for {element}"):
+        xla_opt.load_program(program)

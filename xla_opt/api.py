@@ -75,6 +75,34 @@ def load_program(program: str | os.PathLike | ModuleOp, name: str | None = None)
     return module
 
 
+def check_callees_defined(entry: FuncOp, name: str = "<program>") -> None:
+    """Both backends run only functions the program defines: a call (func.call or
+    xla.call) reachable from `entry` of a declaration, an external function, is a
+    ProgramError at the call."""
+    from xdsl.dialects.func import CallOp
+    from xdsl.traits import SymbolTable
+
+    from xla_opt.dialects import xla
+    from xla_opt.diagnostics import op_diagnostic
+
+    diagnostics = []
+    seen, pending = {entry}, [entry]
+    while pending:
+        for op in pending.pop().walk():
+            if not isinstance(op, CallOp | xla.CallOp):
+                continue
+            callee = SymbolTable.lookup_symbol(op, op.callee)
+            if not isinstance(callee, FuncOp) or callee in seen:
+                continue
+            if callee.is_declaration:
+                message = f"calls {op.callee}, which has no body (external functions cannot run)"
+                diagnostics.append(op_diagnostic(op, message, name))
+            seen.add(callee)
+            pending.append(callee)
+    if diagnostics:
+        raise ProgramError("\n".join(map(str, diagnostics)))
+
+
 def find_function(module: ModuleOp, entry: str) -> FuncOp:
     for op in module.walk():
         if isinstance(op, FuncOp) and op.sym_name.data == entry:
@@ -111,6 +139,7 @@ class CompiledFunction:
         self.backend = backend
         self.replicas = replicas
         self.function = find_function(module, entry)
+        check_callees_defined(self.function)
         self._run: Callable[[list[Any]], tuple[Any, ...]] = (
             self._jit_runner() if backend == "jit" else self._interpreter_runner()
         )

@@ -9,8 +9,9 @@ Each fix is an upstream candidate; the list says what and why:
    printed by MLIR, JAX and xDSL itself); xDSL reads the integer value. We take the
    bits; a literal wider than the type or with a sign is an error, as in MLIR.
 2. Dense literals that do not fit their element type: an integer out of range (xDSL
-   raises a ValueError later, without a location) or a real number for a complex type
-   (xDSL asserts) are parse errors at the literal.
+   raises a ValueError later, without a location), a finite float beyond the type's
+   range (an OverflowError, or a silent infinity for bf16) or a real number for a
+   complex type (xDSL asserts) are parse errors at the literal.
 3. Integer and float attributes out of their type's range (`1 << 64 : i32`,
    `0x7FC00000 : f16`): xDSL raises VerifyException/OverflowError with no location;
    they become parse errors at the literal.
@@ -85,6 +86,17 @@ def float_from_bits(bits: int, float_type: AnyFloat) -> float:
     raise NotImplementedError(f"hexadecimal literal for {float_type}")
 
 
+def _overflows(value: float, float_type: AnyFloat) -> bool:
+    """Whether a finite literal rounds to an infinity in `float_type`."""
+    if not np.isfinite(value):
+        return False
+    import ml_dtypes
+
+    dtype = ml_dtypes.bfloat16 if isinstance(float_type, BFloat16Type) else _BITS_DTYPES[float_type.bitwidth][1]
+    with np.errstate(over="ignore"):
+        return bool(np.isinf(np.array(value, dtype=np.float64).astype(dtype)))
+
+
 def _install_dense_literals() -> None:
     element = AttrParser._TensorLiteralElement  # noqa: SLF001
     original_to_type = element.to_type
@@ -101,6 +113,9 @@ def _install_dense_literals() -> None:
         if isinstance(type, ComplexType) and not isinstance(self.value, tuple):
             parser.raise_error(f"a {type} element is written (real, imaginary), got {text}", at_position=self.span)
         value = original_to_type(self, parser, type)
+        if isinstance(type, AnyFloat) and isinstance(value, float) and _overflows(value, type):
+            # xDSL raises OverflowError when packing the bytes (or rounds to inf)
+            parser.raise_error(f"float literal {text} is out of range for {type}", at_position=self.span)
         if isinstance(type, IntegerType) and isinstance(value, int):
             low, high = type.value_range()
             if not low <= value < high:

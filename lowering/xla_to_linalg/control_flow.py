@@ -1,17 +1,23 @@
 """The control-flow family to scf/func: `xla.while` -> `scf.while`, `xla.conditional`
 -> (nested) `scf.if`, `xla.call` -> `func.call`; the regions are moved as they are
 (their xla ops are lowered by the other patterns of the pass) and their `xla.return`
-becomes `scf.condition` / `scf.yield`."""
+becomes `scf.condition` / `scf.yield`.
+
+A while whose state holds tuples first becomes a while over the tuples' tensors:
+buffers have no tuple type, and the tuple ops left at its boundaries fold away
+(get_tuple_element of tuple)."""
 
 from __future__ import annotations
 
 from xdsl.dialects import arith, func, scf, tensor
 from xdsl.dialects.builtin import (
     IntegerAttr,
+    TupleType,
     i1,
     i32,
+    i64,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -21,6 +27,85 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla.base import elem_of
 from xla_opt.dialects.xla.computation import ReturnOp
+
+Path = tuple[int, ...]
+
+
+def tuple_leaves(t: Attribute, path: Path = ()) -> list[tuple[Path, Attribute]]:
+    """(path, type) of every non-tuple element of `t`, depth first (t itself if it is
+    not a tuple)."""
+    if not isinstance(t, TupleType):
+        return [(path, t)]
+    return [leaf for i, e in enumerate(t.types.data) for leaf in tuple_leaves(e, (*path, i))]
+
+
+def extract_leaves(value: SSAValue, insert: InsertPoint) -> list[SSAValue]:
+    """The tensors of `value` (get_tuple_element chains inserted at `insert`)."""
+    leaves = []
+    for path, _ in tuple_leaves(value.type):
+        v = value
+        for index in path:
+            element_type = v.type.types.data[index]  # type: ignore[attr-defined]
+            get = xla.GetTupleElementOp.build(
+                operands=[v], result_types=[element_type], properties={"index": IntegerAttr(index, i64)}
+            )
+            Rewriter.insert_op(get, insert)
+            v = get.result
+        leaves.append(v)
+    return leaves
+
+
+def build_from_leaves(t: Attribute, leaves: list[SSAValue], insert: InsertPoint) -> SSAValue:
+    """A value of type `t` made of `leaves` (consumed from the front)."""
+    if not isinstance(t, TupleType):
+        return leaves.pop(0)
+    elements = [build_from_leaves(e, leaves, insert) for e in t.types.data]
+    op = xla.TupleOp.build(operands=[elements], result_types=[t])
+    Rewriter.insert_op(op, insert)
+    return op.result
+
+
+class FlattenTupleWhileState(RewritePattern):
+    """An xla.while whose state holds tuples -> an xla.while over the tuples' tensors;
+    each region rebuilds the tuples from its new arguments and returns the tensors of
+    what it returned; the results are rebuilt into tuples after the loop."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.WhileOp, rewriter: PatternRewriter):
+        state_types = [v.type for v in op.operand]
+        if not any(isinstance(t, TupleType) for t in state_types):
+            return
+        flat_types = [t for s in state_types for _, t in tuple_leaves(s)]
+        before_op = InsertPoint.before(op)
+        flat_operands = [leaf for v in op.operand for leaf in extract_leaves(v, before_op)]
+        for region in (op.cond, op.body):
+            block = region.block
+            old_args = list(block.args)
+            new_args = [block.insert_arg(t, len(block.args)) for t in flat_types]
+            at_start = InsertPoint.at_start(block)
+            remaining = list(new_args)
+            for arg in old_args:
+                arg.replace_all_uses_with(build_from_leaves(arg.type, remaining, at_start))
+            for arg in reversed(old_args):
+                block.erase_arg(arg)
+        body_return = op.body.block.last_op
+        assert isinstance(body_return, ReturnOp)
+        at_return = InsertPoint.before(body_return)
+        flat_returned = [leaf for v in body_return.operands for leaf in extract_leaves(v, at_return)]
+        rewriter.replace(body_return, ReturnOp.build(operands=[flat_returned]))
+        new_while = xla.WhileOp.build(
+            operands=[flat_operands],
+            result_types=[flat_types],
+            regions=[
+                rewriter.move_region_contents_to_new_regions(op.cond),
+                rewriter.move_region_contents_to_new_regions(op.body),
+            ],
+        )
+        rewriter.insert_op(new_while, before_op)
+        after_op = InsertPoint.after(new_while)
+        remaining = list(new_while.results)
+        rebuilt = [build_from_leaves(t, remaining, after_op) for t in state_types]
+        rewriter.replace(op, [], rebuilt)
 
 
 class WhileToScf(RewritePattern):
@@ -129,4 +214,10 @@ class CallToFunc(RewritePattern):
         )
 
 
-CONTROL_FLOW_PATTERNS: list[RewritePattern] = [WhileToScf(), ConditionalToScf(), ReturnToScf(), CallToFunc()]
+CONTROL_FLOW_PATTERNS: list[RewritePattern] = [
+    FlattenTupleWhileState(),
+    WhileToScf(),
+    ConditionalToScf(),
+    ReturnToScf(),
+    CallToFunc(),
+]

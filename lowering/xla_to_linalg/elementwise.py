@@ -17,10 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import (
-    TensorType,
-    i64,
-)
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i64
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import (
@@ -34,6 +31,7 @@ from xla_opt.lowering.scalar_ops import (
     ScalarLoweringError,
     emit_convert,
     emit_scalar,
+    signless,
 )
 
 from .common import PARALLEL, affine_map, generic
@@ -103,9 +101,16 @@ class ConstantToArith(RewritePattern):
     def match_and_rewrite(self, op: ew.ConstantOp, rewriter: PatternRewriter, /) -> None:
         if in_computation(op):
             return
-        # An unsigned constant keeps its type until the pass makes every integer
-        # signless (the same bytes): the patterns of its users read its signedness.
-        rewriter.replace(op, arith.ConstantOp(op.value))
+        value = op.value
+        if 0 in shape_of(value.type):
+            # no values to keep: signless at once (xDSL's type conversion sweep never
+            # finishes on an empty unsigned dense attribute)
+            empty_type = TensorType(signless(elem_of(value.type)), shape_of(value.type))
+            value = DenseIntOrFPElementsAttr.from_list(empty_type, [])
+        # Otherwise an unsigned constant keeps its type until the pass makes every
+        # integer signless (the same bytes): the patterns of its users read its
+        # signedness.
+        rewriter.replace(op, arith.ConstantOp(value))
 
 
 class IotaToGeneric(RewritePattern):

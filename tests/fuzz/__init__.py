@@ -22,14 +22,4 @@ KNOWN_BUG_AVOIDANCE: dict[str, str] = {
     # Found by these fuzzers (see their reports), not fixed yet:
     "empty_slice_lowering": "convert-xla-to-linalg makes a linalg.generic the verifier rejects for a slice with "
     "an empty result whose start or stride is not 0/1 (xla-opt -p xla-to-llvm fails on a valid program)",
-    "call_of_declaration": "running a function that calls a declared-only function: the interpreter raises "
-    "xDSL's InterpretationError, the JIT segfaults",
-    "tuple_while_state_lowering": "xla.while with a tuple-typed state: xla-bufferize raises AttributeError "
-    "('TupleType' object has no attribute 'get_shape'), an internal error of xla-opt -p xla-to-llvm",
-    "empty_unsigned_constant_hang": "convert-xla-to-linalg never ends on a zero-element constant of an unsigned "
-    "type (xla.constant dense<1> : tensor<0xui8>): its signless type conversion loops",
-    "ui64_constant_above_2_63": "the interpreter reads a non-splat ui64 constant's values of 2**63 or more "
-    "through float64 (dense<[1, 18446744073709551615]> : tensor<2xui64> gives [1, 0])",
-    "float_literal_out_of_range": "a float literal beyond its type's range (dense<70000.0> : tensor<f16>, "
-    "dense<1.0e+39> : tensor<f32>) raises OverflowError in the parser instead of a located diagnostic",
 }

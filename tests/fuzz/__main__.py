@@ -18,14 +18,18 @@ import re
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import numpy as np
 
 from tests.fuzz.oracle import CaseResult, Failure, Worker, describe_array, serve
-from tests.fuzz.program_gen import GeneratedProgram, Statement, Value, dense, generate_program, make_inputs
+from tests.fuzz.program_gen import (
+    GeneratedProgram,
+    dense,
+    generate_program,
+    make_inputs,
+)
 
 MAX_TRIES = 400  # candidate programs per minimization
 
@@ -38,14 +42,21 @@ def _run_all(kind: str, seeds: list[int], jobs: int, timeout: float, cli_every: 
     def request(seed: int) -> dict:
         if kind == "program":
             return {"op": "program", "seed": seed}
-        return {"op": "mutant", "seed": seed, "cli": cli_every > 0 and seed % cli_every == 0}
+        return {
+            "op": "mutant",
+            "seed": seed,
+            "cli": cli_every > 0 and seed % cli_every == 0,
+        }
 
     def run_slice(k: int) -> None:
         for seed in seeds[k::jobs]:
             result = workers[k].run(request(seed))
             results.append(result)
             if result.failures:
-                print(f"\nFAIL {result.case}: " + "; ".join(str(f)[:200] for f in result.failures), flush=True)
+                print(
+                    f"\nFAIL {result.case}: " + "; ".join(str(f)[:200] for f in result.failures),
+                    flush=True,
+                )
             if len(results) % 100 == 0:
                 print(f"{len(results)}/{len(seeds)} cases", flush=True)
 
@@ -62,7 +73,16 @@ def _summary(results: list[CaseResult]) -> None:
     outcomes = Counter()
     for r in results:
         for note in r.notes:
-            if note.startswith(("outcome:", "lowering:", "ran @", "xla: not compared", "timeout", "known bug")):
+            if note.startswith(
+                (
+                    "outcome:",
+                    "lowering:",
+                    "ran @",
+                    "xla: not compared",
+                    "timeout",
+                    "known bug",
+                )
+            ):
                 outcomes[note.split(":")[0] if not note.startswith("ran @") else "ran on both backends"] += 1
     for r in results:
         for note in r.notes:
@@ -116,7 +136,12 @@ def minimize_program(worker: Worker, failed: CaseResult, timeout: float) -> tupl
     reducer = Reducer(worker, target)
 
     def request(p: GeneratedProgram) -> dict:
-        return {"op": "program", "program": p, "inputs": [inputs[a.name] for a in p.args], "xla": target.stage == "xla"}
+        return {
+            "op": "program",
+            "program": p,
+            "inputs": [inputs[a.name] for a in p.args],
+            "xla": target.stage == "xla",
+        }
 
     def attempt(p: GeneratedProgram) -> bool:
         return reducer.fails(request(_live(p)))
@@ -155,8 +180,16 @@ def minimize_program(worker: Worker, failed: CaseResult, timeout: float) -> tupl
             # constant-fold: a splat of 0 (or 1) of its type in its place
             if not st.text.lstrip().startswith(f"{name} = xla.constant"):
                 for splat in (0, 1):
-                    folded = replace(st, text=f"  {name} = xla.constant {dense(t, np.array(splat))} : {t}")
-                    candidates.append(replace(program, statements=program.statements[:k] + [folded] + later))
+                    folded = replace(
+                        st,
+                        text=f"  {name} = xla.constant {dense(t, np.array(splat))} : {t}",
+                    )
+                    candidates.append(
+                        replace(
+                            program,
+                            statements=program.statements[:k] + [folded] + later,
+                        )
+                    )
             for candidate in candidates:
                 if attempt(candidate):
                     program = _live(candidate)
@@ -182,17 +215,23 @@ def _split_top_level(text: str) -> list[str]:
 def _without_result(text: str, k: int) -> str | None:
     """The text with the k-th result of its last function dropped from the function's
     signature and its `func.return` (so that what computed it becomes dead)."""
-    header = list(re.finditer(r"^func\.func [^\n]*-> \((.*)\) \{$", text, re.M))
-    ret = list(re.finditer(r"^(\s*)func\.return (.*) : (.*)$", text, re.M))
+    header = list(re.finditer(r"^func\.func [^\n]*-> \((.*)\) \{$", text, re.MULTILINE))
+    ret = list(re.finditer(r"^(\s*)func\.return (.*) : (.*)$", text, re.MULTILINE))
     if not header or not ret:
         return None
     h, r = header[-1], ret[-1]
-    types, values, value_types = _split_top_level(h.group(1)), _split_top_level(r.group(2)), _split_top_level(r.group(3))
+    types, values, value_types = (
+        _split_top_level(h.group(1)),
+        _split_top_level(r.group(2)),
+        _split_top_level(r.group(3)),
+    )
     if len(types) < 2 or not (len(types) == len(values) == len(value_types)) or k >= len(types):
         return None
     keep = [i for i in range(len(types)) if i != k]
     new_header = h.group(0)[: h.start(1) - h.start(0)] + ", ".join(types[i] for i in keep) + ") {"
-    new_return = f"{r.group(1)}func.return {', '.join(values[i] for i in keep)} : {', '.join(value_types[i] for i in keep)}"
+    new_return = (
+        f"{r.group(1)}func.return {', '.join(values[i] for i in keep)} : {', '.join(value_types[i] for i in keep)}"
+    )
     text = text[: r.start()] + new_return + text[r.end() :]
     return text[: h.start()] + new_header + text[h.end() :]
 
@@ -287,8 +326,13 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--count", type=int, default=1000)
         p.add_argument("--seed", type=int, default=0, help="the first seed")
         p.add_argument("--jobs", type=int, default=2)
-        p.add_argument("--timeout", type=float, default=60.0, help="seconds per case")
-        p.add_argument("--cli-every", type=int, default=10, help="(mutants) run xla-opt on every Nth mutant")
+        p.add_argument("--timeout", type=float, default=60.0 if name == "programs" else 20.0, help="seconds per case")
+        p.add_argument(
+            "--cli-every",
+            type=int,
+            default=10,
+            help="(mutants) run xla-opt on every Nth mutant",
+        )
         p.add_argument("--no-minimize", action="store_true")
     for name in ("program", "mutant"):
         p = sub.add_parser(name)
@@ -304,7 +348,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("program", "mutant"):
         worker = Worker(args.timeout)
         try:
-            request = {"op": args.command, "seed": args.seed, "cli": args.command == "mutant"}
+            request = {
+                "op": args.command,
+                "seed": args.seed,
+                "cli": args.command == "mutant",
+            }
             result = worker.run(request)
         finally:
             worker.close()
@@ -316,7 +364,13 @@ def main(argv: list[str] | None = None) -> int:
 
     kind = args.command.removesuffix("s")
     start = time.perf_counter()
-    results = _run_all(kind, list(range(args.seed, args.seed + args.count)), args.jobs, args.timeout, args.cli_every)
+    results = _run_all(
+        kind,
+        list(range(args.seed, args.seed + args.count)),
+        args.jobs,
+        args.timeout,
+        args.cli_every,
+    )
     failed = sorted((r for r in results if r.failures), key=lambda r: r.case)
     _summary(results)
     print(f"  wall time: {time.perf_counter() - start:.0f} s")

@@ -82,7 +82,9 @@ def corpus() -> tuple[tuple[str, str], ...]:
 # --------------------------------------------------------------------------------------
 
 TENSOR_DIMS = re.compile(r"tensor<((?:\d+x)*)")
-ELEMENT_IN_TYPE = re.compile(r"(?<=[<x])(i1|i8|i16|i32|i64|ui8|ui16|ui32|ui64|f16|bf16|f32|f64|complex<f32>|complex<f64>)(?=>)")
+ELEMENT_IN_TYPE = re.compile(
+    r"(?<=[<x])(i1|i8|i16|i32|i64|ui8|ui16|ui32|ui64|f16|bf16|f32|f64|complex<f32>|complex<f64>)(?=>)"
+)
 # an integer after `= `, `[`, `, ` or `<` that is not part of a name or a type's shape
 INTEGER = re.compile(r"(?<=[=\[,<(] )-?\d+\b(?!x)|(?<=[\[<(])-?\d+\b(?!x)")
 ENUMS = {
@@ -164,7 +166,9 @@ def mutate_element_type_everywhere(rng: random.Random, text: str):
         return None
     old = rng.choice(found)
     new = rng.choice([e for e in ELEMENTS if e != old])
-    return ELEMENT_IN_TYPE.sub(lambda m: new if m.group(0) == old else m.group(0), text), f"element type {old} -> {new} everywhere"
+    return ELEMENT_IN_TYPE.sub(
+        lambda m: new if m.group(0) == old else m.group(0), text
+    ), f"element type {old} -> {new} everywhere"
 
 
 FLOAT_LITERAL = re.compile(r"(?<=[<\[ ])-?\d+\.\d*(?:e[-+]?\d+)?(?=[\],>])")
@@ -206,14 +210,22 @@ def mutate_duplicate_line(rng: random.Random, text: str):
 
 def mutate_swap_operands(rng: random.Random, text: str):
     lines = _lines(text)
-    candidates = [i for i, line in enumerate(lines) if "=" in line and len(set(re.findall(r"%[\w#]+", line.split("=", 1)[1]))) >= 2]
+    candidates = [
+        i
+        for i, line in enumerate(lines)
+        if "=" in line and len(set(re.findall(r"%[\w#]+", line.split("=", 1)[1]))) >= 2
+    ]
     if not candidates:
         return None
     i = rng.choice(candidates)
     lhs, eq, rhs = lines[i].partition("=")
     names = list(dict.fromkeys(re.findall(r"%[\w#]+", rhs)))
     a, b = rng.sample(names, 2)
-    rhs = re.sub(rf"{re.escape(a)}\b|{re.escape(b)}\b", lambda m: b if m.group(0) == a else a, rhs)
+    rhs = re.sub(
+        rf"{re.escape(a)}\b|{re.escape(b)}\b",
+        lambda m: b if m.group(0) == a else a,
+        rhs,
+    )
     lines[i] = lhs + eq + rhs
     return "".join(lines), f"swapped {a} and {b} on line {i + 1}"
 
@@ -276,7 +288,10 @@ def make_mutant(seed: int) -> Mutant:
     rng = random.Random(seed)
     if rng.random() < GENERATED_SHARE:
         program_seed = rng.randrange(1 << 20)
-        origin, text = f"generated program seed {program_seed}", generate_program(program_seed, max_ops=6).text
+        origin, text = (
+            f"generated program seed {program_seed}",
+            generate_program(program_seed, max_ops=6).text,
+        )
     else:
         origin, text = rng.choice(corpus())
     text, applied = mutate(rng, text)

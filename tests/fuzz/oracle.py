@@ -38,7 +38,14 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from tests.fuzz.program_gen import DTYPES, RTOL, GeneratedProgram, TensorT, Value, make_inputs
+from tests.fuzz.program_gen import (
+    DTYPES,
+    RTOL,
+    GeneratedProgram,
+    TensorT,
+    Value,
+    make_inputs,
+)
 from tests.util import ELEMENT_TYPES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,7 +93,10 @@ class CaseResult:
         lines += [f"  {f}" for f in self.failures]
         lines += ["--- program ---", self.text.rstrip()]
         if self.inputs is not None:
-            lines += ["--- inputs ---", *(f"  #{i}: {describe_array(a)}" for i, a in enumerate(self.inputs))]
+            lines += [
+                "--- inputs ---",
+                *(f"  #{i}: {describe_array(a)}" for i, a in enumerate(self.inputs)),
+            ]
         return "\n".join(lines)
 
 
@@ -102,15 +112,20 @@ def _exception_text(e: BaseException) -> str:
     return f"{type(e).__name__}: {first[:300]}{at}"
 
 
-LOCATED = re.compile(r"^\S+:\d+:\d+: error: ", re.M)
+LOCATED = re.compile(r"^\S+:\d+:\d+: error: ", re.MULTILINE)
 
 
 # --------------------------------------------------------------------------------------
 # Comparing results
 # --------------------------------------------------------------------------------------
 
+
 def compare(
-    got: np.ndarray, want: np.ndarray, rtol: float, flush_denormals: bool = False, bitwise: bool = False
+    got: np.ndarray,
+    want: np.ndarray,
+    rtol: float,
+    flush_denormals: bool = False,
+    bitwise: bool = False,
 ) -> str | None:
     """None when `got` agrees with `want`, else what differs. Integers and booleans
     exactly; floats: NaN at the same positions and the rest equal (-0 == +0), or, with
@@ -178,7 +193,10 @@ def run_backend(module, inputs: Sequence[np.ndarray], backend: str, entry: str =
 
 
 def check_program(
-    program: GeneratedProgram, inputs: Sequence[np.ndarray], use_xla: bool, verify_stages: bool = True
+    program: GeneratedProgram,
+    inputs: Sequence[np.ndarray],
+    use_xla: bool,
+    verify_stages: bool = True,
 ) -> CaseResult:
     """The generated program on the interpreter, the JIT and XLA, compared;
     `verify_stages`: also lower it stage by stage, verifying each stage's output."""
@@ -212,23 +230,39 @@ def check_program(
 
 def _compare_all(result: CaseResult, got: list, want: list, values: Sequence[Value], backend: str) -> None:
     if len(got) != len(want):
-        result.failures.append(Failure("mismatch", backend, f"{len(got)} results, the interpreter gives {len(want)}"))
+        result.failures.append(
+            Failure(
+                "mismatch",
+                backend,
+                f"{len(got)} results, the interpreter gives {len(want)}",
+            )
+        )
         return
     for i, (g, w, v) in enumerate(zip(got, want, values)):
         problem = compare(g, w, v.rtol, bitwise=v.bits_exact and not v.approx)
         if problem:
             result.failures.append(
-                Failure("mismatch", backend, f"result #{i} ({v.name}: {v.type}) vs the interpreter: {problem}")
+                Failure(
+                    "mismatch",
+                    backend,
+                    f"result #{i} ({v.name}: {v.type}) vs the interpreter: {problem}",
+                )
             )
 
 
-def _check_xla(result: CaseResult, program: GeneratedProgram, inputs: Sequence[np.ndarray], want: list) -> None:
+def _check_xla(
+    result: CaseResult,
+    program: GeneratedProgram,
+    inputs: Sequence[np.ndarray],
+    want: list,
+) -> None:
     """XLA on the results it must agree on: the program is cut down to them first, so
     that XLA never sees the excluded computations (its constant folder has crashed on
     some of them)."""
+    from xla_opt.passes.stablehlo.from_xla import to_stablehlo_text
+
     import xla_opt
     from xla_opt import xla_oracle
-    from xla_opt.passes.stablehlo.from_xla import to_stablehlo_text
 
     values = program.results
     kept = [i for i, v in enumerate(values) if not v.xla_skip]
@@ -248,13 +282,25 @@ def _check_xla(result: CaseResult, program: GeneratedProgram, inputs: Sequence[n
     try:
         got = xla_oracle.run_stablehlo(text, *(by_name[a.name] for a in sub.args))
     except Exception as e:  # noqa: BLE001
-        result.failures.append(Failure("crash", "xla", f"XLA rejects the exported program: {_exception_text(e)}"))
+        result.failures.append(
+            Failure(
+                "crash",
+                "xla",
+                f"XLA rejects the exported program: {_exception_text(e)}",
+            )
+        )
         return
     for g, i in zip(got, kept):
         v = values[i]
         problem = compare(g, want[i], v.rtol_xla, flush_denormals=True)
         if problem:
-            result.failures.append(Failure("mismatch", "xla", f"result #{i} ({v.name}: {v.type}) vs the interpreter: {problem}"))
+            result.failures.append(
+                Failure(
+                    "mismatch",
+                    "xla",
+                    f"result #{i} ({v.name}: {v.type}) vs the interpreter: {problem}",
+                )
+            )
 
 
 # --------------------------------------------------------------------------------------
@@ -277,13 +323,22 @@ MAX_RUN_ELEMENTS = 4096  # ... are not run (the interpreter's regions run per el
 KNOWN_BUG_MATCHERS: dict[str, Callable[[str, Failure], bool]] = {
     "tuple_while_state_lowering": lambda text, f: "'TupleType' object has no attribute 'get_shape'" in f.message,
     "float_literal_out_of_range": lambda text, f: "float too large to pack" in f.message,
-    "ui64_constant_above_2_63": lambda text, f: f.kind == "mismatch" and "ui64" in text
-    and any(int(n) >= 1 << 63 for n in re.findall(r"(?<![\w.])\d{19,20}(?![\w.])", text)),
-    "empty_unsigned_constant_hang": lambda text, f: f.kind == "hang" and any(
-        "0" in dims.split("x") for dims in re.findall(r"xla\.constant dense<[^:]*> : tensor<([\dx]*)ui\d+>", text)
+    "ui64_constant_above_2_63": lambda text, f: (
+        f.kind == "mismatch"
+        and "ui64" in text
+        and any(int(n) >= 1 << 63 for n in re.findall(r"(?<![\w.])\d{19,20}(?![\w.])", text))
     ),
-    "call_of_declaration": lambda text, f: f.kind == "crash" and f.stage == "worker process"
-    and re.search(r"^func\.func [^{]*$", text, re.M) is not None,
+    "empty_unsigned_constant_hang": lambda text, f: (
+        f.kind == "hang"
+        and any(
+            "0" in dims.split("x") for dims in re.findall(r"xla\.constant dense<[^:]*> : tensor<([\dx]*)ui\d+>", text)
+        )
+    ),
+    "call_of_declaration": lambda text, f: (
+        f.kind == "crash"
+        and f.stage == "worker process"
+        and re.search(r"^func\.func [^{]*$", text, re.MULTILINE) is not None
+    ),
 }
 
 
@@ -308,7 +363,10 @@ def tensor_types(module) -> list:
 
     found = []
     for op in module.walk():
-        for v in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
+        for v in (
+            *op.results,
+            *(a for r in op.regions for b in r.blocks for a in b.args),
+        ):
             if isinstance(v.type, TensorType):
                 found.append(v.type)
     return found
@@ -317,7 +375,10 @@ def tensor_types(module) -> list:
 def _largest_tensor(module) -> int:
     from xla_opt.dialects.shapes.common import num_elements
 
-    return max((num_elements([max(d, 0) for d in t.get_shape()]) for t in tensor_types(module)), default=0)
+    return max(
+        (num_elements([max(d, 0) for d in t.get_shape()]) for t in tensor_types(module)),
+        default=0,
+    )
 
 
 def as_tensor_t(t) -> TensorT | None:
@@ -412,17 +473,23 @@ def _check_mutant(text: str, seed: int, result: CaseResult) -> None:
 
 def _check_located(result: CaseResult, stage: str, message: str) -> None:
     if not LOCATED.search(message):
-        result.failures.append(Failure("not-located", stage, f"diagnostic without file:line:col: {message[:300]}"))
+        result.failures.append(
+            Failure(
+                "not-located",
+                stage,
+                f"diagnostic without file:line:col: {message[:300]}",
+            )
+        )
 
 
 def _check_lowering(module, result: CaseResult, expect_complete: bool = False) -> None:
     """The pipeline stage by stage: each stage ends in a diagnostic (a failure when
     `expect_complete`: generated programs use lowered ops only) or valid IR."""
     from xdsl.utils.exceptions import DiagnosticException
+    from xla_opt.lowering.pipeline import stage_passes
 
     from xla_opt.context import make_context
     from xla_opt.diagnostics import DiagnosticError, verify_module
-    from xla_opt.lowering.pipeline import stage_passes
 
     lowered = module.clone()
     ctx = make_context()
@@ -443,7 +510,13 @@ def _check_lowering(module, result: CaseResult, expect_complete: bool = False) -
             return
         diags = verify_module(lowered, "<lowered>")
         if diags:
-            result.failures.append(Failure("invalid", f"pass {name}", f"the pass produced invalid IR: {diags[0]}"))
+            result.failures.append(
+                Failure(
+                    "invalid",
+                    f"pass {name}",
+                    f"the pass produced invalid IR: {diags[0]}",
+                )
+            )
             return
     result.notes.append("lowering: complete")
 
@@ -475,22 +548,41 @@ def _check_runs(module, seed: int, result: CaseResult) -> None:
             continue
         result.notes.append(f"ran @{entry} on both backends")
         if len(got) != len(want):
-            result.failures.append(Failure("mismatch", f"jit @{entry}", f"{len(got)} results, the interpreter {len(want)}"))
+            result.failures.append(
+                Failure(
+                    "mismatch",
+                    f"jit @{entry}",
+                    f"{len(got)} results, the interpreter {len(want)}",
+                )
+            )
             continue
         for i, (g, w) in enumerate(zip(got, want)):
             # no flags here: floats get their type's tolerance (transcendental functions)
             problem = compare(g, w, RTOL.get(outputs[i].elem, 0.0))
             if problem:
-                result.failures.append(Failure("mismatch", f"jit @{entry}", f"result #{i} vs the interpreter: {problem}"))
+                result.failures.append(
+                    Failure(
+                        "mismatch",
+                        f"jit @{entry}",
+                        f"result #{i} vs the interpreter: {problem}",
+                    )
+                )
 
 
 def _run_or_fail(result: CaseResult, module, inputs, backend: str, entry: str) -> list[np.ndarray] | None:
-    """The results, or None after recording why there are none: the JIT may decline
-    ops outside its op set (NotImplementedError naming them), anything else is a bug."""
+    """The results, or None after recording why there are none: a located ProgramError
+    (a program that verifies but cannot run, e.g. calling a declaration) or the JIT
+    declining ops outside its op set (NotImplementedError naming them); anything else
+    is a bug."""
     from xla_opt.lowering.xla_to_linalg import LOWERED_OPS
+
+    from xla_opt.api import ProgramError
 
     try:
         return run_backend(module, inputs, backend, entry)
+    except ProgramError as e:
+        _check_located(result, f"{backend} @{entry}", str(e))
+        result.notes.append(f"{backend} @{entry}: diagnostic")
     except NotImplementedError as e:
         outside = {op.name for op in module.walk() if op.name.startswith("xla.")} - LOWERED_OPS
         if backend != "jit" or ("not lowered" not in str(e) and "cannot compile" not in str(e)):
@@ -539,7 +631,7 @@ def check_cli(text: str, result: CaseResult, variants: Sequence[Sequence[str]] =
                 result.failures.append(Failure("cli", stage, f"printed a traceback: {stderr[-300:]}"))
             elif "internal error" in stderr:
                 result.failures.append(Failure("cli", stage, stderr.strip()[:300]))
-            elif code == 1 and not re.search(r"^\S+(:\d+:\d+)?: error: ", stderr, re.M):
+            elif code == 1 and not re.search(r"^\S+(:\d+:\d+)?: error: ", stderr, re.MULTILINE):
                 result.failures.append(Failure("cli", stage, f"failed without a diagnostic: {stderr[:300]!r}"))
 
 
@@ -590,7 +682,10 @@ class Worker:
         self.log: Path | None = None  # the worker's stderr: its last words if it dies
 
     def _start(self) -> subprocess.Popen:
-        env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        env = dict(
+            os.environ,
+            PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        )
         fd, name = tempfile.mkstemp(prefix="fuzz-worker-", suffix=".log")
         self.log = Path(name)
         try:
@@ -615,12 +710,20 @@ class Worker:
             seconds = timeout or self.timeout
             if request["op"] == "mutant" and "xla.while" in text:
                 # a mutated loop may legitimately never end (a counter that counts away)
-                return CaseResult(request_name(request), text, notes=[f"timeout after {seconds:.0f} s: inconclusive "
-                                  "(a mutated while loop need not terminate)"])  # fmt: skip
-            return CaseResult(request_name(request), text, [Failure("hang", "timeout", f"no result within {seconds:.0f} s")])
+                note = f"timeout after {seconds:.0f} s: inconclusive (a mutated while loop need not terminate)"
+                return CaseResult(request_name(request), text, notes=[note])
+            return CaseResult(
+                request_name(request),
+                text,
+                [Failure("hang", "timeout", f"no result within {seconds:.0f} s")],
+            )
         except EOFError:
             code = proc.wait()
-            died = Failure("crash", "worker process", f"the worker died with exit code {code}: {self._log_tail()}")
+            died = Failure(
+                "crash",
+                "worker process",
+                f"the worker died with exit code {code}: {self._log_tail()}",
+            )
             self.close()
             return file_known_bugs(CaseResult(request_name(request), request_text(request), [died]))
 
@@ -680,14 +783,22 @@ def handle_request(request: dict, use_xla: bool) -> CaseResult:
         inputs = request.get("inputs")
         if inputs is None:
             inputs = make_inputs(program.arg_types, program.seed)
-        result = check_program(program, inputs, use_xla and request.get("xla", True), request.get("stages", True))
+        result = check_program(
+            program,
+            inputs,
+            use_xla and request.get("xla", True),
+            request.get("stages", True),
+        )
     else:
         text, origin = request.get("text"), "given text"
         if text is None:
             from tests.fuzz.mutate import make_mutant
 
             mutant = make_mutant(request["seed"])
-            text, origin = mutant.text, f"{mutant.origin}; mutations: {'; '.join(mutant.mutations)}"
+            text, origin = (
+                mutant.text,
+                f"{mutant.origin}; mutations: {'; '.join(mutant.mutations)}",
+            )
         result = check_mutant(text, request["seed"], request_name(request))
         result.notes.insert(0, f"origin: {origin}")
         if request.get("cli"):
@@ -722,5 +833,9 @@ def serve() -> None:
             if not use_xla and request["op"] == "program":
                 result.notes.append(reason)
         except Exception:  # noqa: BLE001 - a bug of the fuzzer itself, reported as such
-            result = CaseResult(request_name(request), "", [Failure("crash", "fuzzer", traceback.format_exc())])
+            result = CaseResult(
+                request_name(request),
+                "",
+                [Failure("crash", "fuzzer", traceback.format_exc())],
+            )
         _write_message(protocol_out, result)

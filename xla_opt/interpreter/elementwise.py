@@ -451,7 +451,9 @@ def constant_value(op: ew.ConstantOp) -> np.ndarray:
     elif dtype == BFLOAT16:
         flat = np.array(values, dtype=np.float32).astype(dtype)
     else:
-        flat = np.array(values).astype(dtype)
+        # straight into the dtype: through numpy's default, ui64 values of 2**63 or
+        # more would become float64 and lose their low bits
+        flat = np.array(values, dtype=dtype)
     if flat.size == 1 and int(np.prod(shape)) != 1:
         return np.full(shape, flat[0], dtype)
     return flat.reshape(shape)
