@@ -23,7 +23,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xla_opt.dialects.shapes.broadcast import broadcast_operand_map
-from xla_opt.dialects.xla.base import elem_of, i64_array, ints, shape_of, tensor
+from xla_opt.dialects.xla.base import elem_of, i64_array, shape_of, tensor
 from xla_opt.dialects.xla.elementwise import BinaryElementwiseOp, ClampOp, SelectOp
 from xla_opt.dialects.xla.shape_ops import BroadcastInDimOp
 
@@ -60,10 +60,9 @@ class LegalizeBinaryBroadcast(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: BinaryElementwiseOp, rewriter: PatternRewriter, /) -> None:
-        dims_attr = op.broadcast_dimensions
-        dims = ints(dims_attr) if dims_attr is not None else None
+        dims = op.get_broadcast_dimensions()
         new_operands = _broadcast_operands(op, rewriter, dims)
-        if new_operands is None and dims_attr is None:
+        if new_operands is None and dims is None:
             return
         properties = {k: v for k, v in op.properties.items() if k != "broadcast_dimensions"}
         rewriter.replace(op, 

@@ -408,9 +408,9 @@ def _emit_compare(b: ScalarBuilder, op: ew.CompareOp, x: SSAValue, y: SSAValue) 
     t = elem_of(op.lhs.type)
     if is_complex(t):
         raise ScalarLoweringError("xla.compare on complex numbers has no scalar lowering")
-    direction = op.comparison_direction.data.value
+    direction = op.get_comparison_direction()
     ctype = (
-        op.compare_type.data.value
+        op.get_compare_type()
         if op.compare_type is not None
         else ew.default_compare_type(t).value
     )
@@ -536,7 +536,7 @@ def _emit_bitcast_convert(b: ScalarBuilder, op: ew.BitcastConvertOp, x: SSAValue
 def _emit_reduce_precision(b: ScalarBuilder, op: ew.ReducePrecisionOp, x: SSAValue) -> SSAValue:
     """XLA's ReducePrecision on the IEEE bits (like the interpreter): round the mantissa
     to nearest even, overflow to +-Inf, underflow to +-0, NaN kept."""
-    exponent_bits, mantissa_bits = op.exponent_bits.value.data, op.mantissa_bits.value.data
+    exponent_bits, mantissa_bits = op.get_exponent_bits(), op.get_mantissa_bits()
 
     def reduce(v: SSAValue) -> SSAValue:
         ft = v.type

@@ -21,3 +21,19 @@ def _initialize_jax_before_llvmlite():
         jax.config.update("jax_platforms", "cpu")
         jax.devices()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _restore_jax_x64():
+    """Tests that compare with JAX in 64 bits switch `jax_enable_x64` on globally; put
+    it back after each test, so that the programs other tests export from JAX (with
+    float32 constants) do not depend on which tests ran before in the same worker."""
+    if importlib.util.find_spec("jax") is None:
+        yield
+        return
+    import jax
+
+    before = jax.config.jax_enable_x64
+    yield
+    if jax.config.jax_enable_x64 != before:
+        jax.config.update("jax_enable_x64", before)

@@ -3,7 +3,7 @@
 
 * Generated programs run on the interpreter, the JIT and (with JAX) XLA; every result
   must agree (exactly for integers, booleans and exact float computations; within the
-  rounding tolerance the generator attached otherwise). A quarter of them also go
+  rounding tolerance the generator attached otherwise). A fifth of them also go
   through the lowering stage by stage, each stage's output verified.
 * Mutants of valid programs must end in a located diagnostic or a correct run; every
   tenth one also goes through the `xla-opt` driver.
@@ -24,13 +24,7 @@ import pytest
 import xla_opt
 from tests.fuzz import KNOWN_BUG_AVOIDANCE
 from tests.fuzz.oracle import Worker, xla_available
-from tests.fuzz.program_gen import (
-    GeneratedProgram,
-    Statement,
-    TensorT,
-    Value,
-    generate_program,
-)
+from tests.fuzz.program_gen import GeneratedProgram, Statement, TensorT, Value, generate_program
 
 PROGRAMS, PROGRAM_CHUNK = 200, 20
 MUTANTS, MUTANT_CHUNK = 400, 50
@@ -60,11 +54,7 @@ def run_cases(requests: list[dict], timeout: float = TIMEOUT) -> None:
     assert not reports, f"{len(reports)} failing case(s):\n\n" + "\n\n".join(reports)
 
 
-@pytest.mark.parametrize(
-    "first",
-    range(0, PROGRAMS, PROGRAM_CHUNK),
-    ids=lambda s: f"seeds{s}-{s + PROGRAM_CHUNK - 1}",
-)
+@pytest.mark.parametrize("first", range(0, PROGRAMS, PROGRAM_CHUNK), ids=lambda s: f"seeds{s}-{s + PROGRAM_CHUNK - 1}")
 def test_generated_programs_agree(first: int) -> None:
     run_cases([
         {"op": "program", "seed": seed, "stages": seed % STAGES_EVERY == 0}
@@ -72,11 +62,7 @@ def test_generated_programs_agree(first: int) -> None:
     ])  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    "first",
-    range(0, MUTANTS, MUTANT_CHUNK),
-    ids=lambda s: f"seeds{s}-{s + MUTANT_CHUNK - 1}",
-)
+@pytest.mark.parametrize("first", range(0, MUTANTS, MUTANT_CHUNK), ids=lambda s: f"seeds{s}-{s + MUTANT_CHUNK - 1}")
 def test_mutants_end_in_a_diagnostic_or_a_correct_run(first: int) -> None:
     run_cases([
         {"op": "mutant", "seed": seed, "cli": seed % CLI_EVERY == 0}
@@ -122,15 +108,7 @@ def test_a_hang_is_reported_with_its_program() -> None:
     endless = GeneratedProgram(0, [], [Statement(spin, ("%v1", "%v2"), (i32,))], [Value("%v2", i32)], [])
     hang = Worker(timeout=3.0)
     try:
-        result = hang.run(
-            {
-                "op": "program",
-                "program": endless,
-                "inputs": [],
-                "xla": False,
-                "stages": False,
-            }
-        )
+        result = hang.run({"op": "program", "program": endless, "inputs": [], "xla": False, "stages": False})
         assert [f.kind for f in result.failures] == ["hang"]
         assert "xla.while" in result.report()
         after = hang.run({"op": "program", "seed": 1, "xla": False, "stages": False})

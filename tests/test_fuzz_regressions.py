@@ -519,3 +519,53 @@ def test_float_literal_beyond_its_type_is_a_program_error(literal, type_, column
     element = type_.split("x")[-1]
     with pytest.raises(ProgramError, match=f"<program>:2:{column}: error: float literal .* is out of range for {element}"):
         xla_opt.load_program(program)
+
+
+EMPTY_STRIDED_SLICE = """
+func.func @main(%arg0: tensor<2x3xf32>) -> (tensor<0x3xf32>) {
+  %v8 = xla.slice %arg0, start_indices = [0, 0], limit_indices = [0, 3], strides = [2, 1] : (tensor<2x3xf32>) -> tensor<0x3xf32>
+  func.return %v8 : tensor<0x3xf32>
+}
+"""
+
+
+def test_empty_strided_slice_lowers_to_verifying_ir():
+    """convert-xla-to-linalg read the operand through (d0 * 2, d1) for an empty result,
+    which linalg's verifier rejects ("unexpected result less than 0")."""
+    from xla_opt.context import make_context
+    from xla_opt.diagnostics import verify_module
+    from xla_opt.lowering.pipeline import stage_passes
+
+    module = xla_opt.load_program(EMPTY_STRIDED_SLICE)
+    ctx = make_context()
+    for name, stage in stage_passes():
+        stage.apply(ctx, module)
+        assert verify_module(module) == [], f"the output of {name} does not verify"
+    for (result,) in run_both(EMPTY_STRIDED_SLICE, np.ones((2, 3), np.float32)):
+        assert result.shape == (0, 3)
+
+
+def test_tuple_signature_is_a_located_not_lowered_error(tmp_path, capsys):
+    """A while over a tuple state in a function taking and returning the tuple: the
+    function is named (not the tuple ops the lowering made, at 1:1)."""
+    from xla_opt.opt_main import main
+
+    path = tmp_path / "p.mlir"
+    path.write_text(
+        "func.func @f(%state: tuple<tensor<i32>>) -> tuple<tensor<i32>> {\n"
+        "  %r = xla.while %state cond {\n"
+        "  ^bb0(%s: tuple<tensor<i32>>):\n"
+        "    %false = xla.constant dense<false> : tensor<i1>\n"
+        "    xla.return %false : tensor<i1>\n"
+        "  } body {\n"
+        "  ^bb0(%s: tuple<tensor<i32>>):\n"
+        "    xla.return %s : tuple<tensor<i32>>\n"
+        "  } : tuple<tensor<i32>>\n"
+        "  func.return %r : tuple<tensor<i32>>\n}\n"
+    )
+    assert main([str(path), "-p", "xla-to-llvm"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        f"{path}:1:1: error: 'func.func' op is not lowered to linalg: tuple<tensor<i32>> arguments and results "
+        "run on the interpreter only"
+    )

@@ -82,8 +82,8 @@ def check_callees_defined(entry: FuncOp, name: str = "<program>") -> None:
     from xdsl.dialects.func import CallOp
     from xdsl.traits import SymbolTable
 
-    from xla_opt.dialects import xla
     from xla_opt.diagnostics import op_diagnostic
+    from xla_opt.dialects import xla
 
     diagnostics = []
     seen, pending = {entry}, [entry]

@@ -18,7 +18,8 @@ op too. Ops with a more natural syntax (constant) override `parse`/`print`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -37,6 +38,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     Signedness,
     StringAttr,
+    SymbolRefAttr,
     TensorType,
     TupleType,
     i64,
@@ -232,6 +234,41 @@ def int_matrix(attr: Attribute | None) -> list[tuple[int, ...]]:
     return [tuple(values[i * n : (i + 1) * n]) for i in range(shape[0])]
 
 
+def property_value(attr: Attribute) -> Any:
+    """A property as a plain Python value: integer arrays as tuples, i64 matrices as
+    lists of row tuples, booleans, integers, floats, strings, enums as their spelling,
+    symbols as their name; other attributes (dimension numbers...) as they are."""
+    if isinstance(attr, DenseArrayBase | ArrayAttr):
+        return ints(attr)
+    if isinstance(attr, DenseIntOrFPElementsAttr) and isinstance(attr.get_element_type(), IntegerType):
+        return int_matrix(attr)
+    if isinstance(attr, IntegerAttr):
+        value = attr.value.data
+        return bool(value) if attr.type == IntegerType(1) else value
+    if isinstance(attr, FloatAttr):
+        return attr.value.data
+    if isinstance(attr, StringAttr):
+        return attr.data
+    if isinstance(attr, EnumAttribute):
+        return str(attr.data.value)
+    if isinstance(attr, SymbolRefAttr):
+        return attr.root_reference.data
+    return attr
+
+
+def _property_accessor(name: str) -> Callable[[Any], Any]:
+    def get(self: XlaOp) -> Any:
+        attr = self.properties.get(name)
+        if attr is None:
+            default = type(self).PROPERTY_DEFAULTS.get(name)
+            return default(self) if callable(default) else default
+        return property_value(attr)
+
+    get.__name__ = f"get_{name}"
+    get.__doc__ = f"The `{name}` property as a plain Python value (the spec's default when absent)."
+    return get
+
+
 def _print_prop_value(printer: Printer, value: Attribute) -> None:
     if isinstance(value, DenseArrayBase) and isinstance(value.elt_type, IntegerType):
         printer.print_string("[" + ", ".join(str(v) for v in value.get_values()) + "]")
@@ -349,7 +386,23 @@ def _short_form_result_count(opdef, n_operands: int) -> int:
 
 class XlaOp(IRDLOperation):
     """Base of every xla op: the uniform pretty format, XLA type checks on operands and
-    results, and shape errors turned into verifier errors."""
+    results, shape errors turned into verifier errors, and typed property accessors.
+
+    Every property `p` gets an accessor `op.get_p()` returning its plain Python value
+    (see `property_value`), as MLIR generates `getP()`; an absent optional property
+    gives its default from `PROPERTY_DEFAULTS` (a value, or a function of the op), or
+    None. Ops define composite accessors (`window()`, `dimension_numbers()`) on top."""
+
+    # The spec's values of absent optional properties: name -> value, or op -> value.
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Any]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        from xdsl.irdl.operations import _PropertyFieldDef  # noqa: PLC2701 - IRDL's field type
+
+        for field_name, field in list(vars(cls).items()):
+            if isinstance(field, _PropertyFieldDef) and f"get_{field_name}" not in vars(cls):
+                setattr(cls, f"get_{field_name}", _property_accessor(field.ir_name or field_name))
 
 
     # ---- verification -------------------------------------------------------------

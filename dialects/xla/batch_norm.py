@@ -47,7 +47,7 @@ class BatchNormOp(XlaOp):
         """The 1-D type of the per-feature results: one element per feature."""
         features = batch_norm_feature_size(
             shape_of(self.operand.type),  # type: ignore[attr-defined]
-            self.feature_index.value.data,
+            self.get_feature_index(),
             [(name, shape_of(t)) for name, t in self.per_feature_operands().items()],
         )
         return tensor((features,), elem_of(self.operand.type))  # type: ignore[attr-defined]

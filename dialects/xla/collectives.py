@@ -55,12 +55,12 @@ def _matrix_rows(attr: DenseIntOrFPElementsAttr, name: str) -> list[tuple[int, .
     return int_matrix(attr)
 
 
-def _group_size(
-    replica_groups: DenseIntOrFPElementsAttr, shard_count: IntegerAttr | None
-) -> int | None:
-    """The replica group size that replica_groups and shard_count state, if any."""
-    count = shard_count.value.data if shard_count is not None else None
-    return collective_group_size(_matrix_rows(replica_groups, "replica_groups"), count)
+def _group_size(op: XlaOp) -> int | None:
+    """The replica group size that replica_groups and shard_count (on the ops that
+    have one) state, if any."""
+    rows = _matrix_rows(op.replica_groups, "replica_groups")  # type: ignore[attr-defined]
+    shard_count = op.get_shard_count() if hasattr(op, "get_shard_count") else None  # type: ignore[attr-defined]
+    return collective_group_size(rows, shard_count)
 
 
 def _check_same_element_type(operand: Attribute, result: Attribute) -> None:
@@ -128,7 +128,7 @@ class AllReduceOp(XlaOp):
                     f"input #{i} element type {elem_of(v.type)} differs from input #0's "
                     f"{element_type}"
                 )
-        _group_size(self.replica_groups, None)
+        _group_size(self)
         _verify_reducer(self.computation, element_type)
 
 
@@ -147,20 +147,20 @@ class AllGatherOp(XlaOp):
     result = result_def(TensorType)
 
     def infer_result_types(self) -> list[Attribute] | None:
-        group_size = _group_size(self.replica_groups, self.shard_count)
+        group_size = _group_size(self)
         if group_size is None:
             return None
         t = self.operand.type
-        shape = all_gather_shape(shape_of(t), self.all_gather_dim.value.data, group_size)
+        shape = all_gather_shape(shape_of(t), self.get_all_gather_dim(), group_size)
         return [tensor(shape, elem_of(t))]
 
     def verify_xla(self) -> None:
         _check_same_element_type(self.operand.type, self.result.type)
-        if _group_size(self.replica_groups, self.shard_count) is None:
+        if _group_size(self) is None:
             check_all_gather_result(
                 shape_of(self.operand.type),
                 shape_of(self.result.type),
-                self.all_gather_dim.value.data,
+                self.get_all_gather_dim(),
             )
 
 
@@ -180,20 +180,20 @@ class ReduceScatterOp(XlaOp):
     result = result_def(TensorType)
 
     def infer_result_types(self) -> list[Attribute] | None:
-        group_size = _group_size(self.replica_groups, self.shard_count)
+        group_size = _group_size(self)
         if group_size is None:
             return None
         t = self.operand.type
-        shape = reduce_scatter_shape(shape_of(t), self.scatter_dimension.value.data, group_size)
+        shape = reduce_scatter_shape(shape_of(t), self.get_scatter_dimension(), group_size)
         return [tensor(shape, elem_of(t))]
 
     def verify_xla(self) -> None:
         _check_same_element_type(self.operand.type, self.result.type)
-        if _group_size(self.replica_groups, self.shard_count) is None:
+        if _group_size(self) is None:
             check_reduce_scatter_result(
                 shape_of(self.operand.type),
                 shape_of(self.result.type),
-                self.scatter_dimension.value.data,
+                self.get_scatter_dimension(),
             )
         _verify_reducer(self.computation, elem_of(self.operand.type))
 
@@ -216,10 +216,10 @@ class AllToAllOp(XlaOp):
         t = self.operand.type
         shape = all_to_all_shape(
             shape_of(t),
-            self.split_dimension.value.data,
-            self.concat_dimension.value.data,
-            self.split_count.value.data,
-            _group_size(self.replica_groups, None),
+            self.get_split_dimension(),
+            self.get_concat_dimension(),
+            self.get_split_count(),
+            _group_size(self),
         )
         return [tensor(shape, elem_of(t))]
 

@@ -4,6 +4,7 @@ interpreter), with a C-identifier name."""
 from __future__ import annotations
 
 import re
+from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import (
     BoolAttr,
@@ -41,6 +42,7 @@ class CustomCallOp(XlaOp):
     call_target_name = prop_def(StringAttr)
     backend_config = opt_prop_def(StringAttr)
     has_side_effect = opt_prop_def(BoolAttr)
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Any]] = {"backend_config": "", "has_side_effect": False}
 
     def verify_xla(self) -> None:
         target = self.call_target_name.data

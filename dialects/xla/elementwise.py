@@ -47,7 +47,6 @@ from .base import (
     bit_width,
     elem_of,
     element_type_name,
-    ints,
     is_complex,
     is_float,
     is_integer,
@@ -195,12 +194,7 @@ class BinaryElementwiseOp(XlaOp):
         return elem_of(self.lhs.type)
 
     def infer_result_types(self) -> list[Attribute]:
-        dims = self.broadcast_dimensions
-        shape = broadcast_shapes(
-            shape_of(self.lhs.type),
-            shape_of(self.rhs.type),
-            ints(dims) if dims is not None else None,
-        )
+        shape = broadcast_shapes(shape_of(self.lhs.type), shape_of(self.rhs.type), self.get_broadcast_dimensions())
         return [tensor(shape, self.result_element_type())]
 
     def verify_xla(self) -> None:
@@ -370,7 +364,7 @@ class IotaOp(XlaOp):
     def verify_xla(self) -> None:
         t = self.output.type
         _check_elements(self, elem_of(t), NUMERIC, "result")
-        check_iota(shape_of(t), self.iota_dimension.value.data)
+        check_iota(shape_of(t), self.get_iota_dimension())
 
 
 # --------------------------------------------------------------------------------------
@@ -500,7 +494,7 @@ class ReducePrecisionOp(XlaOp):
 
     def verify_xla(self) -> None:
         _check_elements(self, elem_of(self.operand.type), FLOAT, "operand")
-        check_reduce_precision(self.exponent_bits.value.data, self.mantissa_bits.value.data)
+        check_reduce_precision(self.get_exponent_bits(), self.get_mantissa_bits())
 
 
 ELEMENTWISE_OPS = (

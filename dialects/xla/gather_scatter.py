@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from xdsl.dialects.builtin import (
     BoolAttr,
     DenseArrayBase,
@@ -29,7 +31,6 @@ from xla_opt.dialects.shapes.gather_scatter import check_scatter, gather_shape
 from .base import (
     XlaOp,
     elem_of,
-    ints,
     is_integer,
     shape_of,
     tensor,
@@ -68,17 +69,18 @@ class GatherOp(XlaOp):
     index_vector_dim = prop_def(IntegerAttr.constr(type=i64))
     slice_sizes = prop_def(DenseArrayBase.constr(i64))
     indices_are_sorted = opt_prop_def(BoolAttr)
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Any]] = {"indices_are_sorted": False, "unique_indices": False}
     traits = traits_def(Pure())
 
     def infer_result_types(self) -> list[Attribute]:
         shape = gather_shape(
             shape_of(self.operand.type),
             shape_of(self.start_indices.type),
-            ints(self.offset_dims),
-            ints(self.collapsed_slice_dims),
-            ints(self.start_index_map),
-            self.index_vector_dim.value.data,
-            ints(self.slice_sizes),
+            self.get_offset_dims(),
+            self.get_collapsed_slice_dims(),
+            self.get_start_index_map(),
+            self.get_index_vector_dim(),
+            self.get_slice_sizes(),
         )
         return [tensor(shape, elem_of(self.operand.type))]
 
@@ -110,6 +112,7 @@ class ScatterOp(XlaOp):
     index_vector_dim = prop_def(IntegerAttr.constr(type=i64))
     indices_are_sorted = opt_prop_def(BoolAttr)
     unique_indices = opt_prop_def(BoolAttr)
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Any]] = {"indices_are_sorted": False, "unique_indices": False}
     update_computation = region_def()
     traits = traits_def(Pure())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
@@ -123,10 +126,10 @@ class ScatterOp(XlaOp):
             [shape_of(v.type) for v in self.inputs],
             shape_of(self.scatter_indices.type),
             [shape_of(v.type) for v in self.updates],
-            ints(self.update_window_dims),
-            ints(self.inserted_window_dims),
-            ints(self.scatter_dims_to_operand_dims),
-            self.index_vector_dim.value.data,
+            self.get_update_window_dims(),
+            self.get_inserted_window_dims(),
+            self.get_scatter_dims_to_operand_dims(),
+            self.get_index_vector_dim(),
         )
         input_elements = [elem_of(v.type) for v in self.inputs]
         for i, upd in enumerate(self.updates):

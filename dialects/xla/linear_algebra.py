@@ -6,6 +6,8 @@ element-type rules and compare the inferred result types with the declared ones.
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from xdsl.dialects.builtin import (
     BoolAttr,
     ComplexType,
@@ -44,23 +46,12 @@ from xla_opt.dialects.shapes.linear_algebra import (
 from .base import (
     XlaOp,
     elem_of,
-    int_matrix,
-    ints,
     is_complex,
     is_float,
     same_element_type,
     shape_of,
     tensor,
 )
-
-
-def _ints_or_none(attr: DenseArrayBase | None) -> tuple[int, ...] | None:
-    """An optional integer array: None (the default applies) when absent."""
-    return ints(attr) if attr is not None else None
-
-
-def _int_or(attr: IntegerAttr | None, default: int) -> int:
-    return attr.value.data if attr is not None else default
 
 
 def _check_float_or_complex(t: Attribute, what: str) -> None:
@@ -108,15 +99,21 @@ class DotGeneralOp(XlaOp):
     lhs_contracting_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
     rhs_contracting_dimensions = opt_prop_def(DenseArrayBase.constr(i64))
     traits = traits_def(Pure())
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Any]] = {
+        "lhs_batching_dimensions": (),
+        "rhs_batching_dimensions": (),
+        "lhs_contracting_dimensions": (),
+        "rhs_contracting_dimensions": (),
+    }
 
     def infer_result_types(self) -> list[Attribute]:
         shape = dot_general_shape(
             shape_of(self.lhs.type),
             shape_of(self.rhs.type),
-            ints(self.lhs_batching_dimensions),
-            ints(self.rhs_batching_dimensions),
-            ints(self.lhs_contracting_dimensions),
-            ints(self.rhs_contracting_dimensions),
+            self.get_lhs_batching_dimensions(),
+            self.get_rhs_batching_dimensions(),
+            self.get_lhs_contracting_dimensions(),
+            self.get_rhs_contracting_dimensions(),
         )
         return [tensor(shape, elem_of(self.lhs.type))]
 
@@ -163,18 +160,19 @@ class ConvolutionOp(XlaOp):
     feature_group_count = opt_prop_def(IntegerAttr.constr(type=i64))
     batch_group_count = opt_prop_def(IntegerAttr.constr(type=i64))
     traits = traits_def(Pure())
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Any]] = {"feature_group_count": 1, "batch_group_count": 1}
 
     def dimension_numbers(self) -> ConvDimensionNumbers:
         return ConvDimensionNumbers(
-            input_batch=self.input_batch_dimension.value.data,
-            input_feature=self.input_feature_dimension.value.data,
-            input_spatial=ints(self.input_spatial_dimensions),
-            kernel_input_feature=self.kernel_input_feature_dimension.value.data,
-            kernel_output_feature=self.kernel_output_feature_dimension.value.data,
-            kernel_spatial=ints(self.kernel_spatial_dimensions),
-            output_batch=self.output_batch_dimension.value.data,
-            output_feature=self.output_feature_dimension.value.data,
-            output_spatial=ints(self.output_spatial_dimensions),
+            input_batch=self.get_input_batch_dimension(),
+            input_feature=self.get_input_feature_dimension(),
+            input_spatial=self.get_input_spatial_dimensions(),
+            kernel_input_feature=self.get_kernel_input_feature_dimension(),
+            kernel_output_feature=self.get_kernel_output_feature_dimension(),
+            kernel_spatial=self.get_kernel_spatial_dimensions(),
+            output_batch=self.get_output_batch_dimension(),
+            output_feature=self.get_output_feature_dimension(),
+            output_spatial=self.get_output_spatial_dimensions(),
         )
 
     def infer_result_types(self) -> list[Attribute]:
@@ -182,12 +180,12 @@ class ConvolutionOp(XlaOp):
             shape_of(self.lhs.type),
             shape_of(self.rhs.type),
             self.dimension_numbers(),
-            window_strides=_ints_or_none(self.window_strides),
-            padding=int_matrix(self.padding) if self.padding is not None else None,
-            lhs_dilation=_ints_or_none(self.lhs_dilation),
-            rhs_dilation=_ints_or_none(self.rhs_dilation),
-            feature_group_count=_int_or(self.feature_group_count, 1),
-            batch_group_count=_int_or(self.batch_group_count, 1),
+            window_strides=self.get_window_strides(),
+            padding=self.get_padding(),
+            lhs_dilation=self.get_lhs_dilation(),
+            rhs_dilation=self.get_rhs_dilation(),
+            feature_group_count=self.get_feature_group_count(),
+            batch_group_count=self.get_batch_group_count(),
         )
         return [tensor(shape, elem_of(self.lhs.type))]
 
@@ -200,7 +198,7 @@ class ConvolutionOp(XlaOp):
                     f"padding of shape {list(pad_shape)} must be a matrix of [low, high] "
                     "pairs"
                 )
-        n = len(ints(self.input_spatial_dimensions))
+        n = len(self.get_input_spatial_dimensions())
         result_rank = len(shape_of(self.result.type))
         if result_rank != n + 2:
             raise VerifyException(
@@ -253,7 +251,7 @@ class FftOp(XlaOp):
 
     def infer_result_types(self) -> list[Attribute]:
         shape = fft_shape(
-            shape_of(self.operand.type), self.fft_type.data.value, ints(self.fft_length)
+            shape_of(self.operand.type), self.get_fft_type(), self.get_fft_length()
         )
         return [tensor(shape, self.result_element_type())]
 
@@ -273,6 +271,7 @@ class CholeskyOp(XlaOp):
     a = operand_def(TensorType)
     result = result_def(TensorType)
     lower = opt_prop_def(BoolAttr)
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Any]] = {"lower": False}
     traits = traits_def(Pure())
 
     def infer_result_types(self) -> list[Attribute]:
@@ -312,7 +311,7 @@ class TriangularSolveOp(XlaOp):
 
     def infer_result_types(self) -> list[Attribute]:
         shape = triangular_solve_shape(
-            shape_of(self.a.type), shape_of(self.b.type), bool(self.left_side.value.data)
+            shape_of(self.a.type), shape_of(self.b.type), bool(self.get_left_side())
         )
         return [tensor(shape, elem_of(self.b.type))]
 

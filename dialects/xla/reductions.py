@@ -14,6 +14,7 @@ computation region here is isolated from above and takes rank-0 tensors for scal
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import (
     BoolAttr,
@@ -49,8 +50,9 @@ from xla_opt.dialects.shapes.reductions import (
     select_and_scatter_source_shape,
     sort_dimension,
 )
+from xla_opt.dialects.shapes.windows import Window
 
-from .base import XlaOp, elem_of, int_matrix, ints, shape_of, tensor
+from .base import XlaOp, elem_of, int_matrix, shape_of, tensor
 from .computation import (
     PRED_SCALAR,
     fmt_types,
@@ -73,10 +75,6 @@ def _padding_pairs(attr: DenseIntOrFPElementsAttr | None) -> list[tuple[int, ...
 def _input_shape(inputs: Sequence[SSAValue]) -> tuple[int, ...]:
     """The one shape of a variadic operand group (inputs of reduce, sort, map...)."""
     return common_shape([shape_of(v.type) for v in inputs], "inputs")
-
-
-def _optional_ints(attr: DenseArrayBase | None) -> tuple[int, ...] | None:
-    return None if attr is None else ints(attr)
 
 
 def _check_init_values(inputs: Sequence[SSAValue], init_values: Sequence[SSAValue]) -> None:
@@ -130,7 +128,7 @@ class ReduceOp(ReductionOp):
     dimensions = prop_def(DenseArrayBase.constr(i64))
 
     def reduced_shape(self, input_shape: tuple[int, ...]) -> tuple[int, ...]:
-        return reduce_shape(input_shape, ints(self.dimensions))
+        return reduce_shape(input_shape, self.get_dimensions())
 
 
 @irdl_op_definition
@@ -146,14 +144,28 @@ class ReduceWindowOp(ReductionOp):
     window_dilations = opt_prop_def(DenseArrayBase.constr(i64))
     padding = opt_prop_def(DenseIntOrFPElementsAttr)
 
+    def get_padding(self) -> list[tuple[int, ...]] | None:
+        """The [low, high] rows of `padding` (None when absent)."""
+        return _padding_pairs(self.padding)
+
+    def window(self) -> Window:
+        """The window over every input dimension, the spec's defaults applied."""
+        return Window.of(
+            self.get_window_dimensions(),
+            self.get_window_strides(),
+            self.get_base_dilations(),
+            self.get_window_dilations(),
+            self.get_padding(),
+        )
+
     def reduced_shape(self, input_shape: tuple[int, ...]) -> tuple[int, ...]:
         return reduce_window_shape(
             input_shape,
-            ints(self.window_dimensions),
-            _optional_ints(self.window_strides),
-            _optional_ints(self.base_dilations),
-            _optional_ints(self.window_dilations),
-            _padding_pairs(self.padding),
+            self.get_window_dimensions(),
+            self.get_window_strides(),
+            self.get_base_dilations(),
+            self.get_window_dilations(),
+            self.get_padding(),
         )
 
 
@@ -176,6 +188,14 @@ class SelectAndScatterOp(XlaOp):
     scatter = region_def("single_block")
     traits = traits_def(RecursiveMemoryEffect(), IsolatedFromAbove())
 
+    def get_padding(self) -> list[tuple[int, ...]] | None:
+        """The [low, high] rows of `padding` (None when absent)."""
+        return _padding_pairs(self.padding)
+
+    def window(self) -> Window:
+        """The window over every operand dimension, the spec's defaults applied."""
+        return Window.of(self.get_window_dimensions(), self.get_window_strides(), padding=self.get_padding())
+
     def infer_result_types(self) -> list[Attribute]:
         return [self.operand.type]
 
@@ -190,9 +210,9 @@ class SelectAndScatterOp(XlaOp):
             raise VerifyException(f"init_value must be {element}, got {self.init_value.type}")
         select_and_scatter_source_shape(
             shape_of(self.operand.type),
-            ints(self.window_dimensions),
-            _optional_ints(self.window_strides),
-            _padding_pairs(self.padding),
+            self.get_window_dimensions(),
+            self.get_window_strides(),
+            self.get_padding(),
             shape_of(self.source.type),
         )
         verify_computation(self.select, [element, element], [PRED_SCALAR], "select")
@@ -212,13 +232,14 @@ class SortOp(XlaOp):
     is_stable = opt_prop_def(BoolAttr)
     comparator = region_def("single_block")
     traits = traits_def(RecursiveMemoryEffect(), IsolatedFromAbove())
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Any]] = {"is_stable": False}
 
     def infer_result_types(self) -> list[Attribute]:
         return types_of(self.inputs)
 
     def verify_xla(self) -> None:
         shape = _input_shape(self.inputs)
-        sort_dimension(shape, None if self.dimension is None else self.dimension.value.data)
+        sort_dimension(shape, self.get_dimension())
         pairs = [s for x in self.inputs for s in (scalar_of(x.type), scalar_of(x.type))]
         verify_computation(self.comparator, pairs, [PRED_SCALAR], "comparator")
 
@@ -251,7 +272,7 @@ class MapOp(XlaOp):
 
     def verify_xla(self) -> None:
         shape = _input_shape(self.inputs)
-        check_map_dimensions(shape, ints(self.dimensions))
+        check_map_dimensions(shape, self.get_dimensions())
         returned = self._returned_scalar()
         verify_computation(
             self.computation, [scalar_of(x.type) for x in self.inputs], [returned], "computation"

@@ -106,7 +106,7 @@ class RngBitGeneratorOp(XlaOp):
         state = self.initial_state.type
         if not (is_unsigned(elem_of(state)) and elem_of(state).width.data == 64):
             raise VerifyException(f"initial_state must have element type ui64, got {state}")
-        check_rng_state(self.rng_algorithm.data.value, shape_of(state))
+        check_rng_state(self.get_rng_algorithm(), shape_of(state))
         if self.output_state.type != state:
             raise VerifyException(
                 f"output_state type {self.output_state.type} must be initial_state's {state}"

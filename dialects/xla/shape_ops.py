@@ -48,7 +48,7 @@ from xla_opt.dialects.shapes.shape_ops import (
     transpose_shape,
 )
 
-from .base import XlaOp, elem_of, ints, is_integer, shape_of, tensor
+from .base import XlaOp, elem_of, is_integer, shape_of, tensor
 
 I64_ARRAY = DenseArrayBase.constr(i64)
 I64 = IntegerAttr.constr(type=i64)
@@ -92,7 +92,7 @@ class BroadcastOp(XlaOp):
 
     def infer_result_types(self) -> list[Attribute]:
         t = self.operand.type
-        return [tensor(broadcast_shape(shape_of(t), ints(self.broadcast_sizes)), elem_of(t))]
+        return [tensor(broadcast_shape(shape_of(t), self.get_broadcast_sizes()), elem_of(t))]
 
 
 @irdl_op_definition
@@ -112,7 +112,7 @@ class BroadcastInDimOp(XlaOp):
         check_broadcast_in_dim(
             shape_of(self.operand.type),
             shape_of(self.result.type),
-            ints(self.broadcast_dimensions),
+            self.get_broadcast_dimensions(),
         )
 
 
@@ -138,7 +138,7 @@ class ReshapeOp(XlaOp):
         check_reshape(
             shape_of(self.operand.type),
             shape_of(self.result.type),
-            ints(self.dimensions) if self.dimensions is not None else None,
+            self.get_dimensions() if self.dimensions is not None else None,
         )
 
 
@@ -161,7 +161,7 @@ class CollapseOp(XlaOp):
 
     def infer_result_types(self) -> list[Attribute]:
         t = self.operand.type
-        return [tensor(collapse_shape(shape_of(t), ints(self.dimensions)), elem_of(t))]
+        return [tensor(collapse_shape(shape_of(t), self.get_dimensions()), elem_of(t))]
 
 
 class CollapseToReshape(RewritePattern):
@@ -188,7 +188,7 @@ class TransposeOp(XlaOp):
 
     def infer_result_types(self) -> list[Attribute]:
         t = self.operand.type
-        return [tensor(transpose_shape(shape_of(t), ints(self.permutation)), elem_of(t))]
+        return [tensor(transpose_shape(shape_of(t), self.get_permutation()), elem_of(t))]
 
 
 @irdl_op_definition
@@ -206,7 +206,7 @@ class ReverseOp(XlaOp):
         return [self.operand.type]
 
     def verify_xla(self) -> None:
-        check_reverse(shape_of(self.operand.type), ints(self.dimensions))
+        check_reverse(shape_of(self.operand.type), self.get_dimensions())
 
 
 # --------------------------------------------------------------------------------------
@@ -230,7 +230,7 @@ class SliceOp(XlaOp):
     def infer_result_types(self) -> list[Attribute]:
         t = self.operand.type
         shape = slice_shape(
-            shape_of(t), ints(self.start_indices), ints(self.limit_indices), ints(self.strides)
+            shape_of(t), self.get_start_indices(), self.get_limit_indices(), self.get_strides()
         )
         return [tensor(shape, elem_of(t))]
 
@@ -250,7 +250,7 @@ class DynamicSliceOp(XlaOp):
 
     def infer_result_types(self) -> list[Attribute]:
         t = self.operand.type
-        shape = dynamic_slice_shape(shape_of(t), len(self.start_indices), ints(self.slice_sizes))
+        shape = dynamic_slice_shape(shape_of(t), len(self.start_indices), self.get_slice_sizes())
         return [tensor(shape, elem_of(t))]
 
     def verify_xla(self) -> None:
@@ -299,7 +299,7 @@ class ConcatenateOp(XlaOp):
 
     def infer_result_types(self) -> list[Attribute]:
         shape = concatenate_shape(
-            [shape_of(v.type) for v in self.inputs], self.dimension.value.data
+            [shape_of(v.type) for v in self.inputs], self.get_dimension()
         )
         return [tensor(shape, elem_of(self.inputs[0].type))]
 
@@ -327,9 +327,9 @@ class PadOp(XlaOp):
         t = self.operand.type
         shape = pad_shape(
             shape_of(t),
-            ints(self.edge_padding_low),
-            ints(self.edge_padding_high),
-            ints(self.interior_padding),
+            self.get_edge_padding_low(),
+            self.get_edge_padding_high(),
+            self.get_interior_padding(),
         )
         return [tensor(shape, elem_of(t))]
 
@@ -360,7 +360,7 @@ class GetDimensionSizeOp(XlaOp):
         return [tensor((), i32)]
 
     def verify_xla(self) -> None:
-        check_dimension(shape_of(self.operand.type), self.dimension.value.data)
+        check_dimension(shape_of(self.operand.type), self.get_dimension())
 
 
 @irdl_op_definition
@@ -382,7 +382,7 @@ class SetDimensionSizeOp(XlaOp):
     def verify_xla(self) -> None:
         if self.size.type != tensor((), i32):
             raise VerifyException(f"size must be a tensor<i32>, got {self.size.type}")
-        check_dimension(shape_of(self.operand.type), self.dimension.value.data)
+        check_dimension(shape_of(self.operand.type), self.get_dimension())
 
 
 # --------------------------------------------------------------------------------------
@@ -417,7 +417,7 @@ class GetTupleElementOp(XlaOp):
 
     def infer_result_types(self) -> list[Attribute]:
         element_types = self.operand.type.types.data
-        index = self.index.value.data
+        index = self.get_index()
         check_tuple_index(len(element_types), index)
         return [element_types[index]]
 

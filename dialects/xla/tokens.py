@@ -9,6 +9,8 @@ replicas observe.
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from xdsl.dialects.builtin import (
     BoolAttr,
     IntegerAttr,
@@ -47,6 +49,7 @@ class InfeedOp(XlaOp):
     name = "xla.infeed"
     token = operand_def(TokenType)
     infeed_config = opt_prop_def(StringAttr)
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Any]] = {"infeed_config": ""}
     outputs = var_result_def(TensorType)
     output_token = result_def(TokenType)
 
@@ -60,6 +63,7 @@ class OutfeedOp(XlaOp):
     inputs = var_operand_def(TensorType)
     token = operand_def(TokenType)
     outfeed_config = opt_prop_def(StringAttr)
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Any]] = {"outfeed_config": ""}
     result = result_def(TokenType)
 
 
@@ -73,6 +77,7 @@ class SendOp(XlaOp):
     token = operand_def(TokenType)
     channel_id = prop_def(IntegerAttr.constr(type=i64))
     is_host_transfer = opt_prop_def(BoolAttr)
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Any]] = {"is_host_transfer": False}
     result = result_def(TokenType)
 
 
@@ -86,6 +91,7 @@ class RecvOp(XlaOp):
     token = operand_def(TokenType)
     channel_id = prop_def(IntegerAttr.constr(type=i64))
     is_host_transfer = opt_prop_def(BoolAttr)
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Any]] = {"is_host_transfer": False}
     outputs = var_result_def(TensorType)
     output_token = result_def(TokenType)
 

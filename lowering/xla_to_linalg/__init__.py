@@ -81,6 +81,10 @@ def unlowered_types(module: ModuleOp) -> list:
         signature = [*func.function_type.inputs.data, *func.function_type.outputs.data]
         if len(diagnostics) == reported and (part := first_unlowered(signature)):
             diagnostics.append(op_diagnostic(func, f"is not lowered to linalg: {part} values run on the interpreter only"))
+        elif tuple_type := next((t for t in signature if isinstance(t, TupleType)), None):
+            # tuples live only inside a function: buffers cross its boundary
+            message = f"is not lowered to linalg: {tuple_type} arguments and results run on the interpreter only"
+            diagnostics.append(op_diagnostic(func, message))
     return diagnostics
 
 

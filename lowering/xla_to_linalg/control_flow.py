@@ -39,8 +39,9 @@ def tuple_leaves(t: Attribute, path: Path = ()) -> list[tuple[Path, Attribute]]:
     return [leaf for i, e in enumerate(t.types.data) for leaf in tuple_leaves(e, (*path, i))]
 
 
-def extract_leaves(value: SSAValue, insert: InsertPoint) -> list[SSAValue]:
-    """The tensors of `value` (get_tuple_element chains inserted at `insert`)."""
+def extract_leaves(value: SSAValue, insert: InsertPoint, location: Attribute) -> list[SSAValue]:
+    """The tensors of `value` (get_tuple_element chains inserted at `insert`, located
+    at `location`)."""
     leaves = []
     for path, _ in tuple_leaves(value.type):
         v = value
@@ -49,18 +50,20 @@ def extract_leaves(value: SSAValue, insert: InsertPoint) -> list[SSAValue]:
             get = xla.GetTupleElementOp.build(
                 operands=[v], result_types=[element_type], properties={"index": IntegerAttr(index, i64)}
             )
+            get.location = location
             Rewriter.insert_op(get, insert)
             v = get.result
         leaves.append(v)
     return leaves
 
 
-def build_from_leaves(t: Attribute, leaves: list[SSAValue], insert: InsertPoint) -> SSAValue:
+def build_from_leaves(t: Attribute, leaves: list[SSAValue], insert: InsertPoint, location: Attribute) -> SSAValue:
     """A value of type `t` made of `leaves` (consumed from the front)."""
     if not isinstance(t, TupleType):
         return leaves.pop(0)
-    elements = [build_from_leaves(e, leaves, insert) for e in t.types.data]
+    elements = [build_from_leaves(e, leaves, insert, location) for e in t.types.data]
     op = xla.TupleOp.build(operands=[elements], result_types=[t])
+    op.location = location
     Rewriter.insert_op(op, insert)
     return op.result
 
@@ -77,7 +80,7 @@ class FlattenTupleWhileState(RewritePattern):
             return
         flat_types = [t for s in state_types for _, t in tuple_leaves(s)]
         before_op = InsertPoint.before(op)
-        flat_operands = [leaf for v in op.operand for leaf in extract_leaves(v, before_op)]
+        flat_operands = [leaf for v in op.operand for leaf in extract_leaves(v, before_op, op.location)]
         for region in (op.cond, op.body):
             block = region.block
             old_args = list(block.args)
@@ -85,13 +88,13 @@ class FlattenTupleWhileState(RewritePattern):
             at_start = InsertPoint.at_start(block)
             remaining = list(new_args)
             for arg in old_args:
-                arg.replace_all_uses_with(build_from_leaves(arg.type, remaining, at_start))
+                arg.replace_all_uses_with(build_from_leaves(arg.type, remaining, at_start, op.location))
             for arg in reversed(old_args):
                 block.erase_arg(arg)
         body_return = op.body.block.last_op
         assert isinstance(body_return, ReturnOp)
         at_return = InsertPoint.before(body_return)
-        flat_returned = [leaf for v in body_return.operands for leaf in extract_leaves(v, at_return)]
+        flat_returned = [leaf for v in body_return.operands for leaf in extract_leaves(v, at_return, op.location)]
         rewriter.replace(body_return, ReturnOp.build(operands=[flat_returned]))
         new_while = xla.WhileOp.build(
             operands=[flat_operands],
@@ -101,10 +104,11 @@ class FlattenTupleWhileState(RewritePattern):
                 rewriter.move_region_contents_to_new_regions(op.body),
             ],
         )
+        new_while.location = op.location
         rewriter.insert_op(new_while, before_op)
         after_op = InsertPoint.after(new_while)
         remaining = list(new_while.results)
-        rebuilt = [build_from_leaves(t, remaining, after_op) for t in state_types]
+        rebuilt = [build_from_leaves(t, remaining, after_op, op.location) for t in state_types]
         rewriter.replace(op, [], rebuilt)
 
 

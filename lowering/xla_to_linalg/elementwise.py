@@ -123,7 +123,7 @@ class IotaToGeneric(RewritePattern):
         element = elem_of(result_type)
         if in_computation(op):
             return
-        dimension = op.iota_dimension.value.data
+        dimension = op.get_iota_dimension()
 
         def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
             index = linalg.IndexOp(dimension)

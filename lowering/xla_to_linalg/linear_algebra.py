@@ -22,7 +22,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xla_opt.dialects import xla
-from xla_opt.dialects.xla.base import elem_of, ints, is_float, is_pred, shape_of
+from xla_opt.dialects.xla.base import elem_of, is_float, is_pred, shape_of
 from xla_opt.dialects.xla.base import tensor as tensor_type
 
 from .common import PARALLEL, REDUCTION, affine_map, fill_with_zero, generic, is_half
@@ -191,10 +191,10 @@ class DotGeneralToGeneric(RewritePattern):
         lower_dot_general(
             op,
             rewriter,
-            ints(op.lhs_batching_dimensions),
-            ints(op.rhs_batching_dimensions),
-            ints(op.lhs_contracting_dimensions),
-            ints(op.rhs_contracting_dimensions),
+            op.get_lhs_batching_dimensions(),
+            op.get_rhs_batching_dimensions(),
+            op.get_lhs_contracting_dimensions(),
+            op.get_rhs_contracting_dimensions(),
         )
 
 

@@ -17,7 +17,7 @@ from xdsl.pattern_rewriter import (
 )
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla import elementwise as ew
-from xla_opt.dialects.xla.base import elem_of, ints, is_float, shape_of
+from xla_opt.dialects.xla.base import elem_of, is_float, shape_of
 from xla_opt.dialects.xla.computation import ReturnOp
 
 from .common import PARALLEL, REDUCTION, affine_map, fill_from_scalar, generic
@@ -60,7 +60,7 @@ class ReduceToGeneric(RewritePattern):
         inputs, inits = list(op.inputs), list(op.init_values)
         n = len(inputs)
         rank = len(shape_of(inputs[0].type))
-        reduced = ints(op.dimensions)
+        reduced = op.get_dimensions()
         kept = [d for d in range(rank) if d not in reduced]
         loops = reduce_loops(rank, reduced)
 

@@ -34,7 +34,7 @@ from xdsl.pattern_rewriter import (
 )
 from xla_opt.dialects.shapes.common import num_elements
 from xla_opt.dialects.xla import shape_ops as so
-from xla_opt.dialects.xla.base import elem_of, ints, is_unsigned, shape_of
+from xla_opt.dialects.xla.base import elem_of, is_unsigned, shape_of
 from xla_opt.lowering.scalar_ops import emit_convert
 
 from .common import PARALLEL, affine_map, generic
@@ -209,7 +209,7 @@ class BroadcastToGeneric(RewritePattern):
         if in_computation(op):
             return
         rank = len(shape_of(op.result.type))
-        added = len(ints(op.broadcast_sizes))
+        added = len(op.get_broadcast_sizes())
         rewriter.replace(op, copy_through_map(op.operand, op.result.type, dims(rank)[added:]))
 
 
@@ -224,7 +224,7 @@ class BroadcastInDimToGeneric(RewritePattern):
         operand_shape, result_shape = shape_of(op.operand.type), shape_of(op.result.type)
         indices = [
             AffineExpr.dimension(d) if operand_shape[i] == result_shape[d] else AffineExpr.constant(0)
-            for i, d in enumerate(ints(op.broadcast_dimensions))
+            for i, d in enumerate(op.get_broadcast_dimensions())
         ]
         rewriter.replace(op, copy_through_map(op.operand, op.result.type, indices))
 
@@ -237,7 +237,7 @@ class TransposeToGeneric(RewritePattern):
     def match_and_rewrite(self, op: so.TransposeOp, rewriter: PatternRewriter, /) -> None:
         if in_computation(op):
             return
-        permutation = ints(op.permutation)
+        permutation = op.get_permutation()
         loop_of = {p: i for i, p in enumerate(permutation)}
         indices = [AffineExpr.dimension(loop_of[j]) for j in range(len(permutation))]
         rewriter.replace(op, copy_through_map(op.operand, op.result.type, indices))
@@ -251,7 +251,7 @@ class ReverseToGeneric(RewritePattern):
         if in_computation(op):
             return
         shape = shape_of(op.operand.type)
-        reversed_dims = set(ints(op.dimensions))
+        reversed_dims = set(op.get_dimensions())
         indices = [
             (d * -1 + (shape[i] - 1)) if i in reversed_dims else d
             for i, d in enumerate(dims(len(shape)))
@@ -269,7 +269,7 @@ class SliceToGeneric(RewritePattern):
         rank = len(shape_of(op.operand.type))
         indices = [
             d * stride + start
-            for d, start, stride in zip(dims(rank), ints(op.start_indices), ints(op.strides))
+            for d, start, stride in zip(dims(rank), op.get_start_indices(), op.get_strides())
         ]
         rewriter.replace(op, copy_through_map(op.operand, op.result.type, indices))
 
@@ -333,7 +333,7 @@ class ReshapeToGeneric(RewritePattern):
         if in_computation(op):
             return
         rank = len(shape_of(op.operand.type))
-        order = ints(op.dimensions) if op.dimensions is not None else tuple(range(rank))
+        order = op.get_dimensions() if op.dimensions is not None else tuple(range(rank))
         if op.operand.type == op.result.type and order == tuple(range(rank)):
             rewriter.replace(op, [], [op.operand])
             return
@@ -371,7 +371,7 @@ class DynamicSliceToGeneric(RewritePattern):
         if in_computation(op):
             return
         operand_shape = shape_of(op.operand.type)
-        sizes = ints(op.slice_sizes)
+        sizes = op.get_slice_sizes()
         if num_elements(sizes) == 0:
             rewriter.replace(op, tensor.EmptyOp([], op.result.type))
             return
@@ -454,7 +454,7 @@ class ConcatenateToGeneric(RewritePattern):
             rewriter.replace(op, tensor.EmptyOp([], op.result.type))
             return
         rank = len(shape_of(op.result.type))
-        dimension = op.dimension.value.data
+        dimension = op.get_dimension()
         element = elem_of(op.result.type)
         offsets = [0]
         for value in pieces:
@@ -493,7 +493,7 @@ class PadToGeneric(RewritePattern):
             return
         operand_shape = shape_of(op.operand.type)
         rank = len(shape_of(op.result.type))
-        low, interior = ints(op.edge_padding_low), ints(op.interior_padding)
+        low, interior = op.get_edge_padding_low(), op.get_interior_padding()
         element = elem_of(op.result.type)
         empty = tensor.EmptyOp([], op.result.type)
         maps = [affine_map(rank, []), affine_map(rank, range(rank))]
@@ -539,7 +539,7 @@ class ForwardTupleElement(RewritePattern):
     def match_and_rewrite(self, op: so.GetTupleElementOp, rewriter: PatternRewriter, /) -> None:
         producer = op.operand.owner
         if isinstance(producer, so.TupleOp):
-            rewriter.replace(op, [], [producer.elements[op.index.value.data]])
+            rewriter.replace(op, [], [producer.elements[op.get_index()]])
 
 
 class ForwardOptimizationBarrier(RewritePattern):

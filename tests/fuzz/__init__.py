@@ -19,7 +19,5 @@ its fix lands; the fuzzers then cover the construct again.
 from __future__ import annotations
 
 KNOWN_BUG_AVOIDANCE: dict[str, str] = {
-    # Found by these fuzzers (see their reports), not fixed yet:
-    "empty_slice_lowering": "convert-xla-to-linalg makes a linalg.generic the verifier rejects for a slice with "
-    "an empty result whose start or stride is not 0/1 (xla-opt -p xla-to-llvm fails on a valid program)",
+    # Found by these fuzzers, not fixed yet (none today):
 }

@@ -24,12 +24,7 @@ from dataclasses import replace
 import numpy as np
 
 from tests.fuzz.oracle import CaseResult, Failure, Worker, describe_array, serve
-from tests.fuzz.program_gen import (
-    GeneratedProgram,
-    dense,
-    generate_program,
-    make_inputs,
-)
+from tests.fuzz.program_gen import GeneratedProgram, dense, generate_program, make_inputs
 
 MAX_TRIES = 400  # candidate programs per minimization
 
@@ -42,21 +37,14 @@ def _run_all(kind: str, seeds: list[int], jobs: int, timeout: float, cli_every: 
     def request(seed: int) -> dict:
         if kind == "program":
             return {"op": "program", "seed": seed}
-        return {
-            "op": "mutant",
-            "seed": seed,
-            "cli": cli_every > 0 and seed % cli_every == 0,
-        }
+        return {"op": "mutant", "seed": seed, "cli": cli_every > 0 and seed % cli_every == 0}
 
     def run_slice(k: int) -> None:
         for seed in seeds[k::jobs]:
             result = workers[k].run(request(seed))
             results.append(result)
             if result.failures:
-                print(
-                    f"\nFAIL {result.case}: " + "; ".join(str(f)[:200] for f in result.failures),
-                    flush=True,
-                )
+                print(f"\nFAIL {result.case}: " + "; ".join(str(f)[:200] for f in result.failures), flush=True)
             if len(results) % 100 == 0:
                 print(f"{len(results)}/{len(seeds)} cases", flush=True)
 
@@ -69,29 +57,33 @@ def _run_all(kind: str, seeds: list[int], jobs: int, timeout: float, cli_every: 
     return results
 
 
+OUTCOMES = {  # note prefix -> how the summary counts the case (the first prefix that matches)
+    "outcome: diagnostic": "ended in a parse/verify diagnostic",
+    "outcome: verified": "verified only (a huge tensor)",
+    "lowering: complete": "lowered through every stage",
+    "lowering: diagnostic": "lowering ended in a diagnostic",
+    "lowering: xDSL diagnostic": "lowering ended in a diagnostic",
+    "ran @": "ran on both backends",
+    "xla: compared every": "every result compared with XLA",
+    "xla: compared": "some results compared with XLA",
+    "xla: results": "some results not compared with XLA",
+    "timeout": "timed out (inconclusive: a mutated loop)",
+    "known bug": "a known bug",
+}
+
+
 def _summary(results: list[CaseResult]) -> None:
-    outcomes = Counter()
+    """How many cases ended which way (from their notes), the timeouts, the slowest."""
+    outcomes: Counter[str] = Counter()
     for r in results:
-        for note in r.notes:
-            if note.startswith(
-                (
-                    "outcome:",
-                    "lowering:",
-                    "ran @",
-                    "xla: not compared",
-                    "timeout",
-                    "known bug",
-                )
-            ):
-                outcomes[note.split(":")[0] if not note.startswith("ran @") else "ran on both backends"] += 1
-    for r in results:
+        outcomes.update({next((w for p, w in OUTCOMES.items() if note.startswith(p)), "") for note in r.notes} - {""})
         for note in r.notes:
             if note.startswith("timeout"):
                 print(f"  {r.case}: {note}")
-    slowest = max(results, key=lambda r: r.seconds, default=None)
     print(f"\n{len(results)} cases, {sum(bool(r.failures) for r in results)} with failures")
     for what, n in outcomes.most_common():
         print(f"  {n:6d}  {what}")
+    slowest = max(results, key=lambda r: r.seconds, default=None)
     if slowest is not None:
         print(f"  slowest case: {slowest.case} ({slowest.seconds:.1f} s)")
 
@@ -136,12 +128,7 @@ def minimize_program(worker: Worker, failed: CaseResult, timeout: float) -> tupl
     reducer = Reducer(worker, target)
 
     def request(p: GeneratedProgram) -> dict:
-        return {
-            "op": "program",
-            "program": p,
-            "inputs": [inputs[a.name] for a in p.args],
-            "xla": target.stage == "xla",
-        }
+        return {"op": "program", "program": p, "inputs": [inputs[a.name] for a in p.args], "xla": target.stage == "xla"}
 
     def attempt(p: GeneratedProgram) -> bool:
         return reducer.fails(request(_live(p)))
@@ -180,16 +167,8 @@ def minimize_program(worker: Worker, failed: CaseResult, timeout: float) -> tupl
             # constant-fold: a splat of 0 (or 1) of its type in its place
             if not st.text.lstrip().startswith(f"{name} = xla.constant"):
                 for splat in (0, 1):
-                    folded = replace(
-                        st,
-                        text=f"  {name} = xla.constant {dense(t, np.array(splat))} : {t}",
-                    )
-                    candidates.append(
-                        replace(
-                            program,
-                            statements=program.statements[:k] + [folded] + later,
-                        )
-                    )
+                    folded = replace(st, text=f"  {name} = xla.constant {dense(t, np.array(splat))} : {t}")
+                    candidates.append(replace(program, statements=program.statements[:k] + [folded] + later))
             for candidate in candidates:
                 if attempt(candidate):
                     program = _live(candidate)
@@ -327,12 +306,7 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--seed", type=int, default=0, help="the first seed")
         p.add_argument("--jobs", type=int, default=2)
         p.add_argument("--timeout", type=float, default=60.0 if name == "programs" else 20.0, help="seconds per case")
-        p.add_argument(
-            "--cli-every",
-            type=int,
-            default=10,
-            help="(mutants) run xla-opt on every Nth mutant",
-        )
+        p.add_argument("--cli-every", type=int, default=10, help="(mutants) run xla-opt on every Nth mutant")
         p.add_argument("--no-minimize", action="store_true")
     for name in ("program", "mutant"):
         p = sub.add_parser(name)
@@ -348,11 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("program", "mutant"):
         worker = Worker(args.timeout)
         try:
-            request = {
-                "op": args.command,
-                "seed": args.seed,
-                "cli": args.command == "mutant",
-            }
+            request = {"op": args.command, "seed": args.seed, "cli": args.command == "mutant"}
             result = worker.run(request)
         finally:
             worker.close()
@@ -364,13 +334,7 @@ def main(argv: list[str] | None = None) -> int:
 
     kind = args.command.removesuffix("s")
     start = time.perf_counter()
-    results = _run_all(
-        kind,
-        list(range(args.seed, args.seed + args.count)),
-        args.jobs,
-        args.timeout,
-        args.cli_every,
-    )
+    results = _run_all(kind, list(range(args.seed, args.seed + args.count)), args.jobs, args.timeout, args.cli_every)
     failed = sorted((r for r in results if r.failures), key=lambda r: r.case)
     _summary(results)
     print(f"  wall time: {time.perf_counter() - start:.0f} s")

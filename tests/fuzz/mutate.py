@@ -221,11 +221,7 @@ def mutate_swap_operands(rng: random.Random, text: str):
     lhs, eq, rhs = lines[i].partition("=")
     names = list(dict.fromkeys(re.findall(r"%[\w#]+", rhs)))
     a, b = rng.sample(names, 2)
-    rhs = re.sub(
-        rf"{re.escape(a)}\b|{re.escape(b)}\b",
-        lambda m: b if m.group(0) == a else a,
-        rhs,
-    )
+    rhs = re.sub(rf"{re.escape(a)}\b|{re.escape(b)}\b", lambda m: b if m.group(0) == a else a, rhs)
     lines[i] = lhs + eq + rhs
     return "".join(lines), f"swapped {a} and {b} on line {i + 1}"
 
@@ -288,10 +284,7 @@ def make_mutant(seed: int) -> Mutant:
     rng = random.Random(seed)
     if rng.random() < GENERATED_SHARE:
         program_seed = rng.randrange(1 << 20)
-        origin, text = (
-            f"generated program seed {program_seed}",
-            generate_program(program_seed, max_ops=6).text,
-        )
+        origin, text = (f"generated program seed {program_seed}", generate_program(program_seed, max_ops=6).text)
     else:
         origin, text = rng.choice(corpus())
     text, applied = mutate(rng, text)

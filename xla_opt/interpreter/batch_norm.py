@@ -111,18 +111,18 @@ class BatchNormFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: xla.BatchNormTrainingOp, args: tuple[Any, ...]
     ):
         return batch_norm_training(
-            args[0], args[1], args[2], op.epsilon.value.data, op.feature_index.value.data
+            args[0], args[1], args[2], op.get_epsilon(), op.get_feature_index()
         )
 
     @impl(xla.BatchNormInferenceOp)
     def run_batch_norm_inference(
         self, interpreter: Interpreter, op: xla.BatchNormInferenceOp, args: tuple[Any, ...]
     ):
-        out = batch_norm_inference(*args, op.epsilon.value.data, op.feature_index.value.data)
+        out = batch_norm_inference(*args, op.get_epsilon(), op.get_feature_index())
         return (out,)
 
     @impl(xla.BatchNormGradOp)
     def run_batch_norm_grad(
         self, interpreter: Interpreter, op: xla.BatchNormGradOp, args: tuple[Any, ...]
     ):
-        return batch_norm_grad(*args, op.epsilon.value.data, op.feature_index.value.data)
+        return batch_norm_grad(*args, op.get_epsilon(), op.get_feature_index())

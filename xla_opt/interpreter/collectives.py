@@ -31,7 +31,7 @@ from xdsl.ir import Operation, Region
 
 from xla_opt.diagnostics import op_location
 from xla_opt.dialects import xla
-from xla_opt.dialects.xla.base import int_matrix, shape_of
+from xla_opt.dialects.xla.base import shape_of
 
 from .dtypes import describe
 from .regions import is_elementwise, run_vectorized
@@ -68,8 +68,9 @@ def _rows(rows: Sequence[Sequence[int]]) -> str:
 def _key(op: Operation, values: Sequence[np.ndarray]) -> str:
     """What the members of a group must agree on: the op kind, its channel and the
     types of what they contribute."""
-    channel = getattr(op, "channel_id", None)
-    channel_text = f" channel_id={channel.value.data}" if channel is not None else ""
+    get_channel_id = getattr(op, "get_channel_id", None)  # collectives without channels have none
+    channel = get_channel_id() if get_channel_id is not None else None
+    channel_text = f" channel_id={channel}" if channel is not None else ""
     return f"{op.name}{channel_text} ({', '.join(describe(v) for v in values)})"
 
 
@@ -111,7 +112,7 @@ class CollectiveFunctions(InterpreterFunctions):
     @impl(xla.AllReduceOp)
     def run_all_reduce(self, interpreter: Interpreter, op: xla.AllReduceOp, args: tuple[Any, ...]):
         state = replica_state(interpreter)
-        group = _group(state, op, int_matrix(op.replica_groups))
+        group = _group(state, op, op.get_replica_groups())
         contributions = _exchange(state, op, group, tuple(args))
         return tuple(
             _fold(interpreter, op.computation, [c[i] for c in contributions]) for i in range(len(args))
@@ -120,8 +121,8 @@ class CollectiveFunctions(InterpreterFunctions):
     @impl(xla.AllGatherOp)
     def run_all_gather(self, interpreter: Interpreter, op: xla.AllGatherOp, args: tuple[Any, ...]):
         state = replica_state(interpreter)
-        group = _group(state, op, int_matrix(op.replica_groups))
-        dim = op.all_gather_dim.value.data
+        group = _group(state, op, op.get_replica_groups())
+        dim = op.get_all_gather_dim()
         operand = args[0]
         shape = list(operand.shape)
         shape[dim] *= len(group)
@@ -132,8 +133,8 @@ class CollectiveFunctions(InterpreterFunctions):
     @impl(xla.ReduceScatterOp)
     def run_reduce_scatter(self, interpreter: Interpreter, op: xla.ReduceScatterOp, args: tuple[Any, ...]):
         state = replica_state(interpreter)
-        group = _group(state, op, int_matrix(op.replica_groups))
-        dim = op.scatter_dimension.value.data
+        group = _group(state, op, op.get_replica_groups())
+        dim = op.get_scatter_dimension()
         operand = args[0]
         if operand.shape[dim] % len(group):
             raise ReplicaError(
@@ -151,15 +152,15 @@ class CollectiveFunctions(InterpreterFunctions):
     @impl(xla.AllToAllOp)
     def run_all_to_all(self, interpreter: Interpreter, op: xla.AllToAllOp, args: tuple[Any, ...]):
         state = replica_state(interpreter)
-        group = _group(state, op, int_matrix(op.replica_groups))
-        split_count = op.split_count.value.data
+        group = _group(state, op, op.get_replica_groups())
+        split_count = op.get_split_count()
         if split_count != len(group):
             raise ReplicaError(
                 f"{where(op)}: split_count {split_count} differs from the replica group size {len(group)}"
             )
         operand = args[0]
-        split_dim = op.split_dimension.value.data
-        concat_dim = op.concat_dimension.value.data
+        split_dim = op.get_split_dimension()
+        concat_dim = op.get_concat_dimension()
         contributions = _exchange(state, op, group, (operand,))
         me = group.index(state.replica)
         received = [np.split(c[0], split_count, axis=split_dim)[me] for c in contributions]
@@ -169,7 +170,7 @@ class CollectiveFunctions(InterpreterFunctions):
     def run_collective_permute(self, interpreter: Interpreter, op: xla.CollectivePermuteOp, args: tuple[Any, ...]):
         state = replica_state(interpreter)
         n = state.context.num_replicas
-        pairs = int_matrix(op.source_target_pairs)
+        pairs = op.get_source_target_pairs()
         out_of_range = sorted({r for pair in pairs for r in pair if not 0 <= r < n})
         if out_of_range:
             raise ReplicaError(

@@ -18,7 +18,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 
 from xla_opt.dialects.shapes.broadcast import broadcast_operand_map
 from xla_opt.dialects.xla import elementwise as ew
-from xla_opt.dialects.xla.base import elem_of, ints, shape_of
+from xla_opt.dialects.xla.base import elem_of, shape_of
 
 from .dtypes import BFLOAT16, numpy_dtype
 
@@ -367,7 +367,7 @@ def _binary_operands(op, lhs: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, 
         # A scalar computation (a reducer, comparator...) may be evaluated on whole
         # arrays at once; numpy broadcasting then pairs the elements.
         return np.broadcast_arrays(lhs, rhs)  # type: ignore[return-value]
-    dims = ints(op.broadcast_dimensions) if op.broadcast_dimensions is not None else None
+    dims = op.get_broadcast_dimensions()
     return broadcast_to_result(lhs, result_shape, dims), broadcast_to_result(rhs, result_shape, dims)
 
 
@@ -390,13 +390,13 @@ class ElementwiseFunctions(InterpreterFunctions):
         a, b = _binary_operands(op, *args)
         element = elem_of(op.lhs.type)
         ctype = (
-            op.compare_type.data.value
+            op.get_compare_type()
             if op.compare_type is not None
             else ew.default_compare_type(element).value
         )
         if ctype == "TOTALORDER" and a.dtype in HALF_TYPES:
             a, b = a.astype(np.float32), b.astype(np.float32)
-        return (np.asarray(compare(a, b, op.comparison_direction.data.value, ctype)),)
+        return (np.asarray(compare(a, b, op.get_comparison_direction(), ctype)),)
 
     @impl(ew.ConstantOp)
     def run_constant(self, interpreter: Interpreter, op: ew.ConstantOp, args):
@@ -405,7 +405,7 @@ class ElementwiseFunctions(InterpreterFunctions):
     @impl(ew.IotaOp)
     def run_iota(self, interpreter: Interpreter, op: ew.IotaOp, args):
         shape = shape_of(op.output.type)
-        dim = op.iota_dimension.value.data
+        dim = op.get_iota_dimension()
         counts = np.arange(shape[dim]).reshape([-1 if i == dim else 1 for i in range(len(shape))])
         return (np.broadcast_to(counts, shape).astype(_result_dtype(op)),)
 
@@ -430,7 +430,7 @@ class ElementwiseFunctions(InterpreterFunctions):
 
     @impl(ew.ReducePrecisionOp)
     def run_reduce_precision(self, interpreter: Interpreter, op: ew.ReducePrecisionOp, args):
-        return (reduce_precision(args[0], op.exponent_bits.value.data, op.mantissa_bits.value.data),)
+        return (reduce_precision(args[0], op.get_exponent_bits(), op.get_mantissa_bits()),)
 
 
 # One implementation per table row, then the class is registered with all of them.

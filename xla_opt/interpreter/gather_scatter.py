@@ -36,7 +36,6 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from xla_opt.dialects import xla
-from xla_opt.dialects.xla.base import ints
 
 from . import regions
 from .regions import plain
@@ -137,11 +136,11 @@ def scatter(
     outs = [plain(x).copy() for x in inputs]
     shape = outs[0].shape
     rank = len(shape)
-    update_window_dims = ints(op.update_window_dims)
-    inserted = set(ints(op.inserted_window_dims))
-    vectors = index_vectors(scatter_indices, op.index_vector_dim.value.data)
+    update_window_dims = op.get_update_window_dims()
+    inserted = set(op.get_inserted_window_dims())
+    vectors = index_vectors(scatter_indices, op.get_index_vector_dim())
     batch = vectors.shape[:-1]
-    starts = full_starts(vectors, ints(op.scatter_dims_to_operand_dims), rank).reshape(-1, rank)
+    starts = full_starts(vectors, op.get_scatter_dims_to_operand_dims(), rank).reshape(-1, rank)
 
     # updates as (update_scatter_dims..., update_window_dims...)
     upd_rank = plain(updates[0]).ndim
@@ -210,11 +209,11 @@ class GatherScatterFunctions(InterpreterFunctions):
         out = gather(
             args[0],
             args[1],
-            ints(op.offset_dims),
-            ints(op.collapsed_slice_dims),
-            ints(op.start_index_map),
-            op.index_vector_dim.value.data,
-            ints(op.slice_sizes),
+            op.get_offset_dims(),
+            op.get_collapsed_slice_dims(),
+            op.get_start_index_map(),
+            op.get_index_vector_dim(),
+            op.get_slice_sizes(),
         )
         return (out,)
 

@@ -24,7 +24,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 
 from xla_opt.dialects import xla
 from xla_opt.dialects.shapes.linear_algebra import ConvDimensionNumbers
-from xla_opt.dialects.xla.base import elem_of, int_matrix, ints
+from xla_opt.dialects.xla.base import elem_of
 
 from .dtypes import numpy_dtype
 from .elementwise import HALF_TYPES
@@ -336,14 +336,6 @@ def triangular_solve(
 # --------------------------------------------------------------------------------------
 
 
-def _bool(attr) -> bool:
-    return bool(attr.value.data) if attr is not None else False
-
-
-def _int_or(attr, default: int) -> int:
-    return attr.value.data if attr is not None else default
-
-
 @register_impls
 class LinearAlgebraFunctions(InterpreterFunctions):
     @impl(xla.DotOp)
@@ -355,38 +347,36 @@ class LinearAlgebraFunctions(InterpreterFunctions):
         out = dot_general(
             args[0],
             args[1],
-            ints(op.lhs_batching_dimensions),
-            ints(op.rhs_batching_dimensions),
-            ints(op.lhs_contracting_dimensions),
-            ints(op.rhs_contracting_dimensions),
+            op.get_lhs_batching_dimensions(),
+            op.get_rhs_batching_dimensions(),
+            op.get_lhs_contracting_dimensions(),
+            op.get_rhs_contracting_dimensions(),
         )
         return (out,)
 
     @impl(xla.ConvolutionOp)
     def run_convolution(self, interpreter: Interpreter, op: xla.ConvolutionOp, args: tuple[Any, ...]):
-        reversal = getattr(op, "window_reversal", None)  # not (yet) a property of the op
         out = convolution(
             args[0],
             args[1],
             op.dimension_numbers(),
-            window_strides=ints(op.window_strides) if op.window_strides is not None else None,
-            padding=int_matrix(op.padding) if op.padding is not None else None,
-            lhs_dilation=ints(op.lhs_dilation) if op.lhs_dilation is not None else None,
-            rhs_dilation=ints(op.rhs_dilation) if op.rhs_dilation is not None else None,
-            feature_group_count=_int_or(op.feature_group_count, 1),
-            batch_group_count=_int_or(op.batch_group_count, 1),
-            window_reversal=[bool(v) for v in ints(reversal)] if reversal is not None else None,
+            window_strides=op.get_window_strides(),
+            padding=op.get_padding(),
+            lhs_dilation=op.get_lhs_dilation(),
+            rhs_dilation=op.get_rhs_dilation(),
+            feature_group_count=op.get_feature_group_count(),
+            batch_group_count=op.get_batch_group_count(),
         )
         return (out,)
 
     @impl(xla.FftOp)
     def run_fft(self, interpreter: Interpreter, op: xla.FftOp, args: tuple[Any, ...]):
         result_dtype = numpy_dtype(elem_of(op.result.type))
-        return (fft(args[0], op.fft_type.data.value, ints(op.fft_length), result_dtype),)
+        return (fft(args[0], op.get_fft_type(), op.get_fft_length(), result_dtype),)
 
     @impl(xla.CholeskyOp)
     def run_cholesky(self, interpreter: Interpreter, op: xla.CholeskyOp, args: tuple[Any, ...]):
-        return (cholesky(args[0], _bool(op.lower)),)
+        return (cholesky(args[0], op.get_lower()),)
 
     @impl(xla.TriangularSolveOp)
     def run_triangular_solve(
@@ -395,10 +385,10 @@ class LinearAlgebraFunctions(InterpreterFunctions):
         out = triangular_solve(
             args[0],
             args[1],
-            left_side=_bool(op.left_side),
-            lower=_bool(op.lower),
-            unit_diagonal=_bool(op.unit_diagonal),
-            transpose_a=op.transpose_a.data.value,
+            left_side=op.get_left_side(),
+            lower=op.get_lower(),
+            unit_diagonal=op.get_unit_diagonal(),
+            transpose_a=op.get_transpose_a(),
         )
         return (out,)
 

@@ -36,7 +36,7 @@ from xdsl.ir import Region
 
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla import elementwise as ew
-from xla_opt.dialects.xla.base import elem_of, int_matrix, ints, shape_of
+from xla_opt.dialects.xla.base import elem_of, shape_of
 from xla_opt.dialects.xla.computation import ReturnOp
 
 from . import regions
@@ -144,7 +144,7 @@ def simple_comparator(region: Region) -> tuple[str, str] | None:
         return None
     if len(ret.operands) != 1 or ret.operands[0] is not compare.results[0]:
         return None
-    direction = compare.comparison_direction.data.value
+    direction = compare.get_comparison_direction()
     if direction not in _SWAPPED:
         return None
     lhs, rhs = block.args[0], block.args[1]
@@ -154,7 +154,7 @@ def simple_comparator(region: Region) -> tuple[str, str] | None:
         return None
     element = elem_of(compare.lhs.type)
     ctype = (
-        compare.compare_type.data.value
+        compare.get_compare_type()
         if compare.compare_type is not None
         else ew.default_compare_type(element).value
     )
@@ -229,7 +229,7 @@ class ReductionFunctions(InterpreterFunctions):
         inputs, inits = args[:n], args[n:]
         dtypes = result_dtypes(op)
         rank = inputs[0].ndim
-        reduced = ints(op.dimensions)
+        reduced = op.get_dimensions()
         kept = [d for d in range(rank) if d not in reduced]
         sizes = [min(s) for s in zip(*(dynamic_sizes(x) for x in inputs))] if rank else []
         crop = tuple(slice(0, sizes[d]) if d in reduced else slice(None) for d in range(rank))
@@ -254,11 +254,11 @@ class ReductionFunctions(InterpreterFunctions):
         inputs, inits = args[:n], [plain(i) for i in args[n:]]
         dtypes = result_dtypes(op)
         rank = inputs[0].ndim
-        window = ints(op.window_dimensions)
-        strides = ints(op.window_strides) or (1,) * rank
-        base_dil = ints(op.base_dilations) or (1,) * rank
-        window_dil = ints(op.window_dilations) or (1,) * rank
-        padding = int_matrix(op.padding) if op.padding is not None else [(0, 0)] * rank
+        window = op.get_window_dimensions()
+        strides = op.get_window_strides() or (1,) * rank
+        base_dil = op.get_base_dilations() or (1,) * rank
+        window_dil = op.get_window_dilations() or (1,) * rank
+        padding = op.get_padding() if op.padding is not None else [(0, 0)] * rank
         out_shape = shape_of(op.results[0].type)
         if math.prod(out_shape) == 0:
             return tuple(np.empty(out_shape, d) for d in dtypes)
@@ -279,9 +279,9 @@ class ReductionFunctions(InterpreterFunctions):
         operand, source, init = (plain(a) for a in args)
         dtype = operand.dtype
         rank = operand.ndim
-        window = ints(op.window_dimensions)
-        strides = ints(op.window_strides) or (1,) * rank
-        padding = int_matrix(op.padding) if op.padding is not None else [(0, 0)] * rank
+        window = op.get_window_dimensions()
+        strides = op.get_window_strides() or (1,) * rank
+        padding = op.get_padding() if op.padding is not None else [(0, 0)] * rank
         out_shape = source.shape
         result = np.full(operand.size, init, dtype)
         if math.prod(out_shape) == 0 or operand.size == 0:
@@ -326,7 +326,7 @@ class ReductionFunctions(InterpreterFunctions):
     def run_sort(self, interpreter: Interpreter, op: xla.SortOp, args: tuple[Any, ...]):
         inputs = [plain(x) for x in args]
         rank = inputs[0].ndim
-        dim = rank - 1 if op.dimension is None else op.dimension.value.data
+        dim = op.get_dimension() if op.get_dimension() is not None else rank - 1
         moved = [np.moveaxis(x, dim, -1) for x in inputs]
         n = moved[0].shape[-1]
         if n <= 1 or moved[0].size == 0:

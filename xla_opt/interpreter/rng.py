@@ -214,4 +214,4 @@ class RngFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: xla.RngBitGeneratorOp, args: tuple[Any, ...]
     ):
         shape, dtype = _result(op, 1)
-        return rng_bit_generator(op.rng_algorithm.data.value, args[0], shape, dtype)
+        return rng_bit_generator(op.get_rng_algorithm(), args[0], shape, dtype)

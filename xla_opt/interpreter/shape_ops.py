@@ -17,7 +17,7 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from xla_opt.dialects.xla import shape_ops as so
-from xla_opt.dialects.xla.base import ints, shape_of
+from xla_opt.dialects.xla.base import shape_of
 
 from .dynamic import dynamic_sizes, with_dynamic_size
 
@@ -73,7 +73,7 @@ class ShapeFunctions(InterpreterFunctions):
     @impl(so.BroadcastOp)
     def run_broadcast(self, interpreter: Interpreter, op: so.BroadcastOp, args: tuple[Any, ...]):
         x = args[0]
-        sizes = ints(op.broadcast_sizes)
+        sizes = op.get_broadcast_sizes()
         out = np.broadcast_to(plain(x), (*sizes, *x.shape)).copy()
         return (with_sizes(out, (*sizes, *dynamic_sizes(x))),)
 
@@ -83,7 +83,7 @@ class ShapeFunctions(InterpreterFunctions):
     ):
         x = args[0]
         result_shape = shape_of(op.result.type)
-        dims = ints(op.broadcast_dimensions)
+        dims = op.get_broadcast_dimensions()
         expanded = [1] * len(result_shape)
         sizes = list(result_shape)
         for i, d in enumerate(dims):
@@ -103,7 +103,7 @@ class ShapeFunctions(InterpreterFunctions):
         x = plain(args[0])
         if op.dimensions is not None:
             # `dimensions` is the collapse order, slowest-varying first
-            x = np.transpose(x, ints(op.dimensions))
+            x = np.transpose(x, op.get_dimensions())
         return (x.reshape(shape_of(op.result.type)).copy(),)
 
     @impl(so.CollapseOp)
@@ -114,7 +114,7 @@ class ShapeFunctions(InterpreterFunctions):
     @impl(so.TransposeOp)
     def run_transpose(self, interpreter: Interpreter, op: so.TransposeOp, args: tuple[Any, ...]):
         x = args[0]
-        perm = ints(op.permutation)
+        perm = op.get_permutation()
         out = np.transpose(plain(x), perm).copy()
         sizes = dynamic_sizes(x)
         return (with_sizes(out, [sizes[p] for p in perm]),)
@@ -122,7 +122,7 @@ class ShapeFunctions(InterpreterFunctions):
     @impl(so.ReverseOp)
     def run_reverse(self, interpreter: Interpreter, op: so.ReverseOp, args: tuple[Any, ...]):
         x = args[0]
-        dims = ints(op.dimensions)
+        dims = op.get_dimensions()
         sizes = dynamic_sizes(x)
         out = plain(x).copy()
         # a dynamic dimension reverses its run-time elements; the padding stays behind
@@ -136,7 +136,7 @@ class ShapeFunctions(InterpreterFunctions):
     def run_slice(self, interpreter: Interpreter, op: so.SliceOp, args: tuple[Any, ...]):
         index = tuple(
             slice(s, l, st)
-            for s, l, st in zip(ints(op.start_indices), ints(op.limit_indices), ints(op.strides))
+            for s, l, st in zip(op.get_start_indices(), op.get_limit_indices(), op.get_strides())
         )
         return (plain(args[0])[index].copy(),)
 
@@ -145,7 +145,7 @@ class ShapeFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: so.DynamicSliceOp, args: tuple[Any, ...]
     ):
         x, *starts = args
-        sizes = ints(op.slice_sizes)
+        sizes = op.get_slice_sizes()
         begin = clamp_starts(starts, x.shape, sizes)
         index = tuple(slice(b, b + n) for b, n in zip(begin, sizes))
         return (plain(x)[index].copy(),)
@@ -166,7 +166,7 @@ class ShapeFunctions(InterpreterFunctions):
     def run_concatenate(
         self, interpreter: Interpreter, op: so.ConcatenateOp, args: tuple[Any, ...]
     ):
-        out = np.concatenate([plain(a) for a in args], axis=op.dimension.value.data)
+        out = np.concatenate([plain(a) for a in args], axis=op.get_dimension())
         return (out.astype(args[0].dtype, copy=False),)
 
     @impl(so.PadOp)
@@ -175,9 +175,9 @@ class ShapeFunctions(InterpreterFunctions):
         out = pad(
             x,
             value,
-            ints(op.edge_padding_low),
-            ints(op.edge_padding_high),
-            ints(op.interior_padding),
+            op.get_edge_padding_low(),
+            op.get_edge_padding_high(),
+            op.get_interior_padding(),
         )
         return (out,)
 
@@ -187,14 +187,14 @@ class ShapeFunctions(InterpreterFunctions):
     def run_get_dimension_size(
         self, interpreter: Interpreter, op: so.GetDimensionSizeOp, args: tuple[Any, ...]
     ):
-        return (np.array(dynamic_sizes(args[0])[op.dimension.value.data], np.int32),)
+        return (np.array(dynamic_sizes(args[0])[op.get_dimension()], np.int32),)
 
     @impl(so.SetDimensionSizeOp)
     def run_set_dimension_size(
         self, interpreter: Interpreter, op: so.SetDimensionSizeOp, args: tuple[Any, ...]
     ):
         x, size = args
-        return (with_dynamic_size(x, op.dimension.value.data, int(size)),)
+        return (with_dynamic_size(x, op.get_dimension(), int(size)),)
 
     # ---- tuples, optimization barrier ------------------------------------------------
 
@@ -206,7 +206,7 @@ class ShapeFunctions(InterpreterFunctions):
     def run_get_tuple_element(
         self, interpreter: Interpreter, op: so.GetTupleElementOp, args: tuple[Any, ...]
     ):
-        return (args[0][op.index.value.data],)
+        return (args[0][op.get_index()],)
 
     @impl(so.OptimizationBarrierOp)
     def run_optimization_barrier(

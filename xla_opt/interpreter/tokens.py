@@ -60,8 +60,8 @@ class TokenFunctions(InterpreterFunctions):
     def run_send(self, interpreter: Interpreter, op: xla.SendOp, args: tuple[Any, ...]):
         state = replica_state(interpreter)
         data = tuple(a.copy() for a in args[:-1])
-        channel = op.channel_id.value.data
-        if op.is_host_transfer is not None and op.is_host_transfer.value.data:
+        channel = op.get_channel_id()
+        if op.get_is_host_transfer():
             with state.context.lock:
                 state.context.device_to_host[channel].append((state.replica, data))
         else:
@@ -72,8 +72,8 @@ class TokenFunctions(InterpreterFunctions):
     def run_recv(self, interpreter: Interpreter, op: xla.RecvOp, args: tuple[Any, ...]):
         state = replica_state(interpreter)
         types = [r.type for r in op.outputs]
-        channel = op.channel_id.value.data
-        if op.is_host_transfer is not None and op.is_host_transfer.value.data:
+        channel = op.get_channel_id()
+        if op.get_is_host_transfer():
             with state.context.lock:
                 queue = state.context.host_to_device[channel]
                 if not queue:

@@ -10,12 +10,11 @@ from .common import Emitter, float_bits_text, handles, i64_attr
 
 @handles(xla.BatchNormTrainingOp, xla.BatchNormInferenceOp, xla.BatchNormGradOp)
 def _batch_norm(e: Emitter, op: xla.BatchNormOp) -> None:
-    eps = op.epsilon
     e.simple(
         op,
         "stablehlo." + op.name[len("xla.") :],
         {
-            "epsilon": float_bits_text(eps.value.data, Float32Type()),
-            "feature_index": i64_attr(op.feature_index.value.data),
+            "epsilon": float_bits_text(op.get_epsilon(), Float32Type()),
+            "feature_index": i64_attr(op.get_feature_index()),
         },
     )

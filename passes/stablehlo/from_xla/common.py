@@ -12,7 +12,7 @@ import numpy as np
 from xdsl.dialects.builtin import Float64Type, TensorType, TupleType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xla_opt.dialects.xla import elementwise as ew
-from xla_opt.dialects.xla.base import TokenType, elem_of, ints, shape_of
+from xla_opt.dialects.xla.base import TokenType, elem_of, shape_of
 from xla_opt.dialects.xla.computation import ReturnOp
 
 MODULE_ATTRIBUTES = "{mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32}"
@@ -329,7 +329,7 @@ class Emitter:
 
     def binary(self, op: ew.BinaryElementwiseOp) -> None:
         result = op.result.type
-        dims = ints(op.broadcast_dimensions) if op.broadcast_dimensions is not None else None
+        dims = op.get_broadcast_dimensions()
         lhs = self.broadcast_to(op.lhs, result, dims)
         rhs = self.broadcast_to(op.rhs, result, dims)
         operand_type = type_text(TensorType(elem_of(op.lhs.type), list(shape_of(result))))
@@ -339,7 +339,7 @@ class Emitter:
             ct = ct or ew.default_compare_type(elem_of(op.lhs.type))
             props = {
                 "comparison_direction": enum_attr(
-                    "comparison_direction", op.comparison_direction.data.value
+                    "comparison_direction", op.get_comparison_direction()
                 ),
                 "compare_type": enum_attr("comparison_type", ct.value),
             }
@@ -374,7 +374,7 @@ SAME_PROPERTIES: dict[type[Operation], tuple[str, tuple[str, ...]]] = {}
 
 def _same_properties(e: Emitter, op: Operation) -> None:
     name, properties = SAME_PROPERTIES[type(op)]
-    e.simple(op, name, {p: i64_array(ints(op.properties[p])) for p in properties})
+    e.simple(op, name, {p: i64_array(getattr(op, f"get_{p}")()) for p in properties})
 
 
 def same_properties(table: dict[type[Operation], tuple[str, tuple[str, ...]]]) -> None:

@@ -17,5 +17,5 @@ def _custom_call(e: Emitter, op: xla.CustomCallOp) -> None:
     if op.backend_config is not None:
         props["backend_config"] = _string_literal(op.backend_config.data)
     if op.has_side_effect is not None:
-        props["has_side_effect"] = bool_text(bool(op.has_side_effect.value.data))
+        props["has_side_effect"] = bool_text(bool(op.get_has_side_effect()))
     e.simple(op, "stablehlo.custom_call", props)

@@ -17,7 +17,7 @@ def _constant(e: Emitter, op: ew.ConstantOp) -> None:
 
 @handles(ew.IotaOp)
 def _iota(e: Emitter, op: ew.IotaOp) -> None:
-    e.simple(op, "stablehlo.iota", {"iota_dimension": i64_attr(op.iota_dimension.value.data)})
+    e.simple(op, "stablehlo.iota", {"iota_dimension": i64_attr(op.get_iota_dimension())})
 
 
 @handles(ew.ReducePrecisionOp)
@@ -26,8 +26,8 @@ def _reduce_precision(e: Emitter, op: ew.ReducePrecisionOp) -> None:
         op,
         "stablehlo.reduce_precision",
         {
-            "exponent_bits": f"{op.exponent_bits.value.data} : i32",
-            "mantissa_bits": f"{op.mantissa_bits.value.data} : i32",
+            "exponent_bits": f"{op.get_exponent_bits()} : i32",
+            "mantissa_bits": f"{op.get_mantissa_bits()} : i32",
         },
     )
 

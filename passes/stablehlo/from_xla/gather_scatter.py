@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from xla_opt.dialects import xla
-from xla_opt.dialects.xla.base import ints
 
 from .common import Emitter, bool_text, handles, i64_array, int_list, types_text
 
@@ -14,21 +13,21 @@ def _gather(e: Emitter, op: xla.GatherOp) -> None:
         "#stablehlo.gather<"
         + ", ".join(
             [
-                f"offset_dims = {int_list(ints(op.offset_dims))}",
-                f"collapsed_slice_dims = {int_list(ints(op.collapsed_slice_dims))}",
-                f"start_index_map = {int_list(ints(op.start_index_map))}",
-                f"index_vector_dim = {op.index_vector_dim.value.data}",
+                f"offset_dims = {int_list(op.get_offset_dims())}",
+                f"collapsed_slice_dims = {int_list(op.get_collapsed_slice_dims())}",
+                f"start_index_map = {int_list(op.get_start_index_map())}",
+                f"index_vector_dim = {op.get_index_vector_dim()}",
             ]
         )
         + ">"
     )
-    sorted_ = bool(op.indices_are_sorted.value.data) if op.indices_are_sorted is not None else False
+    sorted_ = op.get_indices_are_sorted()
     e.simple(
         op,
         "stablehlo.gather",
         {
             "dimension_numbers": numbers,
-            "slice_sizes": i64_array(ints(op.slice_sizes)),
+            "slice_sizes": i64_array(op.get_slice_sizes()),
             "indices_are_sorted": bool_text(sorted_),
         },
     )
@@ -40,17 +39,14 @@ def _scatter(e: Emitter, op: xla.ScatterOp) -> None:
         "#stablehlo.scatter<"
         + ", ".join(
             [
-                f"update_window_dims = {int_list(ints(op.update_window_dims))}",
-                f"inserted_window_dims = {int_list(ints(op.inserted_window_dims))}",
-                f"scatter_dims_to_operand_dims = {int_list(ints(op.scatter_dims_to_operand_dims))}",
-                f"index_vector_dim = {op.index_vector_dim.value.data}",
+                f"update_window_dims = {int_list(op.get_update_window_dims())}",
+                f"inserted_window_dims = {int_list(op.get_inserted_window_dims())}",
+                f"scatter_dims_to_operand_dims = {int_list(op.get_scatter_dims_to_operand_dims())}",
+                f"index_vector_dim = {op.get_index_vector_dim()}",
             ]
         )
         + ">"
     )
-
-    def flag(attr) -> str:
-        return bool_text(bool(attr.value.data) if attr is not None else False)
 
     operands = [*op.inputs, op.scatter_indices, *op.updates]
     results = e.op(
@@ -60,8 +56,8 @@ def _scatter(e: Emitter, op: xla.ScatterOp) -> None:
         types_text(op.results),
         {
             "scatter_dimension_numbers": numbers,
-            "indices_are_sorted": flag(op.indices_are_sorted),
-            "unique_indices": flag(op.unique_indices),
+            "indices_are_sorted": bool_text(op.get_indices_are_sorted()),
+            "unique_indices": bool_text(op.get_unique_indices()),
         },
         e.regions_of(op.update_computation),
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xla_opt.dialects import xla
-from xla_opt.dialects.xla.base import int_matrix, ints, shape_of
+from xla_opt.dialects.xla.base import shape_of
 
 from .common import (
     Emitter,
@@ -42,10 +42,10 @@ def _dot(e: Emitter, op: xla.DotOp) -> None:
 @handles(xla.DotGeneralOp)
 def _dot_general(e: Emitter, op: xla.DotGeneralOp) -> None:
     numbers = _dot_numbers(
-        ints(op.lhs_batching_dimensions),
-        ints(op.rhs_batching_dimensions),
-        ints(op.lhs_contracting_dimensions),
-        ints(op.rhs_contracting_dimensions),
+        op.get_lhs_batching_dimensions(),
+        op.get_rhs_batching_dimensions(),
+        op.get_lhs_contracting_dimensions(),
+        op.get_rhs_contracting_dimensions(),
     )
     e.simple(op, "stablehlo.dot_general", {"dot_dimension_numbers": numbers})
 
@@ -75,15 +75,15 @@ def _convolution(e: Emitter, op: xla.ConvolutionOp) -> None:
     n = len(dn.input_spatial)
     props = {
         "dimension_numbers": numbers,
-        "feature_group_count": i64_attr(op.feature_group_count.value.data if op.feature_group_count else 1),
-        "batch_group_count": i64_attr(op.batch_group_count.value.data if op.batch_group_count else 1),
+        "feature_group_count": i64_attr(op.get_feature_group_count()),
+        "batch_group_count": i64_attr(op.get_batch_group_count()),
     }
     for key in ("window_strides", "lhs_dilation", "rhs_dilation"):
-        attr = getattr(op, key)
-        if attr is not None and n:
-            props[key] = i64_array(ints(attr))
+        value = getattr(op, f"get_{key}")()
+        if value is not None and n:
+            props[key] = i64_array(value)
     if op.padding is not None and n:
-        props["padding"] = padding_attr(int_matrix(op.padding))
+        props["padding"] = padding_attr(op.get_padding())
     e.simple(op, "stablehlo.convolution", props)
 
 
@@ -92,13 +92,13 @@ def _fft(e: Emitter, op: xla.FftOp) -> None:
     e.simple(
         op,
         "stablehlo.fft",
-        {"fft_type": enum_attr("fft_type", op.fft_type.data.value), "fft_length": i64_array(ints(op.fft_length))},
+        {"fft_type": enum_attr("fft_type", op.get_fft_type()), "fft_length": i64_array(op.get_fft_length())},
     )
 
 
 @handles(xla.CholeskyOp)
 def _cholesky(e: Emitter, op: xla.CholeskyOp) -> None:
-    lower = bool(op.lower.value.data) if op.lower is not None else False
+    lower = op.get_lower()
     e.simple(op, "stablehlo.cholesky", {"lower": bool_text(lower)})
 
 
@@ -108,9 +108,9 @@ def _triangular_solve(e: Emitter, op: xla.TriangularSolveOp) -> None:
         op,
         "stablehlo.triangular_solve",
         {
-            "left_side": bool_text(bool(op.left_side.value.data)),
-            "lower": bool_text(bool(op.lower.value.data)),
-            "unit_diagonal": bool_text(bool(op.unit_diagonal.value.data)),
-            "transpose_a": enum_attr("transpose", op.transpose_a.data.value),
+            "left_side": bool_text(bool(op.get_left_side())),
+            "lower": bool_text(bool(op.get_lower())),
+            "unit_diagonal": bool_text(bool(op.get_unit_diagonal())),
+            "transpose_a": enum_attr("transpose", op.get_transpose_a()),
         },
     )

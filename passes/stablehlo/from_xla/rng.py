@@ -53,7 +53,7 @@ def _rng_bit_generator(e: Emitter, op: xla.RngBitGeneratorOp) -> None:
         [e.name(op.initial_state)],
         [type_text(op.initial_state.type)],
         [type_text(op.output_state.type), type_text(drawn_type)],
-        {"rng_algorithm": enum_attr("rng_algorithm", op.rng_algorithm.data.value)},
+        {"rng_algorithm": enum_attr("rng_algorithm", op.get_rng_algorithm())},
     )
     if signed:
         bits = e.op("stablehlo.bitcast_convert", [bits], [type_text(drawn_type)], [type_text(out)])[0]

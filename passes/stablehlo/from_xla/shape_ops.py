@@ -6,7 +6,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 from xla_opt.dialects.xla import shape_ops as sh
-from xla_opt.dialects.xla.base import elem_of, ints, shape_of
+from xla_opt.dialects.xla.base import elem_of, shape_of
 
 from .common import (
     UNSUPPORTED,
@@ -41,7 +41,7 @@ UNSUPPORTED.update(
 
 @handles(sh.BroadcastOp)
 def _broadcast(e: Emitter, op: sh.BroadcastOp) -> None:
-    n, rank = len(ints(op.broadcast_sizes)), len(shape_of(op.operand.type))
+    n, rank = len(op.get_broadcast_sizes()), len(shape_of(op.operand.type))
     e.simple(
         op, "stablehlo.broadcast_in_dim", {"broadcast_dimensions": i64_array(range(n, n + rank))}
     )
@@ -52,7 +52,7 @@ def _broadcast_in_dim(e: Emitter, op: sh.BroadcastInDimOp) -> None:
     e.simple(
         op,
         "stablehlo.broadcast_in_dim",
-        {"broadcast_dimensions": i64_array(ints(op.broadcast_dimensions))},
+        {"broadcast_dimensions": i64_array(op.get_broadcast_dimensions())},
     )
 
 
@@ -60,7 +60,7 @@ def _broadcast_in_dim(e: Emitter, op: sh.BroadcastInDimOp) -> None:
 def _reshape(e: Emitter, op: Operation) -> None:
     operand = op.operand  # type: ignore[attr-defined]
     source = e.name(operand)
-    dims = ints(op.dimensions) if isinstance(op, sh.ReshapeOp) and op.dimensions else ()
+    dims = op.get_dimensions() if isinstance(op, sh.ReshapeOp) and op.dimensions else ()
     if dims and list(dims) != list(range(len(dims))):
         shape = shape_of(operand.type)
         transposed = TensorType(elem_of(operand.type), [shape[d] for d in dims])
@@ -81,14 +81,14 @@ def _reshape(e: Emitter, op: Operation) -> None:
 
 @handles(sh.ConcatenateOp)
 def _concatenate(e: Emitter, op: sh.ConcatenateOp) -> None:
-    e.simple(op, "stablehlo.concatenate", {"dimension": i64_attr(op.dimension.value.data)})
+    e.simple(op, "stablehlo.concatenate", {"dimension": i64_attr(op.get_dimension())})
 
 
 @handles(sh.GetDimensionSizeOp)
 def _get_dimension_size(e: Emitter, op: sh.GetDimensionSizeOp) -> None:
-    e.simple(op, "stablehlo.get_dimension_size", {"dimension": i64_attr(op.dimension.value.data)})
+    e.simple(op, "stablehlo.get_dimension_size", {"dimension": i64_attr(op.get_dimension())})
 
 
 @handles(sh.GetTupleElementOp)
 def _get_tuple_element(e: Emitter, op: sh.GetTupleElementOp) -> None:
-    e.simple(op, "stablehlo.get_tuple_element", {"index": f"{op.index.value.data} : i32"})
+    e.simple(op, "stablehlo.get_tuple_element", {"index": f"{op.get_index()} : i32"})
