@@ -29,11 +29,24 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 
 from xla_opt.context import make_context
 from xla_opt.diagnostics import DiagnosticError, parse_source, verify_module
+from xla_opt.signatures import check_inputs, check_inputs_against, find_function
+
+__all__ = [
+    "BACKENDS",
+    "CompiledFunction",
+    "ProgramError",
+    "check_inputs",
+    "check_inputs_against",
+    "compile",
+    "find_function",
+    "load_program",
+    "run",
+]
 
 BACKENDS = ("interpreter", "jit")
 
@@ -101,28 +114,6 @@ def check_callees_defined(entry: FuncOp, name: str = "<program>") -> None:
             pending.append(callee)
     if diagnostics:
         raise ProgramError("\n".join(map(str, diagnostics)))
-
-
-def find_function(module: ModuleOp, entry: str) -> FuncOp:
-    for op in module.walk():
-        if isinstance(op, FuncOp) and op.sym_name.data == entry:
-            return op
-    names = [op.sym_name.data for op in module.walk() if isinstance(op, FuncOp)]
-    raise ValueError(f"no function @{entry} in the program (functions: {', '.join(names) or 'none'})")
-
-
-def check_inputs(func: FuncOp, arrays: Sequence[Any]) -> list[Any]:
-    """Validate inputs against the signature: count, dtype, shape (no silent casts)."""
-    return check_inputs_against(func.function_type, arrays, func.sym_name.data)
-
-
-def check_inputs_against(signature: FunctionType, arrays: Sequence[Any], entry: str) -> list[Any]:
-    from xla_opt.interpreter.dtypes import check_value
-
-    inputs = signature.inputs.data
-    if len(arrays) != len(inputs):
-        raise ValueError(f"@{entry} takes {len(inputs)} inputs, got {len(arrays)}")
-    return [check_value(a, t, f"input #{i} of @{entry}") for i, (a, t) in enumerate(zip(arrays, inputs))]
 
 
 class CompiledFunction:

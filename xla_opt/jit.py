@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 
 from xla_opt.diagnostics import DiagnosticError
 from xla_opt.interpreter.dtypes import numpy_dtype
+from xla_opt.signatures import check_inputs_against, find_function
 
 _lock = threading.Lock()
 _initialized = False
@@ -101,7 +102,6 @@ class JitFunction:
     """A compiled entry function callable on numpy arrays."""
 
     def __init__(self, xla_module: ModuleOp, entry: str, times: StageTimes | None = None):
-        from xla_opt.api import find_function
         from xla_opt.lowering.pipeline import lower_to_llvm_ir
 
         self.entry = entry
@@ -128,8 +128,6 @@ class JitFunction:
         self._cfunc = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * n_args))(self.native.address(entry))
 
     def __call__(self, *arrays: Any) -> list[np.ndarray]:
-        from xla_opt.api import check_inputs_against
-
         return self.call_checked(check_inputs_against(self.signature, arrays, self.entry))
 
     def call_checked(self, inputs: list[np.ndarray]) -> list[np.ndarray]:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.interpreter import Interpreter
+from xdsl.interpreter import Interpreter, InterpreterFunctions
 
 DEFAULT_TIMEOUT = 120.0
 """Seconds a replica waits in a collective or recv before giving up (deadlocks among
@@ -266,18 +266,18 @@ class ReplicaState:
     replica: int
 
 
+class ReplicaData(InterpreterFunctions):
+    """The key of the replica state among an interpreter's data (no implementations)."""
+
+
 def attach(interpreter: Interpreter, context: ReplicaContext, replica: int) -> None:
     """Make `interpreter` run replica `replica` of `context`."""
-    from .collectives import CollectiveFunctions
-
-    interpreter.set_data(CollectiveFunctions, "replica", ReplicaState(context, replica))
+    interpreter.set_data(ReplicaData, "replica", ReplicaState(context, replica))
 
 
 def replica_state(interpreter: Interpreter) -> ReplicaState:
     """The interpreter's replica (a fresh one-replica context when none was attached)."""
-    from .collectives import CollectiveFunctions
-
-    return interpreter.get_data(CollectiveFunctions, "replica", lambda: ReplicaState(ReplicaContext(1), 0))
+    return interpreter.get_data(ReplicaData, "replica", lambda: ReplicaState(ReplicaContext(1), 0))
 
 
 # --------------------------------------------------------------------------------------
