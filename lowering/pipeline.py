@@ -2,6 +2,7 @@
 
     xla  --xla-legalize-broadcast-->  xla (explicit broadcasts)
          --convert-xla-to-linalg-->   linalg/tensor/arith/math/scf on tensors
+         --linalg-block-rows-->       register blocking of float dots
          --linalg-fuse-elementwise--> producer/consumer loop fusion
          --canonicalize, cse-->
          --xla-bufferize-->           linalg on memrefs (destination passing)
@@ -25,6 +26,7 @@ from xdsl.passes import ModulePass
 STAGES: tuple[str, ...] = (
     "xla-legalize-broadcast",
     "convert-xla-to-linalg",
+    "linalg-block-rows",
     "linalg-fuse-elementwise",
     "canonicalize",
     "cse",

@@ -47,6 +47,7 @@ PASSES: dict[str, str] = {
     "convert-stablehlo-to-xla": "xla_opt.passes.stablehlo.to_xla:ConvertStablehloToXlaPass",
     "xla-legalize-broadcast": "xla_opt.lowering.legalize_broadcast:XlaLegalizeBroadcastPass",
     "convert-xla-to-linalg": "xla_opt.lowering.xla_to_linalg:ConvertXlaToLinalgPass",
+    "linalg-block-rows": "xla_opt.lowering.block_rows:BlockRowsPass",
     "linalg-fuse-elementwise": "xla_opt.lowering.fuse_elementwise:FuseElementwisePass",
     "xla-bufferize": "xla_opt.lowering.bufferize:XlaBufferizePass",
     "convert-scf-while-to-cf": "xla_opt.lowering.scf_while:ConvertScfWhileToCfPass",

@@ -9,13 +9,10 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    DenseIntOrFPElementsAttr,
     TensorType,
     f32,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -64,36 +61,6 @@ def multiply_accumulate(
     return integer
 
 
-ROW_BLOCK = 4
-
-
-def _block_rows(maps, iterators, extents, row_loop: int, element_type):
-    """Split the last lhs-free loop r into a loop over blocks of ROW_BLOCK rows (in r's
-    place) and a new innermost loop over the rows of a block (r = outer * ROW_BLOCK +
-    inner): LLVM unrolls the innermost loop fully and vectorizes the rhs-free loop
-    around it. Each result element still sums its products in contraction order.
-
-    xDSL takes a loop's bound from the first operand indexing it with a plain
-    dimension, so two unread placeholder inputs, first, carry the two loops' extents.
-    Returns (placeholder constants, maps, iterators), or None when not worth it."""
-    rows = extents[row_loop]
-    if not is_float(element_type) or is_half(element_type) or rows <= ROW_BLOCK or rows % ROW_BLOCK:
-        return None
-    n = len(iterators)
-    d = AffineExpr.dimension
-    split = d(row_loop) * ROW_BLOCK + d(n)
-
-    def rewrite(m: AffineMapAttr) -> AffineMapAttr:
-        return AffineMapAttr(AffineMap(n + 1, 0, tuple(split if e == d(row_loop) else e for e in m.data.results)))
-
-    placeholders = [
-        arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(tensor_type([extent], element_type), [0.0]))
-        for extent in (rows // ROW_BLOCK, ROW_BLOCK)
-    ]
-    placeholder_maps = [AffineMapAttr(AffineMap(n + 1, 0, (d(loop),))) for loop in (row_loop, n)]
-    return placeholders, [*placeholder_maps, *(rewrite(m) for m in maps)], [*iterators, PARALLEL]
-
-
 def lower_dot_general(
     op: xla.DotOp | xla.DotGeneralOp,
     rewriter: PatternRewriter,
@@ -138,26 +105,14 @@ def lower_dot_general(
     fill = fill_with_zero(accumulator_type)
     mac = multiply_accumulate(element_type)
 
-    inputs: list[SSAValue] = [op.lhs, op.rhs]
     maps = [lhs_map, rhs_map, affine_map(n_loops, result_loops)]
-    extra_ops: list[Operation] = []
-    if lhs_free and rhs_free:
-        extents = [0] * n_loops
-        for operand, operand_map in ((op.lhs, lhs_map), (op.rhs, rhs_map)):
-            for size, e in zip(shape_of(operand.type), operand_map.data.results, strict=True):
-                extents[e.position] = size  # type: ignore[attr-defined]
-        tiled = _block_rows(maps, iterators, extents, contracting_start - 1, element_type)
-        if tiled is not None:
-            extra_ops, maps, iterators = tiled
-            inputs = [*(p.result for p in extra_ops), *inputs]
-    n_placeholders = len(inputs) - 2
 
     def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
-        ops, total = mac(*args[n_placeholders : n_placeholders + 3])
+        ops, total = mac(*args)
         return ops, [total]
 
-    dot = generic(inputs, [fill[-1].results[0]], maps, iterators, body)
-    new_ops: list[Operation] = [*fill, *extra_ops, dot]
+    dot = generic([op.lhs, op.rhs], [fill[-1].results[0]], maps, iterators, body)
+    new_ops: list[Operation] = [*fill, dot]
     if is_half(element_type):
         empty = tensor.EmptyOp([], result_type)
 
