@@ -13,7 +13,11 @@ value, with no recursive type conversion inside a greedy walker:
   holding the raw bits.
 * `index` -> i64; `bf16` -> i16 (llvmlite has no bfloat: `arith.extf`/`truncf` of bf16
   are expanded into bit operations, rounding to nearest even).
-* `math` ops -> LLVM intrinsics where LLVM has them, libm calls otherwise.
+* `math` ops -> LLVM intrinsics where LLVM has them, libm calls otherwise; f32 `exp`
+  and `tanh` inline (`llvm_math_f32.py`) so that their loops vectorize.
+
+The type mapping and memory layout are `llvm_types.py`; this module holds the sweep
+and its handlers (one small function per op kind), the pass and the `-t llvm` target.
 """
 
 from __future__ import annotations
@@ -48,55 +52,29 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 from xdsl.utils.target import Target
 from xla_opt.dialects.llvm_casts import EXTRA_LLVM_OPS, FPToSIOp, FPToUIOp, UIToFPOp
-
-PTR = llvm.LLVMPointerType()
-
+from xla_opt.lowering.llvm_math_f32 import emit_exp_f32, emit_tanh_f32
+from xla_opt.lowering.llvm_types import (
+    PTR,
+    byte_width,
+    llvm_type,
+    num_elements,
+    row_major_strides,
+    storage_type,
+)
 
 # --------------------------------------------------------------------------------------
 # Types
 # --------------------------------------------------------------------------------------
 
 
-def llvm_type(t: Attribute) -> Attribute:
-    if isinstance(t, MemRefType):
-        return PTR
-    if isinstance(t, IndexType):
-        return i64
-    if isinstance(t, BFloat16Type):
-        return i16
-    return t
 
 
-def storage_type(t: Attribute) -> Attribute:
-    """The type of one element in memory (GEP stride)."""
-    return llvm_type(t)
 
 
-def byte_width(t: Attribute) -> int:
-    if isinstance(t, IntegerType):
-        return max(1, (t.width.data + 7) // 8)
-    if isinstance(t, BFloat16Type | Float16Type):
-        return 2
-    if isinstance(t, Float32Type):
-        return 4
-    if isinstance(t, Float64Type | IndexType):
-        return 8
-    raise PassFailedException(f"convert-to-llvm: no memory layout for element type {t}")
 
 
-def _num_elements(t: MemRefType) -> int:
-    n = 1
-    for d in t.get_shape():
-        n *= d
-    return n
 
 
-def _strides(shape) -> list[int]:
-    strides, acc = [], 1
-    for d in reversed(shape):
-        strides.append(acc)
-        acc *= d
-    return list(reversed(strides))
 
 
 # --------------------------------------------------------------------------------------
@@ -226,7 +204,7 @@ class _ModuleConverter:
             raise PassFailedException(f"convert-to-llvm: global {op.sym_name.data} needs a dense initial value")
         elem = t.get_element_type()
         width = byte_width(elem)
-        count = _num_elements(t)
+        count = num_elements(t)
         # the raw bits as signed integers of the element's width: one layout for every type
         ints = np.frombuffer(_dense_bytes(value, elem, count), dtype=f"<i{width}")
         int_type = IntegerType(8 * width)
@@ -249,7 +227,8 @@ def _dense_bytes(value: DenseIntOrFPElementsAttr, elem: Attribute, count: int) -
         values = values * count
     if isinstance(elem, IntegerType):
         w = elem.width.data
-        arr = np.array([int(v) & ((1 << max(w, 8)) - 1) for v in values], dtype=np.uint64)
+        # the value's own bits: an i1 true (-1 as a signless value) is stored as 1
+        arr = np.array([int(v) & ((1 << w) - 1) for v in values], dtype=np.uint64)
         return arr.astype(f"<u{max(1, (w + 7) // 8)}").tobytes()
     if isinstance(elem, BFloat16Type):
         import ml_dtypes
@@ -347,7 +326,7 @@ class _FunctionConverter:
         base = self.v(ref)
         if not indices:
             return base
-        strides = _strides(t.get_shape())
+        strides = row_major_strides(t.get_shape())
         offset: SSAValue | None = None
         for idx, stride in zip(indices, strides, strict=True):
             term = self.v(idx)
@@ -373,7 +352,7 @@ class _FunctionConverter:
         return to_half(self, value, t) if isinstance(t, BFloat16Type) else value
 
     def byte_size(self, t: MemRefType) -> SSAValue:
-        return self.const(_num_elements(t) * byte_width(t.get_element_type()))
+        return self.const(num_elements(t) * byte_width(t.get_element_type()))
 
     def call_args(self, args: list[SSAValue]) -> list[SSAValue]:
         """Pointers passed to a call are cast to the plain `ptr` type: llvmlite keeps
@@ -638,74 +617,10 @@ def _libm(c: _FunctionConverter, op: Operation):
     return [c.narrowed(c.call(name, args, [wt] * len(args), wt), t)]
 
 
-class _F32:
-    """Emission helpers for the inline f32 approximations below."""
-
-    def __init__(self, c: _FunctionConverter):
-        self.c = c
-
-    def k(self, value: float) -> SSAValue:
-        return self.c.emit(llvm.ConstantOp(FloatAttr(value, Float32Type()), Float32Type())).results[0]
-
-    def op(self, cls, *args) -> SSAValue:
-        return self.c.emit(cls(*args)).results[0]
-
-    def mul_add(self, a: SSAValue, b: SSAValue, addend: float) -> SSAValue:
-        """a * b + addend, rounded twice (as the reference polynomials assume)."""
-        return self.op(llvm.FAddOp, self.op(llvm.FMulOp, a, b), self.k(addend))
-
-    def intr(self, name: str, *args: SSAValue) -> SSAValue:
-        return self.c.intrinsic(f"{name}.f32", list(args), Float32Type())  # type: ignore[return-value]
-
-    def fcmp(self, predicate: int, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.op(llvm.FCmpOp, a, b, IntegerAttr(predicate, i64))
-
-    def scale_by_power_of_two(self, y: SSAValue, n: SSAValue) -> SSAValue:
-        """y * 2^n for an i32 n in [-150, 128]: 2^n is not always a normal f32, so y is
-        multiplied by two normal factors in turn."""
-        c = self.c
-        half = self.op(llvm.AShrOp, n, c.const(1, i32))
-        rest = self.op(llvm.SubOp, n, half)
-        for e in (half, rest):
-            biased = self.op(llvm.AddOp, e, c.const(127, i32))
-            bits = self.op(llvm.ShlOp, biased, c.const(23, i32))
-            y = self.op(llvm.FMulOp, y, self.op(llvm.BitcastOp, bits, Float32Type()))
-        return y
 
 
-def emit_exp_f32(c: _FunctionConverter, x: SSAValue) -> SSAValue:
-    """e^x for f32 without a libm call, so LLVM can vectorize it: Cephes' expf
-    (range reduction by ln 2, degree-6 polynomial; within 1 ulp of e^x on the f32
-    range). NaN propagates; +-Inf give Inf and 0."""
-    f = _F32(c)
-    clamped = f.intr("llvm.minnum", f.intr("llvm.maxnum", x, f.k(-104.0)), f.k(88.73))
-    n = f.intr("llvm.floor", f.mul_add(clamped, f.k(1.44269504088896341), 0.5))
-    r = f.op(llvm.FSubOp, clamped, f.op(llvm.FMulOp, n, f.k(0.693359375)))
-    r = f.op(llvm.FSubOp, r, f.op(llvm.FMulOp, n, f.k(-2.12194440e-4)))
-    y = f.k(1.9875691500e-4)
-    for coefficient in (1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1):
-        y = f.mul_add(y, r, coefficient)
-    y = f.op(llvm.FAddOp, f.op(llvm.FAddOp, f.op(llvm.FMulOp, y, f.op(llvm.FMulOp, r, r)), r), f.k(1.0))
-    scaled = f.scale_by_power_of_two(y, f.op(FPToSIOp, n, i32))
-    return f.op(llvm.SelectOp, f.fcmp(14, x, x), x, scaled)  # uno: NaN stays NaN
 
 
-def emit_tanh_f32(c: _FunctionConverter, x: SSAValue) -> SSAValue:
-    """tanh for f32 without a libm call (Cephes' tanhf, within 1.3 ulp): an odd
-    polynomial for |x| < 0.625, 1 - 2 / (e^2|x| + 1) with x's sign above."""
-    f = _F32(c)
-    a = f.intr("llvm.fabs", x)
-    e = emit_exp_f32(c, f.intr("llvm.minnum", f.op(llvm.FMulOp, a, f.k(2.0)), f.k(88.0)))
-    large = f.op(llvm.FSubOp, f.k(1.0), f.op(llvm.FDivOp, f.k(2.0), f.op(llvm.FAddOp, e, f.k(1.0))))
-    large = f.intr("llvm.copysign", large, x)
-    z = f.op(llvm.FMulOp, x, x)
-    p = f.k(-5.70498872745e-3)
-    for coefficient in (2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1):
-        p = f.mul_add(p, z, coefficient)
-    # x * (1 + z p) keeps the sign of zero
-    small = f.op(llvm.FMulOp, x, f.mul_add(z, p, 1.0))
-    chosen = f.op(llvm.SelectOp, f.fcmp(3, a, f.k(0.625)), large, small)  # oge
-    return f.op(llvm.SelectOp, f.fcmp(14, x, x), x, chosen)
 
 
 _INLINE_F32 = {math.ExpOp: (emit_exp_f32, "llvm.exp", "exp"), math.TanhOp: (emit_tanh_f32, None, "tanh")}
@@ -768,7 +683,7 @@ def _alloc(c: _FunctionConverter, op: memref.AllocOp):
 def _alloca(c: _FunctionConverter, op: memref.AllocaOp):
     t = op.memref.type
     assert isinstance(t, MemRefType)
-    return list(c.emit(llvm.AllocaOp(c.const(_num_elements(t)), storage_type(t.get_element_type()), alignment=64)).results)
+    return list(c.emit(llvm.AllocaOp(c.const(num_elements(t)), storage_type(t.get_element_type()), alignment=64)).results)
 
 
 @handles(memref.DeallocOp)

@@ -27,8 +27,9 @@ def run_both(program: str, *inputs) -> list[list[np.ndarray]]:
 
 def xla_results(program: str, *inputs) -> list[np.ndarray]:
     pytest.importorskip("jax", reason="XLA as an oracle needs jax (pip install jax)")
-    from xla_opt import xla_oracle
     from xla_opt.passes.stablehlo.from_xla import to_stablehlo_text
+
+    from xla_opt import xla_oracle
 
     if not xla_oracle.available():
         pytest.skip("JAX's CPU backend is not available")
@@ -225,9 +226,10 @@ func.func @main(%a: tensor<2xi32>, %b: tensor<2xi32>) -> tensor<2xi32> {
 def test_every_stage_of_integer_power_verifies():
     """xla.power's exponentiation loop is an scf.while in an scf.for: after
     convert-scf-while-to-cf the for held several blocks and did not verify."""
+    from xla_opt.lowering.pipeline import stage_passes
+
     from xla_opt.context import make_context
     from xla_opt.diagnostics import verify_module
-    from xla_opt.lowering.pipeline import stage_passes
 
     module = xla_opt.load_program(POWER_I32)
     ctx = make_context()
@@ -532,9 +534,10 @@ func.func @main(%arg0: tensor<2x3xf32>) -> (tensor<0x3xf32>) {
 def test_empty_strided_slice_lowers_to_verifying_ir():
     """convert-xla-to-linalg read the operand through (d0 * 2, d1) for an empty result,
     which linalg's verifier rejects ("unexpected result less than 0")."""
+    from xla_opt.lowering.pipeline import stage_passes
+
     from xla_opt.context import make_context
     from xla_opt.diagnostics import verify_module
-    from xla_opt.lowering.pipeline import stage_passes
 
     module = xla_opt.load_program(EMPTY_STRIDED_SLICE)
     ctx = make_context()
@@ -569,3 +572,33 @@ def test_tuple_signature_is_a_located_not_lowered_error(tmp_path, capsys):
         f"{path}:1:1: error: 'func.func' op is not lowered to linalg: tuple<tensor<i32>> arguments and results "
         "run on the interpreter only"
     )
+
+
+PRED_CONSTANT_DOT = """
+func.func @main() -> (tensor<3x3x4x1xf32>) {
+  %v1 = xla.constant dense<[[[[true, false, false]], [[true, true, false]], [[true, false, false]]], [[[true, false, false]], [[false, true, false]], [[true, true, false]]], [[[false, true, true]], [[false, true, false]], [[false, false, false]]], [[[true, true, true]], [[false, true, true]], [[true, true, false]]]]> : tensor<4x3x1x3xi1>
+  %v2 = xla.reshape %v1 : (tensor<4x3x1x3xi1>) -> tensor<36xi1>
+  %v3 = xla.slice %v2, start_indices = [27], limit_indices = [36], strides = [1] : (tensor<36xi1>) -> tensor<9xi1>
+  %v4 = xla.reshape %v3 : (tensor<9xi1>) -> tensor<1x1x3x3xi1>
+  %v5 = xla.dot_general %v1, %v4, lhs_batching_dimensions = [1, 3], rhs_batching_dimensions = [2, 3], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1] : (tensor<4x3x1x3xi1>, tensor<1x1x3x3xi1>) -> tensor<3x3x4x1xi1>
+  %v7 = xla.convert %v5 : (tensor<3x3x4x1xi1>) -> tensor<3x3x4x1xf32>
+  func.return %v7 : tensor<3x3x4x1xf32>
+}
+"""
+
+
+def test_pred_constants_are_stored_as_one_in_native_code():
+    """A true i1 constant (-1 as a signless value) was laid out as the byte 0xFF, so a
+    PRED dot of it converted to f32 gave 255 (the program fuzzer's seed 5898, minimized)."""
+    v1 = np.array(
+        [[[[1, 0, 0]], [[1, 1, 0]], [[1, 0, 0]]], [[[1, 0, 0]], [[0, 1, 0]], [[1, 1, 0]]],
+         [[[0, 1, 1]], [[0, 1, 0]], [[0, 0, 0]]], [[[1, 1, 1]], [[0, 1, 1]], [[1, 1, 0]]]],
+        bool,
+    )  # fmt: skip
+    v4 = v1.reshape(36)[27:36].reshape(1, 1, 3, 3)
+    # batch (lhs 1, 3) = (rhs 2, 3), contract lhs 2 with rhs 1; result (batch..., lhs free 0, rhs free 0)
+    expected = np.einsum("absc,xsbc->bcax", v1.astype(np.int32), v4.astype(np.int32)) > 0
+    (jit,) = xla_opt.run(PRED_CONSTANT_DOT, backend="jit")
+    (interpreted,) = xla_opt.run(PRED_CONSTANT_DOT)
+    np.testing.assert_array_equal(interpreted, expected.astype(np.float32))
+    np.testing.assert_array_equal(jit, expected.astype(np.float32))
