@@ -497,6 +497,12 @@ def _cast(c: _FunctionConverter, op: Operation):
     if llvm_type(src) == llvm_type(dst):
         return [value]
     cast = _CASTS[type(op)]
+    if cast is UIToFPOp and llvm_type(src) == i64:
+        # LLVM's SLP vectorizer (llvmlite's LLVM) narrows `uitofp (sext i32 x to i64)`
+        # to `uitofp i32 x`, wrong for negative x; the signed expansion is immune.
+        wide = Float32Type() if isinstance(dst, _HALF) else llvm_type(dst)
+        converted = _u64_to_float(c, value, wide)
+        return [to_half(c, converted, dst)] if isinstance(dst, _HALF) else [converted]
     # Half-precision conversions go through f32 (LLVM would otherwise call
     # compiler-rt helpers the JIT cannot resolve). Integers of up to 2^24 are exact in
     # f32 and larger ones overflow f16, so int -> f32 -> f16 rounds once.
@@ -505,6 +511,20 @@ def _cast(c: _FunctionConverter, op: Operation):
     if isinstance(src, _HALF) and cast in (FPToSIOp, FPToUIOp):
         return list(c.emit(cast(to_f32(c, value, src), llvm_type(dst))).results)
     return list(c.emit(cast(value, llvm_type(dst))).results)
+
+
+def _u64_to_float(c: _FunctionConverter, x: SSAValue, float_type: Attribute) -> SSAValue:
+    """u64 -> float with one rounding through signed conversions: below 2^63 directly;
+    above, half of it (its lowest bit kept as a sticky bit) converted and doubled."""
+    zero = c.emit(llvm.ConstantOp(IntegerAttr(0, i64), i64)).results[0]
+    one = c.emit(llvm.ConstantOp(IntegerAttr(1, i64), i64)).results[0]
+    small = c.emit(llvm.ICmpOp(x, zero, IntegerAttr(5, i64))).results[0]  # sge
+    direct = c.emit(llvm.SIToFPOp(x, float_type)).results[0]
+    halved = c.emit(llvm.LShrOp(x, one)).results[0]
+    sticky = c.emit(llvm.AndOp(x, one)).results[0]
+    half = c.emit(llvm.SIToFPOp(c.emit(llvm.OrOp(halved, sticky)).results[0], float_type)).results[0]
+    doubled = c.emit(llvm.FAddOp(half, half)).results[0]
+    return c.emit(llvm.SelectOp(small, direct, doubled)).results[0]
 
 
 @handles(arith.IndexCastOp)

@@ -602,3 +602,24 @@ def test_pred_constants_are_stored_as_one_in_native_code():
     (interpreted,) = xla_opt.run(PRED_CONSTANT_DOT)
     np.testing.assert_array_equal(interpreted, expected.astype(np.float32))
     np.testing.assert_array_equal(jit, expected.astype(np.float32))
+
+
+SIGNED_TO_U64_TO_BF16 = """
+func.func @main(%a: tensor<4xi32>) -> (tensor<4xbf16>, tensor<4xf32>) {
+  %u = xla.convert %a : (tensor<4xi32>) -> tensor<4xui64>
+  %b = xla.convert %u : (tensor<4xui64>) -> tensor<4xbf16>
+  %f = xla.convert %u : (tensor<4xui64>) -> tensor<4xf32>
+  func.return %b, %f : tensor<4xbf16>, tensor<4xf32>
+}
+"""
+
+
+def test_negative_i32_through_ui64_to_float():
+    """LLVM's SLP vectorizer (llvmlite's LLVM) narrowed `uitofp (sext i32 x to i64)` to
+    `uitofp i32 x`: -4 became 2^32 - 4 instead of 2^64 - 4 (the program fuzzer's seed
+    7646, minimized). u64 -> float is now lowered through signed conversions."""
+    a = np.array([-4, 5, -1, 2**31 - 1], np.int32)
+    wide = a.astype(np.int64).astype(np.uint64)  # C++ static_cast: sign extension
+    for bf16, f32 in run_both(SIGNED_TO_U64_TO_BF16, a):
+        np.testing.assert_array_equal(f32, wide.astype(np.float32))
+        np.testing.assert_array_equal(bf16, wide.astype(np.float32).astype(ml_dtypes.bfloat16))
