@@ -403,11 +403,14 @@ class ProgramGenerator:
         self.scope.statements.append(Statement(f"{self.scope.indent}{lhs} = {expr}", (base,), tuple(types)))
         inherited = merged_flags(operands)
         inherited["xla_skip"] = inherited["xla_skip"] | frozenset(flags.pop("xla_skip", ()))
-        approx = flags.pop("approx", False) or inherited["rtol"] > 0
-        approx_xla = flags.pop("approx_xla", False) or approx or inherited["rtol_xla"] > 0
+        approx = flags.pop("approx", False)
+        approx_xla = flags.pop("approx_xla", False)
         if "bits_exact" in flags:
             inherited["bits_exact"] = inherited["bits_exact"] and flags.pop("bits_exact")
+        # explicit tolerances (a call's results take its returned values') count too
         inherited.update(flags)
+        approx = approx or inherited["rtol"] > 0
+        approx_xla = approx_xla or approx or inherited["rtol_xla"] > 0
         for v in operands:
             self.scope.used.add(v.name)
         values = [
