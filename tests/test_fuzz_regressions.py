@@ -226,16 +226,10 @@ func.func @main(%a: tensor<2xi32>, %b: tensor<2xi32>) -> tensor<2xi32> {
 def test_every_stage_of_integer_power_verifies():
     """xla.power's exponentiation loop is an scf.while in an scf.for: after
     convert-scf-while-to-cf the for held several blocks and did not verify."""
-    from xla_opt.lowering.pipeline import stage_passes
+    from xla_opt.lowering.pipeline import run_stages
 
-    from xla_opt.context import make_context
-    from xla_opt.diagnostics import verify_module
-
-    module = xla_opt.load_program(POWER_I32)
-    ctx = make_context()
-    for name, stage in stage_passes():
-        stage.apply(ctx, module)
-        assert verify_module(module) == [], f"the output of {name} does not verify"
+    # a stage whose output does not verify raises a DiagnosticError naming it
+    run_stages(xla_opt.load_program(POWER_I32), verify=True)
     a, b = np.array([3, -2], np.int32), np.array([5, 3], np.int32)
     for (result,) in run_both(POWER_I32, a, b):
         np.testing.assert_array_equal(result, np.array([243, -8], np.int32))
@@ -534,16 +528,10 @@ func.func @main(%arg0: tensor<2x3xf32>) -> (tensor<0x3xf32>) {
 def test_empty_strided_slice_lowers_to_verifying_ir():
     """convert-xla-to-linalg read the operand through (d0 * 2, d1) for an empty result,
     which linalg's verifier rejects ("unexpected result less than 0")."""
-    from xla_opt.lowering.pipeline import stage_passes
+    from xla_opt.lowering.pipeline import run_stages
 
-    from xla_opt.context import make_context
-    from xla_opt.diagnostics import verify_module
-
-    module = xla_opt.load_program(EMPTY_STRIDED_SLICE)
-    ctx = make_context()
-    for name, stage in stage_passes():
-        stage.apply(ctx, module)
-        assert verify_module(module) == [], f"the output of {name} does not verify"
+    # a stage whose output does not verify raises a DiagnosticError naming it
+    run_stages(xla_opt.load_program(EMPTY_STRIDED_SLICE), verify=True)
     for (result,) in run_both(EMPTY_STRIDED_SLICE, np.ones((2, 3), np.float32)):
         assert result.shape == (0, 3)
 
