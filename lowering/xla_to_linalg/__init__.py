@@ -65,7 +65,7 @@ def unlowered_types(module: ModuleOp) -> list:
     """Diagnostics for values of a type the lowering does not represent, before any
     pattern runs (a data-movement op on complex numbers would otherwise lower to LLVM
     IR that cannot be compiled): one per xla op with such a value, and one per function
-    whose signature has one when no op of its body was reported."""
+    whose signature has one, or a tuple, when no op of its body was reported."""
     diagnostics = []
 
     def first_unlowered(types) -> Attribute | None:
@@ -78,13 +78,17 @@ def unlowered_types(module: ModuleOp) -> list:
         for op in func.body.walk():
             if op.name.startswith("xla.") and (part := first_unlowered([*op.operand_types, *op.result_types])):
                 diagnostics.append(op_diagnostic(op, f"is not lowered to linalg: {part} values run on the interpreter only"))
+        if len(diagnostics) > reported:
+            continue
         signature = [*func.function_type.inputs.data, *func.function_type.outputs.data]
-        if len(diagnostics) == reported and (part := first_unlowered(signature)):
-            diagnostics.append(op_diagnostic(func, f"is not lowered to linalg: {part} values run on the interpreter only"))
+        if part := first_unlowered(signature):
+            why = f"{part} values run on the interpreter only"
         elif tuple_type := next((t for t in signature if isinstance(t, TupleType)), None):
             # tuples live only inside a function: buffers cross its boundary
-            message = f"is not lowered to linalg: {tuple_type} arguments and results run on the interpreter only"
-            diagnostics.append(op_diagnostic(func, message))
+            why = f"{tuple_type} arguments and results run on the interpreter only"
+        else:
+            continue
+        diagnostics.append(op_diagnostic(func, f"is not lowered to linalg: {why}"))
     return diagnostics
 
 
