@@ -28,15 +28,38 @@ from xdsl.pattern_rewriter import (
     attr_type_rewrite_pattern,
 )
 from xla_opt.dialects.xla.base import TokenType
-from xla_opt.dialects.xla.elementwise import BINARY_OPS, UNARY_OPS
 
 from xla_opt.diagnostics import DiagnosticError, op_diagnostic
 
-from .control_flow import CONTROL_FLOW_PATTERNS
-from .elementwise import ELEMENTWISE_PATTERNS
-from .linear_algebra import LINEAR_ALGEBRA_PATTERNS
-from .reductions import REDUCTION_PATTERNS
-from .shape_ops import SHAPE_PATTERNS
+from . import (
+    batch_norm,
+    collectives,
+    control_flow,
+    custom_call,
+    elementwise,
+    gather_scatter,
+    linear_algebra,
+    reductions,
+    rng,
+    shape_ops,
+    tokens,
+)
+
+# One module per op family, with the family's name in every layer; each exports its
+# `PATTERNS` (one per op) and the names of the ops they lower (`LOWERED`).
+FAMILY_MODULES = {
+    "elementwise": elementwise,
+    "shape_ops": shape_ops,
+    "reductions": reductions,
+    "control_flow": control_flow,
+    "gather_scatter": gather_scatter,
+    "linear_algebra": linear_algebra,
+    "batch_norm": batch_norm,
+    "rng": rng,
+    "custom_call": custom_call,
+    "collectives": collectives,
+    "tokens": tokens,
+}
 
 
 class SignlessIntegers(TypeConversionPattern):
@@ -100,9 +123,7 @@ class ConvertXlaToLinalgPass(ModulePass):
         if diagnostics := unlowered_types(op):
             raise DiagnosticError(diagnostics)
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(
-                [*ELEMENTWISE_PATTERNS, *SHAPE_PATTERNS, *REDUCTION_PATTERNS, *LINEAR_ALGEBRA_PATTERNS, *CONTROL_FLOW_PATTERNS]
-            )
+            GreedyRewritePatternApplier([p for m in FAMILY_MODULES.values() for p in m.PATTERNS])
         ).rewrite_module(op)
         PatternRewriteWalker(SignlessIntegers(recursive=True)).rewrite_module(op)
         leftovers = [inner for inner in op.walk() if inner.name.startswith("xla.")]
@@ -112,14 +133,6 @@ class ConvertXlaToLinalgPass(ModulePass):
             )
 
 
-# The ops these patterns lower (the core op set; complex element types excepted).
-# tests/test_jit_differential.py runs each of them through the JIT.
-LOWERED_OPS: frozenset[str] = frozenset(
-    {f"xla.{n}" for n in (
-        "constant", "iota", "select", "clamp", "convert", "compare", "broadcast", "broadcast_in_dim",
-        "reshape", "collapse", "transpose", "reverse", "slice", "dynamic_slice", "dynamic_update_slice",
-        "concatenate", "pad", "dot", "dot_general", "reduce", "while", "conditional", "call", "tuple",
-        "get_tuple_element", "optimization_barrier", "bitcast_convert", "reduce_precision", "return",
-    )}  # fmt: skip
-    | {op.name for op in (*UNARY_OPS, *BINARY_OPS)}
-)
+# The ops the patterns lower (complex element types excepted). The tests/test_jit_*.py
+# files run each of them through the JIT.
+LOWERED_OPS: frozenset[str] = frozenset().union(*(m.LOWERED for m in FAMILY_MODULES.values()))

@@ -27,6 +27,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla.base import elem_of
 from xla_opt.dialects.xla.computation import ReturnOp
+from xla_opt.dialects.xla.control_flow import CONTROL_FLOW_OPS
 
 Path = tuple[int, ...]
 
@@ -218,10 +219,13 @@ class CallToFunc(RewritePattern):
         )
 
 
-CONTROL_FLOW_PATTERNS: list[RewritePattern] = [
+PATTERNS: list[RewritePattern] = [
     FlattenTupleWhileState(),
     WhileToScf(),
     ConditionalToScf(),
     ReturnToScf(),
     CallToFunc(),
 ]
+
+# The ops these patterns lower.
+LOWERED: frozenset[str] = frozenset(op.name for op in (*CONTROL_FLOW_OPS, ReturnOp))

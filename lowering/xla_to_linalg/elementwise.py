@@ -134,8 +134,11 @@ class IotaToGeneric(RewritePattern):
         rewriter.replace(op, identity_generic([], result_type, body))
 
 
-ELEMENTWISE_PATTERNS: list[RewritePattern] = [
+PATTERNS: list[RewritePattern] = [
     ElementwiseToGeneric(),
     ConstantToArith(),
     IotaToGeneric(),
 ]
+
+# The ops these patterns lower: every element-wise op (complex element types excepted).
+LOWERED: frozenset[str] = frozenset(op.name for op in ew.ELEMENTWISE_OPS)

@@ -153,4 +153,7 @@ class DotGeneralToGeneric(RewritePattern):
         )
 
 
-LINEAR_ALGEBRA_PATTERNS: list[RewritePattern] = [DotToGeneric(), DotGeneralToGeneric()]
+PATTERNS: list[RewritePattern] = [DotToGeneric(), DotGeneralToGeneric()]
+
+# The ops these patterns lower.
+LOWERED: frozenset[str] = frozenset({xla.DotOp.name, xla.DotGeneralOp.name})

@@ -97,4 +97,7 @@ class ReduceToGeneric(RewritePattern):
         rewriter.replace(op, [*fills, reduce], reduce.results)
 
 
-REDUCTION_PATTERNS: list[RewritePattern] = [ReduceToGeneric()]
+PATTERNS: list[RewritePattern] = [ReduceToGeneric()]
+
+# The ops these patterns lower.
+LOWERED: frozenset[str] = frozenset({xla.ReduceOp.name})

@@ -551,7 +551,7 @@ class ForwardOptimizationBarrier(RewritePattern):
         rewriter.replace(op, [], list(op.operands))
 
 
-SHAPE_PATTERNS: list[RewritePattern] = [
+PATTERNS: list[RewritePattern] = [
     BroadcastToGeneric(),
     BroadcastInDimToGeneric(),
     TransposeToGeneric(),
@@ -566,3 +566,8 @@ SHAPE_PATTERNS: list[RewritePattern] = [
     ForwardTupleElement(),
     ForwardOptimizationBarrier(),
 ]
+
+# The ops these patterns lower (get_dimension_size and set_dimension_size: not yet).
+LOWERED: frozenset[str] = frozenset(
+    op.name for op in so.SHAPE_OPS if op not in (so.GetDimensionSizeOp, so.SetDimensionSizeOp)
+)
