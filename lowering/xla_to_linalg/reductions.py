@@ -22,6 +22,7 @@ from xla_opt.dialects.xla.computation import ReturnOp
 
 from .common import PARALLEL, REDUCTION, affine_map, fill_from_scalar, generic
 from .computation import inline_computation
+from .elementwise import identity_generic, in_computation
 
 
 def reduce_loops(rank: int, reduced: Sequence[int]) -> list[int]:
@@ -97,7 +98,24 @@ class ReduceToGeneric(RewritePattern):
         rewriter.replace(op, [*fills, reduce], reduce.results)
 
 
-PATTERNS: list[RewritePattern] = [ReduceToGeneric()]
+class MapToGeneric(RewritePattern):
+    """xla.map -> one element-wise generic (identity maps, parallel loops) whose body is
+    the computation inlined on one element of each input. The spec's `dimensions` are
+    all dimensions in order (the verifier enforces it), so every loop is mapped."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.MapOp, rewriter: PatternRewriter):
+        if in_computation(op):
+            return
+        inputs = list(op.inputs)
+
+        def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+            return inline_computation(op.computation, args[: len(inputs)])
+
+        rewriter.replace(op, identity_generic(inputs, op.result.type, body))
+
+
+PATTERNS: list[RewritePattern] = [ReduceToGeneric(), MapToGeneric()]
 
 # The ops these patterns lower.
-LOWERED: frozenset[str] = frozenset({xla.ReduceOp.name})
+LOWERED: frozenset[str] = frozenset({xla.ReduceOp.name, xla.MapOp.name})
