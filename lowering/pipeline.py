@@ -1,6 +1,7 @@
 """The progressive lowering pipeline, `xla-to-llvm`, and its LLVM IR output.
 
-    xla  --xla-legalize-broadcast-->  xla (explicit broadcasts)
+    xla  --xla-expand-batch-norm-->   xla (batch norms as reduce, broadcast, arithmetic)
+         --xla-legalize-broadcast-->  xla (explicit broadcasts)
          --convert-xla-to-linalg-->   linalg/tensor/arith/math/scf on tensors
          --linalg-block-rows-->       register blocking of float dots
          --linalg-fuse-elementwise--> producer/consumer loop fusion
@@ -24,6 +25,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 STAGES: tuple[str, ...] = (
+    "xla-expand-batch-norm",
     "xla-legalize-broadcast",
     "convert-xla-to-linalg",
     "linalg-block-rows",
