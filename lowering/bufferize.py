@@ -17,11 +17,16 @@ Buffers:
   is freed at the end of that region, unless it is returned: a returned allocation is
   replaced by the output buffer itself, so the result is computed in place.
 * a `linalg.generic` writes its `outs` buffer in place when nobody reads that tensor
-  afterwards and the buffer is ours (never a function input or a constant); otherwise
-  it writes into a copy.
+  afterwards (see `tensor.insert`) and the buffer is ours (never a function input or a
+  constant); otherwise it writes into a copy.
 * constant tensors become read-only `memref.global`s.
-* `scf.if` and `scf.while` on tensors keep their values in buffers allocated before
-  them; branches and loop bodies copy what they yield into those buffers.
+* `tensor.insert` stores into its destination's buffer in place under the same rule
+  (it is ours, and every other use of the destination comes earlier in the same block,
+  where the destination is defined: a later reader, or a loop that runs the insert again,
+  needs the old value); otherwise it stores into a copy.
+* `scf.if`, `scf.while` and `scf.for` on tensors keep their values in buffers allocated
+  before them; branches and loop bodies copy what they yield into those buffers (a
+  for's state reuses its init's buffer when that could be written in place).
 
 The pass is one sweep over each function, in program order.
 """
@@ -84,14 +89,44 @@ class _FunctionBufferizer:
         # buffers we allocated and may write in place
         self.ours: set[SSAValue] = set()
         self.retired: list[Operation] = []
+        # the block each retired op was taken out of
+        self.home: dict[Operation, Block | None] = {}
         self.retired_args: list[tuple[Block, BlockArgument]] = []
 
     # ---- helpers -----------------------------------------------------------------
     def retire(self, op: Operation) -> None:
         """Take a converted op out of its block; later tensor ops may still name its
         results (they are looked up in `env`), so it is erased only at the end."""
+        self.home[op] = op.parent_block()
         op.detach()
         self.retired.append(op)
+
+    def writable_in_place(self, value: SSAValue, writer: Operation) -> bool:
+        """Whether `writer` may overwrite `value`'s buffer: the buffer is ours, `value`
+        is defined in the writer's block, and every other use of it comes earlier in
+        that block (ops run in program order here, so those reads are done; a use
+        later, or inside the writer, still needs the old contents, and so does the
+        next iteration of a loop around the writer when `value` comes from outside)."""
+        if self.env.get(value) not in self.ours:
+            return False
+        block = writer.parent_block()
+        assert block is not None
+        if isinstance(value, BlockArgument):
+            home = value.block
+        else:
+            owner = value.owner
+            assert isinstance(owner, Operation)
+            home = owner.parent_block() or self.home.get(owner)
+        if home is not block:
+            return False
+        for use in value.uses:
+            if use.operation is writer:
+                continue
+            ancestor = block.find_ancestor_op_in_block(use.operation)
+            # no ancestor in the block: the user was converted and taken out already
+            if ancestor is not None and (ancestor is writer or not ancestor.is_before_in_block(writer)):
+                return False
+        return True
 
     def buffer(self, value: SSAValue) -> SSAValue:
         try:
@@ -113,6 +148,15 @@ class _FunctionBufferizer:
 
     def copy(self, source: SSAValue, dest: SSAValue, before: Operation) -> None:
         before.parent_block().insert_op_before(memref.CopyOp(source, dest), before)  # type: ignore[union-attr]
+
+    def writable_buffer(self, value: SSAValue, writer: Operation, scope: _Scope, top_level: bool) -> SSAValue:
+        """`value`'s buffer if `writer` may overwrite it, else a fresh copy of it."""
+        buf = self.buffer(value)
+        if self.writable_in_place(value, writer):
+            return buf
+        fresh = self.allocate(buf.type, writer, scope, top_level)  # type: ignore[arg-type]
+        self.copy(buf, fresh, writer)
+        return fresh
 
     # ---- the sweep -----------------------------------------------------------------
     def run(self) -> None:
@@ -174,6 +218,11 @@ class _FunctionBufferizer:
                 op.parent_block().insert_op_before(load, op)  # type: ignore[union-attr]
                 op.result.replace_all_uses_with(load.res)
                 self.retire(op)
+            case tensor.InsertOp():
+                buf = self.writable_buffer(op.dest, op, scope, top_level)
+                op.parent_block().insert_op_before(memref.StoreOp.get(op.scalar, buf, list(op.indices)), op)  # type: ignore[union-attr]
+                self.env[op.result] = buf
+                self.retire(op)
             case func.ReturnOp() if on_terminator is None:
                 self.bufferize_return(op, scope)
             case func.CallOp():
@@ -182,6 +231,8 @@ class _FunctionBufferizer:
                 self.bufferize_if(op, scope, top_level)
             case scf.WhileOp():
                 self.bufferize_while(op, scope, top_level)
+            case scf.ForOp():
+                self.bufferize_for(op, scope, top_level)
             case _ if on_terminator is not None and op is op.parent_block().last_op:  # type: ignore[union-attr]
                 on_terminator(op, scope)
             case _:
@@ -192,15 +243,17 @@ class _FunctionBufferizer:
                     )
 
     def bufferize_generic(self, op: linalg.GenericOp, scope: _Scope, top_level: bool) -> None:
+        # decided before the body's reads are converted (and so no longer count as uses)
+        writable = [self.writable_in_place(out, op) for out in op.outputs]
         # gathers (dynamic_slice, pad...) read other tensors inside the body
         for inner in list(op.body.walk()):
             if isinstance(inner, tensor.ExtractOp):
                 self.bufferize_op(inner, scope, False, None)
         ins = [self.buffer(v) if isinstance(v.type, TensorType) else v for v in op.inputs]
         outs = []
-        for out in op.outputs:
+        for out, may_write in zip(op.outputs, writable, strict=True):
             buf = self.buffer(out)
-            in_place = buf in self.ours and out.has_one_use() and buf not in ins
+            in_place = may_write and buf not in ins
             if not in_place:
                 fresh = self.allocate(buf.type, op, scope, top_level)  # type: ignore[arg-type]
                 self.copy(buf, fresh, op)
@@ -320,6 +373,42 @@ class _FunctionBufferizer:
         op.parent_block().insert_op_before(new, op)  # type: ignore[union-attr]
         for r, b in zip(op.results, state, strict=True):
             self.env[r] = b
+        self.retire(op)
+
+
+    def bufferize_for(self, op: scf.ForOp, scope: _Scope, top_level: bool) -> None:
+        """Tensor iteration arguments live in state buffers (the init's own buffer when
+        it may be overwritten, else a copy); the body updates them and copies what it
+        yields into them. Other iteration arguments stay loop-carried values."""
+        state = {
+            i: self.writable_buffer(init, op, scope, top_level)
+            for i, init in enumerate(op.iter_args)
+            if isinstance(init.type, TensorType)
+        }
+        region = op.detach_region(op.body)
+        block = region.block
+        carried = block.args[1:]  # after the induction variable
+        for i, buf in state.items():
+            self.env[carried[i]] = buf
+
+        def on_yield(term: Operation, region_scope: _Scope) -> None:
+            values = list(term.operands)
+            self._copy_into([values[i] for i in state], list(state.values()), term, region_scope)
+            kept = [v for i, v in enumerate(values) if i not in state]
+            term.parent_block().insert_op_before(scf.YieldOp(*kept), term)  # type: ignore[union-attr]
+            self.retire(term)
+
+        self.bufferize_block(block, _Scope(), False, on_yield)
+        self.retired_args += [(block, carried[i]) for i in state]
+        kept_inits = [v for i, v in enumerate(op.iter_args) if i not in state]
+        new = scf.ForOp(op.lb, op.ub, op.step, kept_inits, region)
+        op.parent_block().insert_op_before(new, op)  # type: ignore[union-attr]
+        kept_results = iter(new.results)
+        for i, result in enumerate(op.results):
+            if i in state:
+                self.env[result] = state[i]
+            else:
+                result.replace_all_uses_with(next(kept_results))
         self.retire(op)
 
 
