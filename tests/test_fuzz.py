@@ -122,3 +122,18 @@ def test_known_bug_avoidance_entries_say_why() -> None:
     fix lands."""
     for name, why in KNOWN_BUG_AVOIDANCE.items():
         assert name.isidentifier() and len(why) > 20, name
+
+
+def test_a_reordered_product_may_overflow_to_nan_on_one_side_only() -> None:
+    """Seed 20050: a float multiply-reduce over [0, 3e38, 3e38] is 0 in the
+    interpreter's order and (3e38 * 3e38) * 0 = inf * 0 = NaN in the JIT's reassociated
+    order. Both are right for a reduction whose order is unspecified: a value computed
+    from one may be NaN on one side only; a plain rounding tolerance may not."""
+    import numpy as np
+
+    from tests.fuzz.oracle import compare
+
+    got, want = np.array([np.nan, 1.0], np.float32), np.array([0.0, 1.0], np.float32)
+    assert compare(got, want, 1e-6, reordered=True) is None
+    assert compare(got, want, 1e-6) is not None
+    assert compare(np.array([2.0], np.float32), np.array([1.0], np.float32), 1e-6, reordered=True) is not None

@@ -111,7 +111,12 @@ LOCATED = re.compile(r"^\S+:\d+:\d+: error: ", re.MULTILINE)
 
 
 def compare(
-    got: np.ndarray, want: np.ndarray, rtol: float, flush_denormals: bool = False, bitwise: bool = False
+    got: np.ndarray,
+    want: np.ndarray,
+    rtol: float,
+    flush_denormals: bool = False,
+    bitwise: bool = False,
+    reordered: bool = False,
 ) -> str | None:
     """None when `got` agrees with `want`, else what differs. Integers and booleans
     exactly; floats: NaN at the same positions and the rest equal (-0 == +0), or, with
@@ -120,7 +125,9 @@ def compare(
     near the type's limit and NaN by infinities (an intermediate overflow: inf - inf
     on one side only). `flush_denormals`: denormals count as zeros (XLA flushes them).
     `bitwise`: floats must have the same bits (signs of zeros, NaN against a number),
-    for values only moved around, never computed; any NaN matches any NaN."""
+    for values only moved around, never computed; any NaN matches any NaN. `reordered`:
+    computed from sums or products taken in a different order on each side, where an
+    overflow on one side only can turn into NaN (0 * inf): a NaN matches anything."""
     got, want = np.asarray(got), np.asarray(want)
     if got.dtype != want.dtype or got.shape != want.shape:
         return f"got {got.dtype}{list(got.shape)}, expected {want.dtype}{list(want.shape)}"
@@ -147,6 +154,8 @@ def compare(
                 close = np.isclose(g, w, rtol=rtol, atol=rtol * scale)
                 huge = (np.abs(g) > limit) & (np.abs(w) > limit) & (np.sign(g) == np.sign(w))
             overflowed = (nan_g & np.isinf(w)) | (nan_w & np.isinf(g))
+            if reordered:
+                overflowed = nan_g | nan_w
             bad = ((nan_g != nan_w) & ~overflowed) | (both & ~(close | huge))
         else:
             bad = (nan_g != nan_w) | (both & (g != w))
@@ -219,7 +228,7 @@ def _compare_all(result: CaseResult, got: list, want: list, values: Sequence[Val
         result.failures.append(Failure("mismatch", backend, f"{len(got)} results, the interpreter gives {len(want)}"))
         return
     for i, (g, w, v) in enumerate(zip(got, want, values)):
-        problem = compare(g, w, v.rtol, bitwise=v.bits_exact and not v.approx)
+        problem = compare(g, w, v.rtol, bitwise=v.bits_exact and not v.approx, reordered=v.reordered)
         if problem:
             result.failures.append(
                 Failure("mismatch", backend, f"result #{i} ({v.name}: {v.type}) vs the interpreter: {problem}")
@@ -262,7 +271,7 @@ def _check_xla(result: CaseResult, program: GeneratedProgram, inputs: Sequence[n
     )
     for g, i in zip(got, kept):
         v = values[i]
-        problem = compare(g, want[i], v.rtol_xla, flush_denormals=True)
+        problem = compare(g, want[i], v.rtol_xla, flush_denormals=True, reordered=v.reordered)
         if problem:
             result.failures.append(
                 Failure("mismatch", "xla", f"result #{i} ({v.name}: {v.type}) vs the interpreter: {problem}")

@@ -165,6 +165,11 @@ class Value:
     # Its NaNs' sign and payload and the sign of its zeros are the same everywhere
     # (inputs, constants and data movement of them; not computed floats).
     bits_exact: bool = True
+    # Computed from a float sum or product whose order differs between the backends
+    # (reassociated reductions and dots): where one order overflows to inf and meets a
+    # zero (0 * inf) or the opposite infinity, it gives NaN where the other order gives
+    # a number, so a NaN on one side only is not a mismatch for it or its users.
+    reordered: bool = False
     # Why XLA may legitimately give a different value (empty: it must agree).
     xla_skip: frozenset[str] = frozenset()
     # The arguments (of @main or of the enclosing block) it is computed from.
@@ -193,6 +198,7 @@ def merged_flags(operands: Sequence[Value]) -> dict:
         "rtol": max((v.rtol for v in operands), default=0.0),
         "rtol_xla": max((v.rtol_xla for v in operands), default=0.0),
         "bits_exact": all(v.bits_exact for v in operands),
+        "reordered": any(v.reordered for v in operands),
         "xla_skip": frozenset().union(*(v.xla_skip for v in operands)),
         "roots": frozenset().union(*(v.roots for v in operands)),
     }
@@ -925,7 +931,7 @@ class ProgramGenerator:
         region, _ = self.region([s, s], [{}, {}], body)
         flags: dict = {}
         if is_float(x.elem) and op in ("add", "multiply"):
-            flags.update(approx=True, bits_exact=False)  # the JIT may reassociate
+            flags.update(approx=True, bits_exact=False, reordered=True)  # the JIT may reassociate
         if is_float(x.elem):
             flags["bits_exact"] = False
         if not identity:
@@ -1008,7 +1014,7 @@ class ProgramGenerator:
 
     def dot_flags(self, elem: str) -> dict:
         if is_float(elem):
-            return {"approx": True, "bits_exact": False}
+            return {"approx": True, "bits_exact": False, "reordered": True}
         return {}
 
     def gen_dot(self) -> Value:
@@ -1257,6 +1263,7 @@ def _flag_dict(v: Value) -> dict:
         "rtol": v.rtol,
         "rtol_xla": v.rtol_xla,
         "bits_exact": v.bits_exact,
+        "reordered": v.reordered,
         "xla_skip": v.xla_skip,
         "roots": v.roots,
     }
@@ -1267,6 +1274,7 @@ def _union_flags(flags: dict, v: Value) -> dict:
         "rtol": max(flags["rtol"], v.rtol),
         "rtol_xla": max(flags["rtol_xla"], v.rtol_xla),
         "bits_exact": flags["bits_exact"] and v.bits_exact,
+        "reordered": flags["reordered"] or v.reordered,
         "xla_skip": flags["xla_skip"] | v.xla_skip,
         "roots": flags["roots"] | v.roots,
     }
