@@ -108,3 +108,136 @@ def test_map_returning_an_argument_of_bools():
     p, q = np.array([True, False, True]), np.array([False, False, True])
     body = region(["tensor<i1>", "tensor<i1>"], "xla.return %p1 : tensor<i1>")
     exact(f"xla.map %a0, %a1, dimensions = [0] computation {body} : {ttype(p)}", [p, q], [ttype(p)])
+
+
+# --------------------------------------------------------------------------------------
+# reduce_window
+# --------------------------------------------------------------------------------------
+
+
+def reducer(op: str, dtype) -> str:
+    """A one-op reducer region `op(acc, x)` on scalars of `dtype`."""
+    s = scalar(dtype)
+    return region([s, s], f"%t = xla.{op} %p0, %p1 : {s}\n    xla.return %t : {s}")
+
+
+def window_attrs(window, strides=None, base=None, dilations=None, padding=None) -> str:
+    def listed(v):
+        return "[" + ", ".join(str(e) for e in v) + "]"
+
+    text = f"window_dimensions = {listed(window)}"
+    for name, value in (("window_strides", strides), ("base_dilations", base), ("window_dilations", dilations)):
+        if value is not None:
+            text += f", {name} = {listed(value)}"
+    if padding is not None:
+        text += ", padding = [" + ", ".join(listed(p) for p in padding) + "]"
+    return text
+
+
+def reduce_window(x: np.ndarray, init, op: str, result_shape, **window) -> list[np.ndarray]:
+    init = np.array(init, x.dtype)
+    out = tensor_type(result_shape, x.dtype)
+    return exact(
+        f"xla.reduce_window (%a0), (%a1), {window_attrs(**window)} body {reducer(op, x.dtype)} : "
+        f"({ttype(x)}, {ttype(init)}) -> {out}",
+        [x, init],
+        [out],
+    )
+
+
+def windowed_shape(shape, window, strides=None, base=None, dilations=None, padding=None):
+    from xla_opt.dialects.shapes.reductions import reduce_window_shape
+
+    return reduce_window_shape(shape, window, strides, base, dilations, padding)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, BF16, np.int32, np.uint8, np.int64],
+                         ids=lambda d: np.dtype(d).name)  # fmt: skip
+def test_reduce_window_cumsum(dtype):
+    """jnp.cumsum along axis 1: a window of the whole axis padded (n - 1, 0)."""
+    rng = np.random.default_rng(3)
+    x = rand(rng, (3, 7), dtype)
+    [got] = reduce_window(x, 0, "add", (3, 7), window=[1, 7], padding=[[0, 0], [6, 0]])
+    if np.dtype(dtype).kind in "iu":
+        np.testing.assert_array_equal(got, np.cumsum(x, axis=1, dtype=dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, BF16, np.int16, np.uint32], ids=lambda d: np.dtype(d).name)
+def test_reduce_window_max_pool_nhwc(dtype):
+    rng = np.random.default_rng(4)
+    x = rand(rng, (2, 4, 6, 3), dtype)
+    if np.dtype(dtype).kind == "f" or dtype == BF16:
+        x[0, 1, 1, 0] = np.nan
+        init = -np.inf
+    else:
+        init = np.iinfo(dtype).min
+    [got] = reduce_window(x, init, "maximum", (2, 2, 3, 3), window=[1, 2, 2, 1], strides=[1, 2, 2, 1])
+    if np.dtype(dtype).kind in "iu":
+        np.testing.assert_array_equal(got, x.reshape(2, 2, 2, 3, 2, 3).max(axis=(2, 4)))
+
+
+WINDOWS = [
+    # window, strides, base dilations, window dilations, padding
+    dict(window=[2, 3], strides=[2, 1]),
+    dict(window=[3, 2], strides=[1, 2], padding=[[1, 2], [0, 3]]),
+    dict(window=[2, 2], base=[2, 3], padding=[[0, 0], [1, 1]]),
+    dict(window=[2, 2], dilations=[2, 3], strides=[1, 2]),
+    dict(window=[3, 2], strides=[2, 3], base=[3, 2], dilations=[2, 2], padding=[[2, 1], [1, 0]]),
+    dict(window=[2, 1], padding=[[-1, 1], [0, -2]]),  # negative padding crops
+    dict(window=[1, 1]),
+]
+
+
+@pytest.mark.parametrize("window", WINDOWS, ids=lambda w: "-".join(f"{k}{v}" for k, v in w.items()))
+@pytest.mark.parametrize("dtype, op", [(np.float32, "add"), (np.float64, "multiply"), (np.float16, "add"),
+                                       (np.int8, "add"), (np.uint16, "minimum"), (np.int64, "maximum")],
+                         ids=lambda v: v if isinstance(v, str) else np.dtype(v).name)  # fmt: skip
+def test_reduce_window_attributes(window, dtype, op):
+    rng = np.random.default_rng(5)
+    x = rand(rng, (5, 6), dtype)
+    init = 1 if op == "multiply" else 3
+    reduce_window(x, init, op, windowed_shape(x.shape, **window), **window)
+
+
+def test_reduce_window_pred():
+    x = np.array([[True, False, True], [True, True, False]])
+    for op in ("and", "or"):
+        reduce_window(x, op == "and", op, (2, 3), window=[2, 2], padding=[[1, 0], [1, 0]])
+
+
+def test_reduce_window_variadic_argmax():
+    """Two inputs and two init values: the reducer takes (acc value, acc index, value,
+    index) and keeps the larger value (the earlier index on ties)."""
+    x = np.array([[1.0, 5.0, 5.0, 2.0], [np.nan, 0.0, 3.0, 3.0], [7.0, 1.0, -1.0, 0.0]], np.float32)
+    i = np.arange(x.size, dtype=np.int32).reshape(x.shape)
+    inits = [np.array(-np.inf, np.float32), np.array(-1, np.int32)]
+    body = region(
+        ["tensor<f32>", "tensor<i32>", "tensor<f32>", "tensor<i32>"],
+        "%gt = xla.compare %p2, %p0, comparison_direction = GT : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+        "    %v = xla.select %gt, %p2, %p0 : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+        "    %k = xla.select %gt, %p3, %p1 : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>\n"
+        "    xla.return %v, %k : tensor<f32>, tensor<i32>",
+    )
+    shape = (3, 3)
+    outs = [tensor_type(shape, np.float32), tensor_type(shape, np.int32)]
+    exact(
+        f"xla.reduce_window (%a0, %a1), (%a2, %a3), window_dimensions = [2, 2], padding = [[1, 0], [0, 0]] "
+        f"body {body} : ({ttype(x)}, {ttype(i)}, tensor<f32>, tensor<i32>) -> ({outs[0]}, {outs[1]})",
+        [x, i, *inits],
+        outs,
+    )
+
+
+@pytest.mark.parametrize(
+    "shape, window",
+    [
+        ((0, 3), dict(window=[1, 2])),  # no windows
+        ((2, 3), dict(window=[3, 1])),  # the window does not fit: no windows
+        ((0, 2), dict(window=[2, 1], padding=[[1, 2], [0, 0]])),  # only padding: init folded with itself
+        ((), dict(window=[])),  # a scalar: f(init, x)
+        ((1,), dict(window=[1], strides=[4])),
+    ],
+)
+def test_reduce_window_degenerate_shapes(shape, window):
+    x = np.arange(int(np.prod(shape)), dtype=np.int32).reshape(shape) + 2
+    reduce_window(x, 10, "add", windowed_shape(shape, **window), **window)
