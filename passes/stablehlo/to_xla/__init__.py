@@ -1,6 +1,9 @@
 """`convert-stablehlo-to-xla`: StableHLO (as JAX prints it) to the `xla` dialect.
-Every `stablehlo` op with an xla counterpart becomes that op (one small rule per op in
-`RULES`, one module per op family; element-wise ops by a table). What JAX emits besides plain StableHLO is
+Every `stablehlo` op with an xla counterpart becomes that op: one rewrite pattern per
+op (a rule wrapped in an `OpRule`), one module per op family exporting its `PATTERNS`;
+ops that are a table (element-wise ops, chlo's broadcasting binary ops) are one
+pattern parameterized by the table. The patterns run in one walk, inner regions
+first; each new op takes the location of the op it replaces. What JAX emits besides plain StableHLO is
 handled too:
 
 * `chlo` ops are decomposed into xla ops (top_k via sort + slice; erf, erf_inv, lgamma
@@ -23,112 +26,88 @@ error naming the op, at its location.
 
 from __future__ import annotations
 
+import importlib
+
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
-from xdsl.ir import Block, Operation
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
 from xla_opt.dialects.stablehlo.ops import ShloOp
 
-# the rules, one module per op family (importing them registers them in RULES)
-from . import (  # noqa: F401
-    batch_norm,
-    chlo,
-    collectives,
-    control_flow,
-    custom_call,
-    elementwise,
-    gather_scatter,
-    linear_algebra,
-    reductions,
-    rng,
-    shape_ops,
-    tokens,
+from .common import StablehloConversionError, convert_type, fail
+
+# the rules, one module per op family, each exporting its PATTERNS
+FAMILIES = (
+    "elementwise",
+    "shape_ops",
+    "reductions",
+    "control_flow",
+    "gather_scatter",
+    "linear_algebra",
+    "batch_norm",
+    "rng",
+    "custom_call",
+    "collectives",
+    "tokens",
+    "chlo",
 )
-from .common import RULES, Builder, StablehloConversionError, convert_type, fail
+FAMILY_MODULES = tuple(importlib.import_module(f"{__name__}.{family}") for family in FAMILIES)
 
 # --------------------------------------------------------------------------------------
 # The pass
 # --------------------------------------------------------------------------------------
 
 DROPPED_OPS = {"sdy.mesh"}
+FOREIGN_PREFIXES = ("stablehlo.", "chlo.", "sdy.", "mhlo.")
 
 
-def _convert_block(block: Block) -> None:
-    for op in list(block.ops):
+class DropOps(RewritePattern):
+    """`sdy.mesh` (a sharding mesh declaration) means nothing on one device: erased."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name in DROPPED_OPS:
+            rewriter.erase(op)
+
+
+class UnknownOps(RewritePattern):
+    """Tried last: a stablehlo/chlo/sdy/mhlo op no pattern converted has no xla
+    counterpart (a located error); any other op keeps its place, its block arguments
+    retyped (`!stablehlo.token` -> `!xla.token`)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, ShloOp) or op.name.startswith(FOREIGN_PREFIXES):
+            fail(op, f"'{op.name}' has no xla counterpart (convert-stablehlo-to-xla does not support it)")
         for region in op.regions:
-            for inner in region.blocks:
-                _convert_block(inner)
-        _convert_op(op)
+            for block in region.blocks:
+                for arg in list(block.args):
+                    new_type = convert_type(arg.type)
+                    if new_type != arg.type:
+                        rewriter.replace_value_with_new_type(arg, new_type)
 
 
-def _convert_op(op: Operation) -> None:
-    name = op.name
-    if name in DROPPED_OPS:
-        op.detach()
-        op.erase()
-        return
-    convert = RULES.get(name)
-    if convert is None:
-        if isinstance(op, ShloOp) or name.startswith(("stablehlo.", "chlo.", "sdy.", "mhlo.")):
-            fail(op, f"'{name}' has no xla counterpart (convert-stablehlo-to-xla does not support it)")
-        _retype_block_args(op)
-        return
-    for i, region in enumerate(op.regions):
-        # StableHLO's regions are SizedRegion<1>: the rules read their one block
-        if (count := len(region.blocks)) != 1:
-            fail(op, f"region #{i} must have exactly one block, got {count}")
-    b = Builder(op)
-    try:
-        new_values = convert(op, b)
-    except StablehloConversionError:
-        raise
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError, AssertionError) as e:
-        fail(op, f"cannot convert {name}: {type(e).__name__}: {e}")
-    new_values = list(new_values or [])
-    if len(new_values) != len(op.results):
-        fail(op, f"internal: conversion of {name} gave {len(new_values)} values for {len(op.results)} results")
-    for old, new in zip(op.results, new_values, strict=True):
-        old.replace_all_uses_with(new)
-    _copy_location(op, b)
-    op.detach()
-    op.erase()
-
-
-def _copy_location(op: Operation, b: Builder) -> None:
-    """The new ops take the converted op's location."""
-    prev = op.prev_op
-    while prev is not None and prev.location != op.location:
-        from xdsl.dialects.builtin import UnknownLoc
-
-        if isinstance(prev.location, UnknownLoc):
-            prev.location = op.location
-            prev = prev.prev_op
-        else:
-            break
-
-
-def _retype_block_args(op: Operation) -> None:
-    for region in op.regions:
-        for block in region.blocks:
-            for arg in list(block.args):
-                new_type = convert_type(arg.type)
-                if new_type != arg.type:
-                    Rewriter.replace_value_with_new_type(arg, new_type)
-
+PATTERNS: list[RewritePattern] = [
+    DropOps(),
+    *(p for m in FAMILY_MODULES for p in m.PATTERNS),
+    UnknownOps(),
+]
 
 _DROPPED_FUNC_ATTRS = ("arg_attrs", "res_attrs")
 
 
-def _convert_func(f: func.FuncOp) -> None:
+def _convert_signature(f: func.FuncOp) -> None:
     for name in _DROPPED_FUNC_ATTRS:
         f.properties.pop(name, None)
         f.attributes.pop(name, None)
     for name in list(f.attributes):
         if name.startswith(("mhlo.", "jax.", "sdy.", "tf.")):
             del f.attributes[name]
-    _retype_block_args(f)
     ft = f.function_type
     inputs = [convert_type(t) for t in ft.inputs.data]
     outputs = [convert_type(t) for t in ft.outputs.data]
@@ -142,10 +121,17 @@ def convert_module(ctx: Context | None, module: ModuleOp) -> None:
     for name in list(module.attributes):
         if name.startswith(("mhlo.", "jax.", "sdy.", "tf.", "stablehlo.")):
             del module.attributes[name]
-    for op in list(module.body.block.ops):
+    for op in module.body.block.ops:
         if isinstance(op, func.FuncOp):
-            _convert_func(op)
-    _convert_block(module.body.block)
+            _convert_signature(op)
+    # inner regions first: a while's body is xla before the while itself is converted
+    # (its rule moves the converted regions into the xla op); one walk, the new ops
+    # are xla already.
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier(PATTERNS, dce_enabled=False),
+        walk_regions_first=True,
+        apply_recursively=False,
+    ).rewrite_module(module)
 
 
 class ConvertStablehloToXlaPass(ModulePass):
@@ -157,4 +143,4 @@ class ConvertStablehloToXlaPass(ModulePass):
         convert_module(ctx, op)
 
 
-__all__ = ["RULES", "ConvertStablehloToXlaPass", "StablehloConversionError", "convert_module"]
+__all__ = ["PATTERNS", "ConvertStablehloToXlaPass", "StablehloConversionError", "convert_module"]

@@ -5,7 +5,9 @@ from __future__ import annotations
 from xdsl.dialects.builtin import FloatAttr, f32
 from xla_opt.dialects import xla
 
-from .common import RULES, Rule, i64_attr, int_of, prop, result_types
+from .common import Patterns, Rule, i64_attr, int_of, prop, result_types
+
+PATTERNS = Patterns()
 
 
 def _batch_norm(cls) -> Rule:
@@ -20,6 +22,6 @@ def _batch_norm(cls) -> Rule:
     return convert
 
 
-RULES["stablehlo.batch_norm_training"] = _batch_norm(xla.BatchNormTrainingOp)
-RULES["stablehlo.batch_norm_inference"] = _batch_norm(xla.BatchNormInferenceOp)
-RULES["stablehlo.batch_norm_grad"] = _batch_norm(xla.BatchNormGradOp)
+PATTERNS.add("stablehlo.batch_norm_training", _batch_norm(xla.BatchNormTrainingOp))
+PATTERNS.add("stablehlo.batch_norm_inference", _batch_norm(xla.BatchNormInferenceOp))
+PATTERNS.add("stablehlo.batch_norm_grad", _batch_norm(xla.BatchNormGradOp))

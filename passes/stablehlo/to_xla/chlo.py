@@ -32,8 +32,9 @@ from xla_opt.dialects.xla.base import is_complex, is_float
 from xla_opt.dialects.xla.computation import ReturnOp as XlaReturnOp
 
 from .common import (
-    RULES,
-    Builder,
+    Patterns,
+        Builder,
+    ByTable,
     elem,
     fail,
     i64_array,
@@ -41,10 +42,11 @@ from .common import (
     int_of,
     ints,
     prop,
-    rule,
     scalar,
     shape,
 )
+
+PATTERNS = Patterns()
 
 Value = SSAValue
 
@@ -83,7 +85,7 @@ def float_rule(fn: Callable[[Builder, Value], Value], *names: str) -> None:
         return [b.convert(result, elem(op.results[0]))]
 
     for n in names:
-        RULES[n] = convert
+        PATTERNS.add(n, convert)
 
 
 # --------------------------------------------------------------------------------------
@@ -95,7 +97,7 @@ def square(b, x):
     return b.mul(x, x)
 
 
-@rule("chlo.square")
+@PATTERNS.rule("chlo.square")
 def _square(op, b):
     return [square(b, op.operands[0])]
 
@@ -179,12 +181,12 @@ def _inf_test(direction: str | None):
     return convert
 
 
-RULES["chlo.is_inf"] = _inf_test(None)
-RULES["chlo.is_pos_inf"] = _inf_test("+")
-RULES["chlo.is_neg_inf"] = _inf_test("-")
+PATTERNS.add("chlo.is_inf", _inf_test(None))
+PATTERNS.add("chlo.is_pos_inf", _inf_test("+"))
+PATTERNS.add("chlo.is_neg_inf", _inf_test("-"))
 
 
-@rule("chlo.conj")
+@PATTERNS.rule("chlo.conj")
 def _conj(op, b):
     x = op.operands[0]
     if not is_complex(elem(x)):
@@ -399,7 +401,7 @@ float_rule(digamma, "chlo.digamma")
 # --------------------------------------------------------------------------------------
 
 
-@rule("chlo.next_after", "chlo.broadcast_next_after")
+@PATTERNS.rule("chlo.next_after", "chlo.broadcast_next_after")
 def _next_after(op, b):
     x, y = op.operands
     e = elem(x)
@@ -430,7 +432,7 @@ def _next_after(op, b):
 # --------------------------------------------------------------------------------------
 
 
-@rule("chlo.top_k")
+@PATTERNS.rule("chlo.top_k")
 def _top_k(op, b):
     x = op.operands[0]
     k = int_of(prop(op, "k"))
@@ -475,21 +477,18 @@ _BROADCAST_BINARY = {
 }  # fmt: skip
 
 
-def _broadcast_rule(cls):
-    def convert(op, b):
-        lhs, rhs = op.operands
-        lr, rr = len(shape(lhs)), len(shape(rhs))
-        props = {}
-        dims = prop(op, "broadcast_dimensions")
-        if lr != rr and min(lr, rr) > 0:
-            props["broadcast_dimensions"] = i64_array(
-                ints(dims) if dims is not None else range(max(lr, rr) - min(lr, rr), max(lr, rr))
-            )
-        out = b.build(cls, [lhs, rhs], [op.results[0].type], props).results[0]
-        return [out]
-
-    return convert
+def _broadcast_binary(op, b, cls):
+    """chlo.broadcast_<op>: the xla op, its implicit broadcast made explicit by
+    `broadcast_dimensions` (numpy's trailing alignment when the op has none)."""
+    lhs, rhs = op.operands
+    lr, rr = len(shape(lhs)), len(shape(rhs))
+    props = {}
+    dims = prop(op, "broadcast_dimensions")
+    if lr != rr and min(lr, rr) > 0:
+        props["broadcast_dimensions"] = i64_array(
+            ints(dims) if dims is not None else range(max(lr, rr) - min(lr, rr), max(lr, rr))
+        )
+    return b.build(cls, [lhs, rhs], [op.results[0].type], props).results
 
 
-for _name, _cls in _BROADCAST_BINARY.items():
-    RULES[f"chlo.broadcast_{_name}"] = _broadcast_rule(_cls)
+PATTERNS.append(ByTable({f"chlo.broadcast_{n}": cls for n, cls in _BROADCAST_BINARY.items()}, _broadcast_binary))

@@ -8,8 +8,8 @@ from xla_opt.dialects import xla
 from xla_opt.dialects.xla import base as xb
 
 from .common import (
-    RULES,
-    channel_id,
+    Patterns,
+        channel_id,
     check_isolated,
     fail,
     i64_attr,
@@ -17,12 +17,13 @@ from .common import (
     matrix,
     prop,
     result_types,
-    rule,
-    same_operands,
+    one_to_one,
     take_regions,
 )
 
-RULES["stablehlo.replica_id"] = same_operands(xla.ReplicaIdOp)
+PATTERNS = Patterns()
+
+PATTERNS.append(one_to_one({"replica_id": xla.ReplicaIdOp}))
 
 
 def _replica_groups(op) -> DenseIntOrFPElementsAttr:
@@ -33,14 +34,14 @@ def _replica_groups(op) -> DenseIntOrFPElementsAttr:
     return xb.i64_matrix(rows) if rows and rows[0] else xb.i64_matrix([])
 
 
-@rule("stablehlo.all_reduce")
+@PATTERNS.rule("stablehlo.all_reduce")
 def _all_reduce(op, b):
     props = {"replica_groups": _replica_groups(op), "channel_id": channel_id(op)}
     check_isolated(op)
     return b.build(xla.AllReduceOp, [list(op.operands)], result_types(op), props, take_regions(op)).results
 
 
-@rule("stablehlo.all_gather")
+@PATTERNS.rule("stablehlo.all_gather")
 def _all_gather(op, b):
     if len(op.operands) != 1:
         fail(op, "all_gather of several operands has no xla counterpart")
@@ -52,7 +53,7 @@ def _all_gather(op, b):
     return b.build(xla.AllGatherOp, op.operands, result_types(op), props).results
 
 
-@rule("stablehlo.reduce_scatter")
+@PATTERNS.rule("stablehlo.reduce_scatter")
 def _reduce_scatter(op, b):
     props = {
         "scatter_dimension": i64_attr(int_of(prop(op, "scatter_dimension"))),
@@ -63,7 +64,7 @@ def _reduce_scatter(op, b):
     return b.build(xla.ReduceScatterOp, op.operands, result_types(op), props, take_regions(op)).results
 
 
-@rule("stablehlo.all_to_all")
+@PATTERNS.rule("stablehlo.all_to_all")
 def _all_to_all(op, b):
     if len(op.operands) != 1:
         fail(op, "all_to_all of several operands has no xla counterpart")
@@ -76,7 +77,7 @@ def _all_to_all(op, b):
     return b.build(xla.AllToAllOp, op.operands, result_types(op), props).results
 
 
-@rule("stablehlo.collective_permute")
+@PATTERNS.rule("stablehlo.collective_permute")
 def _collective_permute(op, b):
     props = {
         "source_target_pairs": xb.i64_matrix(matrix(prop(op, "source_target_pairs"))),

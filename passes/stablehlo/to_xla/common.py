@@ -1,7 +1,9 @@
 """The rule machinery of `convert-stablehlo-to-xla` and the helpers its rules share:
-the `RULES` registry (`@rule("stablehlo.x")`), the `Builder` that inserts xla ops
-before the op being converted, attribute readers and region helpers. The rules
-themselves are in one module per op family next to this one."""
+rules as rewrite patterns (`OpRule`, one per op; `OneToOne`, a table of ops with
+the same operands; `Patterns`, a family's list with `@PATTERNS.rule("stablehlo.x")`),
+the `Builder` that inserts xla ops before the op being converted, attribute readers
+and region helpers. The rules themselves are in one module per op family next to
+this one, each exporting its `PATTERNS`."""
 
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -18,11 +21,13 @@ from xdsl.dialects.builtin import (
     IntegerType,
     TensorType,
     TupleType,
+    UnknownLoc,
     i1,
     i64,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.irdl import VariadicDef
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 from xla_opt.dialects.stablehlo.attrs import StablehloTokenType
@@ -155,10 +160,18 @@ def scalar(t: Attribute) -> TensorType:
 
 @dataclass
 class Builder:
+    """Inserts ops before `op` (through `rewriter` when given); they take its location."""
+
     op: Operation  # the op being replaced; new ops go before it
+    rewriter: PatternRewriter | None = None
 
     def add(self, new: Operation) -> Operation:
-        Rewriter.insert_op(new, InsertPoint.before(self.op))
+        if isinstance(new.location, UnknownLoc):
+            new.location = self.op.location
+        if self.rewriter is not None:
+            self.rewriter.insert(new, InsertPoint.before(self.op))
+        else:
+            Rewriter.insert_op(new, InsertPoint.before(self.op))
         return new
 
     def build(self, cls, operands=(), types=(), props=None, regions=()) -> Operation:
@@ -293,27 +306,82 @@ def return_op(region: Region) -> Operation:
 
 
 # --------------------------------------------------------------------------------------
-# Rules
+# Rules as rewrite patterns
 # --------------------------------------------------------------------------------------
 
 Rule = Callable[[Operation, Builder], Sequence[SSAValue] | None]
-RULES: dict[str, Rule] = {}
+"""A conversion: builds the xla ops of `op` with the builder (before `op`) and returns
+the values that replace its results."""
 
 
-def rule(*names: str):
-    def register(fn: Rule) -> Rule:
-        for n in names:
-            RULES[n] = fn
-        return fn
+def apply_rule(op: Operation, convert: Rule, rewriter: PatternRewriter) -> None:
+    """Replace `op` by what `convert` builds. Errors a rule runs into (a missing
+    attribute, a malformed one) are reported at the op, as StablehloConversionError."""
+    for i, region in enumerate(op.regions):
+        # StableHLO's regions are SizedRegion<1>: the rules read their one block
+        if (count := len(region.blocks)) != 1:
+            fail(op, f"region #{i} must have exactly one block, got {count}")
+    try:
+        new_values = list(convert(op, Builder(op, rewriter)) or [])
+    except StablehloConversionError:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, AssertionError) as e:
+        fail(op, f"cannot convert {op.name}: {type(e).__name__}: {e}")
+    if len(new_values) != len(op.results):
+        fail(op, f"internal: conversion of {op.name} gave {len(new_values)} values for {len(op.results)} results")
+    rewriter.replace(op, [], new_values)
 
-    return register
+
+class OpRule(RewritePattern):
+    """The conversion of the ops named `name` (one stablehlo/chlo op) by a rule."""
+
+    def __init__(self, name: str, convert: Rule):
+        self.name = name
+        self.convert = convert
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name == self.name:
+            apply_rule(op, self.convert, rewriter)
 
 
-def same_operands(cls) -> Rule:
-    def convert(op: Operation, b: Builder):
-        return b.build(cls, op.operands, result_types(op)).results
+class ByTable(RewritePattern):
+    """The conversion of a table of ops by one rule taking each op's table entry
+    (`name` -> `entry`, e.g. the xla op class): `convert(op, b, entry)`."""
 
-    return convert
+    def __init__(self, table: dict[str, Any], convert: Callable[[Operation, Builder, Any], Sequence[SSAValue]]):
+        self.table = table
+        self.convert = convert
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        entry = self.table.get(op.name)
+        if entry is not None:
+            apply_rule(op, lambda op, b: self.convert(op, b, entry), rewriter)
+
+
+def _same_operands(op: Operation, b: Builder, cls: type[Operation]) -> Sequence[SSAValue]:
+    return b.build(cls, op.operands, result_types(op)).results
+
+
+def one_to_one(table: dict[str, type[Operation]]) -> ByTable:
+    """Ops that are an xla op of the same operands and results, by a table
+    (`stablehlo.<name>` -> the xla op class)."""
+    return ByTable({f"stablehlo.{name}": cls for name, cls in table.items()}, _same_operands)
+
+
+class Patterns(list[RewritePattern]):
+    """A family module's PATTERNS: `@PATTERNS.rule("stablehlo.x")` adds the decorated
+    rule as the pattern of each op it names; `.add(name, rule)` adds one built rule."""
+
+    def rule(self, *names: str) -> Callable[[Rule], Rule]:
+        def register(fn: Rule) -> Rule:
+            for n in names:
+                self.add(n, fn)
+            return fn
+
+        return register
+
+    def add(self, name: str, convert: Rule) -> None:
+        self.append(OpRule(name, convert))
 
 
 def props_rule(cls, **names: tuple[str, Callable]) -> Rule:

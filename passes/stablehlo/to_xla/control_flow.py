@@ -13,18 +13,20 @@ from xla_opt.dialects.xla import shape_ops as xs
 from xla_opt.dialects.xla.computation import ReturnOp as XlaReturnOp
 
 from .common import (
+    Patterns,
     Builder,
     captured_values,
     i64_attr,
     replace_uses_within,
     result_types,
     return_op,
-    rule,
     take_regions,
 )
 
+PATTERNS = Patterns()
 
-@rule("stablehlo.while")
+
+@PATTERNS.rule("stablehlo.while")
 def _while(op, b):
     cond, body = take_regions(op)
     captured = captured_values([cond, body])
@@ -75,23 +77,23 @@ def _conditional(op: Operation, b: Builder, index: SSAValue) -> Sequence[SSAValu
     ).results
 
 
-@rule("stablehlo.case")
+@PATTERNS.rule("stablehlo.case")
 def _case(op, b):
     return _conditional(op, b, op.operands[0])
 
 
-@rule("stablehlo.if")
+@PATTERNS.rule("stablehlo.if")
 def _if(op, b):
     return _conditional(op, b, op.operands[0])
 
 
-@rule("stablehlo.return")
+@PATTERNS.rule("stablehlo.return")
 def _return(op, b):
     b.add(XlaReturnOp.build(operands=[list(op.operands)]))
     return []
 
 
-@rule("func.call")
+@PATTERNS.rule("func.call")
 def _call(op, b):
     return b.build(
         xla.CallOp, [list(op.operands)], result_types(op), {"callee": op.properties.get("callee") or op.attributes["callee"]}

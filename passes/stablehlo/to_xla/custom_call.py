@@ -9,7 +9,9 @@ from xdsl.dialects.builtin import BoolAttr, DictionaryAttr, StringAttr
 from xdsl.ir import Attribute, SSAValue
 from xla_opt.dialects import xla
 
-from .common import Builder, bool_of, fail, int_of, prop, result_types, rule
+from .common import Patterns, Builder, bool_of, fail, int_of, prop, result_types
+
+PATTERNS = Patterns()
 
 SHARDING_TARGETS = {"Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape", "annotate_device_placement"}
 
@@ -25,7 +27,7 @@ def _zeros_for(b: Builder, types: Sequence[Attribute]) -> list[SSAValue]:
     return [b.constant(0, t) for t in types]
 
 
-@rule("stablehlo.custom_call")
+@PATTERNS.rule("stablehlo.custom_call")
 def _custom_call(op, b):
     target = prop(op, "call_target_name")
     target = target.data if isinstance(target, StringAttr) else str(target)
@@ -62,6 +64,6 @@ def _custom_call(op, b):
     return b.build(xla.CustomCallOp, [list(op.operands)], result_types(op), props).results
 
 
-@rule("sdy.sharding_constraint", "sdy.reshard")
+@PATTERNS.rule("sdy.sharding_constraint", "sdy.reshard")
 def _sharding_identity(op, b):
     return [op.operands[0]]

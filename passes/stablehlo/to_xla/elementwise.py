@@ -6,7 +6,9 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xla_opt.dialects.stablehlo.attrs import enum_value
 from xla_opt.dialects.xla import elementwise as xe
 
-from .common import RULES, fail, i64_attr, int_of, prop, rule, same_operands
+from .common import Patterns, fail, i64_attr, int_of, prop, one_to_one
+
+PATTERNS = Patterns()
 
 # stablehlo.<name> -> the xla op of the same operands and results
 ELEMENTWISE = {
@@ -55,11 +57,10 @@ ELEMENTWISE = {
     "convert": xe.ConvertOp,
     "bitcast_convert": xe.BitcastConvertOp,
 }
-for _name, _cls in ELEMENTWISE.items():
-    RULES[f"stablehlo.{_name}"] = same_operands(_cls)
+PATTERNS.append(one_to_one(ELEMENTWISE))
 
 
-@rule("stablehlo.constant", "chlo.constant")
+@PATTERNS.rule("stablehlo.constant", "chlo.constant")
 def _constant(op, b):
     value = prop(op, "value")
     if not isinstance(value, DenseIntOrFPElementsAttr):
@@ -67,12 +68,12 @@ def _constant(op, b):
     return [b.one(xe.ConstantOp, [], op.results[0].type, {"value": value})]
 
 
-@rule("stablehlo.iota")
+@PATTERNS.rule("stablehlo.iota")
 def _iota(op, b):
     return [b.one(xe.IotaOp, [], op.results[0].type, {"iota_dimension": i64_attr(int_of(prop(op, "iota_dimension")))})]
 
 
-@rule("stablehlo.compare")
+@PATTERNS.rule("stablehlo.compare")
 def _compare(op, b):
     direction = enum_value(prop(op, "comparison_direction"))
     ctype = enum_value(prop(op, "compare_type"))
@@ -84,7 +85,7 @@ def _compare(op, b):
     return [b.one(xe.CompareOp, op.operands, op.results[0].type, props)]
 
 
-@rule("stablehlo.reduce_precision")
+@PATTERNS.rule("stablehlo.reduce_precision")
 def _reduce_precision(op, b):
     props = {
         "exponent_bits": i64_attr(int_of(prop(op, "exponent_bits"))),

@@ -11,6 +11,7 @@ from xla_opt.dialects.xla import elementwise as xe
 from xla_opt.dialects.xla import shape_ops as xs
 
 from .common import (
+    Patterns,
     Builder,
     bool_of,
     check_isolated,
@@ -22,10 +23,11 @@ from .common import (
     ints,
     prop,
     result_types,
-    rule,
     shape,
     take_regions,
 )
+
+PATTERNS = Patterns()
 
 
 def _unbatch_indices(
@@ -53,7 +55,7 @@ def _unbatch_indices(
     return out, index_vector_dim
 
 
-@rule("stablehlo.gather")
+@PATTERNS.rule("stablehlo.gather")
 def _gather(op, b):
     key = "dimension_numbers"
     operand, indices = op.operands
@@ -79,7 +81,7 @@ def _gather(op, b):
     return b.build(xla.GatherOp, [operand, indices], result_types(op), props).results
 
 
-@rule("stablehlo.scatter")
+@PATTERNS.rule("stablehlo.scatter")
 def _scatter(op, b):
     key = "scatter_dimension_numbers"
     n = (len(op.operands) - 1) // 2

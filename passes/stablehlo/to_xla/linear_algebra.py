@@ -12,9 +12,9 @@ from xla_opt.dialects.xla import base as xb
 from xla_opt.dialects.xla import shape_ops as xs
 
 from .common import (
+    Patterns,
     ARR,
-    RULES,
-    bool_of,
+        bool_of,
     elem,
     field,
     i64_array,
@@ -25,8 +25,9 @@ from .common import (
     prop,
     props_rule,
     result_types,
-    rule,
 )
+
+PATTERNS = Patterns()
 
 
 def to_result_element(op, b, operands: Sequence[SSAValue]) -> list[SSAValue]:
@@ -36,13 +37,13 @@ def to_result_element(op, b, operands: Sequence[SSAValue]) -> list[SSAValue]:
     return [b.convert(v, e) for v in operands]
 
 
-@rule("stablehlo.dot")
+@PATTERNS.rule("stablehlo.dot")
 def _dot(op, b):
     lhs, rhs = to_result_element(op, b, op.operands)
     return [b.one(xla.DotOp, [lhs, rhs], op.results[0].type)]
 
 
-@rule("stablehlo.dot_general")
+@PATTERNS.rule("stablehlo.dot_general")
 def _dot_general(op, b):
     lhs, rhs = to_result_element(op, b, op.operands)
     props = {
@@ -68,7 +69,7 @@ _CONV_SCALARS = (
 _CONV_ARRAYS = ("input_spatial_dimensions", "kernel_spatial_dimensions", "output_spatial_dimensions")
 
 
-@rule("stablehlo.convolution")
+@PATTERNS.rule("stablehlo.convolution")
 def _convolution(op, b):
     lhs, rhs = to_result_element(op, b, op.operands)
     props: dict[str, Attribute] = {}
@@ -93,17 +94,17 @@ def _convolution(op, b):
     return [b.one(xla.ConvolutionOp, [lhs, rhs], op.results[0].type, props)]
 
 
-RULES["stablehlo.fft"] = props_rule(
+PATTERNS.add("stablehlo.fft", props_rule(
     xla.FftOp,
     fft_type=("fft_type", lambda a: xla.FftTypeAttr(xla.FftType(enum_value(a)))),
     fft_length=("fft_length", ARR),
-)
-RULES["stablehlo.cholesky"] = props_rule(
+))
+PATTERNS.add("stablehlo.cholesky", props_rule(
     xla.CholeskyOp, lower=("lower", lambda a: BoolAttr.from_bool(bool_of(a)))
-)
+))
 
 
-@rule("stablehlo.triangular_solve")
+@PATTERNS.rule("stablehlo.triangular_solve")
 def _triangular_solve(op, b):
     props = {
         "left_side": BoolAttr.from_bool(bool_of(prop(op, "left_side"))),

@@ -8,6 +8,7 @@ from xla_opt.dialects import xla
 from xla_opt.dialects.xla import base as xb
 
 from .common import (
+    Patterns,
     bool_of,
     check_isolated,
     i64_array,
@@ -17,13 +18,14 @@ from .common import (
     matrix,
     prop,
     result_types,
-    rule,
     shape,
     take_regions,
 )
 
+PATTERNS = Patterns()
 
-@rule("stablehlo.reduce")
+
+@PATTERNS.rule("stablehlo.reduce")
 def _reduce(op, b):
     n = len(op.operands) // 2
     props = {"dimensions": i64_array(ints(prop(op, "dimensions")))}
@@ -33,7 +35,7 @@ def _reduce(op, b):
     ).results
 
 
-@rule("stablehlo.reduce_window")
+@PATTERNS.rule("stablehlo.reduce_window")
 def _reduce_window(op, b):
     n = len(op.operands) // 2
     props: dict[str, Attribute | None] = {
@@ -50,7 +52,7 @@ def _reduce_window(op, b):
     ).results
 
 
-@rule("stablehlo.select_and_scatter")
+@PATTERNS.rule("stablehlo.select_and_scatter")
 def _select_and_scatter(op, b):
     props: dict[str, Attribute | None] = {
         "window_dimensions": i64_array(ints(prop(op, "window_dimensions"))),
@@ -63,7 +65,7 @@ def _select_and_scatter(op, b):
     return b.build(xla.SelectAndScatterOp, op.operands, result_types(op), props, take_regions(op)).results
 
 
-@rule("stablehlo.sort")
+@PATTERNS.rule("stablehlo.sort")
 def _sort(op, b):
     dim = int_of(prop(op, "dimension"), -1)
     if dim < 0:
@@ -75,7 +77,7 @@ def _sort(op, b):
     return b.build(xla.SortOp, [list(op.operands)], result_types(op), props, take_regions(op)).results
 
 
-@rule("stablehlo.map")
+@PATTERNS.rule("stablehlo.map")
 def _map(op, b):
     props = {"dimensions": i64_array(ints(prop(op, "dimensions")))}
     check_isolated(op)

@@ -5,17 +5,19 @@ from __future__ import annotations
 from xla_opt.dialects import xla
 from xla_opt.dialects.stablehlo.attrs import enum_value
 
-from .common import prop, result_types, rule
+from .common import Patterns, prop, result_types
+
+PATTERNS = Patterns()
 
 
-@rule("stablehlo.rng")
+@PATTERNS.rule("stablehlo.rng")
 def _rng(op, b):
     distribution = enum_value(prop(op, "rng_distribution"))
     cls = xla.RngNormalOp if distribution == "NORMAL" else xla.RngUniformOp
     return [b.one(cls, op.operands[:2], op.results[0].type)]
 
 
-@rule("stablehlo.rng_bit_generator")
+@PATTERNS.rule("stablehlo.rng_bit_generator")
 def _rng_bit_generator(op, b):
     algorithm = enum_value(prop(op, "rng_algorithm")) or "DEFAULT"
     props = {"rng_algorithm": xla.RngAlgorithmAttr(xla.RngAlgorithm(algorithm))}

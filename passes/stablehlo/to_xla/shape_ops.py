@@ -5,69 +5,70 @@ from __future__ import annotations
 from xla_opt.dialects.xla import shape_ops as xs
 
 from .common import (
+    Patterns,
     ARR,
     INT,
-    RULES,
-    i64_array,
+        i64_array,
     i64_attr,
     int_of,
     ints,
     prop,
     props_rule,
     result_types,
-    rule,
-    same_operands,
+    one_to_one,
 )
 
-RULES["stablehlo.reshape"] = same_operands(xs.ReshapeOp)
+PATTERNS = Patterns()
+
+PATTERNS.append(one_to_one({"reshape": xs.ReshapeOp}))
 
 
-@rule("stablehlo.tuple")
+@PATTERNS.rule("stablehlo.tuple")
 def _tuple(op, b):
     return b.build(xs.TupleOp, [list(op.operands)], result_types(op)).results
 
 
-@rule("stablehlo.optimization_barrier")
+@PATTERNS.rule("stablehlo.optimization_barrier")
 def _optimization_barrier(op, b):
     return b.build(xs.OptimizationBarrierOp, [list(op.operands)], result_types(op)).results
 
 
-RULES["stablehlo.broadcast_in_dim"] = props_rule(
+PATTERNS.add("stablehlo.broadcast_in_dim", props_rule(
     xs.BroadcastInDimOp, broadcast_dimensions=("broadcast_dimensions", ARR)
-)
-RULES["stablehlo.broadcast"] = props_rule(xs.BroadcastOp, broadcast_sizes=("broadcast_sizes", ARR))
-RULES["stablehlo.transpose"] = props_rule(xs.TransposeOp, permutation=("permutation", ARR))
-RULES["stablehlo.reverse"] = props_rule(xs.ReverseOp, dimensions=("dimensions", ARR))
-RULES["stablehlo.slice"] = props_rule(
+))
+PATTERNS.add("stablehlo.broadcast", props_rule(xs.BroadcastOp, broadcast_sizes=("broadcast_sizes", ARR)))
+PATTERNS.add("stablehlo.transpose", props_rule(xs.TransposeOp, permutation=("permutation", ARR)))
+PATTERNS.add("stablehlo.reverse", props_rule(xs.ReverseOp, dimensions=("dimensions", ARR)))
+PATTERNS.add("stablehlo.slice", props_rule(
     xs.SliceOp,
     start_indices=("start_indices", ARR),
     limit_indices=("limit_indices", ARR),
     strides=("strides", ARR),
-)
-RULES["stablehlo.pad"] = props_rule(
+))
+PATTERNS.add("stablehlo.pad", props_rule(
     xs.PadOp,
     edge_padding_low=("edge_padding_low", ARR),
     edge_padding_high=("edge_padding_high", ARR),
     interior_padding=("interior_padding", ARR),
-)
-RULES["stablehlo.get_dimension_size"] = props_rule(xs.GetDimensionSizeOp, dimension=("dimension", INT))
-RULES["stablehlo.get_tuple_element"] = props_rule(xs.GetTupleElementOp, index=("index", INT))
+))
+PATTERNS.add("stablehlo.get_dimension_size", props_rule(xs.GetDimensionSizeOp, dimension=("dimension", INT)))
+PATTERNS.add("stablehlo.get_tuple_element", props_rule(xs.GetTupleElementOp, index=("index", INT)))
 
 
-@rule("stablehlo.dynamic_slice")
+@PATTERNS.rule("stablehlo.dynamic_slice")
 def _dynamic_slice(op, b):
     x, *starts = op.operands
     props = {"slice_sizes": i64_array(ints(prop(op, "slice_sizes")))}
     return b.build(xs.DynamicSliceOp, [x, starts], result_types(op), props).results
 
 
-@rule("stablehlo.dynamic_update_slice")
+@PATTERNS.rule("stablehlo.dynamic_update_slice")
 def _dynamic_update_slice(op, b):
     x, update, *starts = op.operands
     return b.build(xs.DynamicUpdateSliceOp, [x, update, starts], result_types(op)).results
 
 
-@rule("stablehlo.concatenate")
+@PATTERNS.rule("stablehlo.concatenate")
 def _concatenate(op, b):
     props = {"dimension": i64_attr(int_of(prop(op, "dimension")))}
     return b.build(xs.ConcatenateOp, [list(op.operands)], result_types(op), props).results

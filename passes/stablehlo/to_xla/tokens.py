@@ -6,20 +6,22 @@ from xdsl.dialects.builtin import BoolAttr, StringAttr
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla import base as xb
 
-from .common import bool_of, channel_id, i64_attr, prop, result_types, rule
+from .common import Patterns, bool_of, channel_id, i64_attr, prop, result_types
+
+PATTERNS = Patterns()
 
 
-@rule("stablehlo.after_all")
+@PATTERNS.rule("stablehlo.after_all")
 def _after_all(op, b):
     return b.build(xla.AfterAllOp, [list(op.operands)], result_types(op)).results
 
 
-@rule("stablehlo.create_token")
+@PATTERNS.rule("stablehlo.create_token")
 def _create_token(op, b):
     return b.build(xla.AfterAllOp, [[]], [xb.TokenType()]).results
 
 
-@rule("stablehlo.infeed")
+@PATTERNS.rule("stablehlo.infeed")
 def _infeed(op, b):
     config = prop(op, "infeed_config")
     props = {"infeed_config": config if isinstance(config, StringAttr) and config.data else None}
@@ -27,14 +29,14 @@ def _infeed(op, b):
     return b.build(xla.InfeedOp, [op.operands[0]], [types[:-1], types[-1]], props).results
 
 
-@rule("stablehlo.outfeed")
+@PATTERNS.rule("stablehlo.outfeed")
 def _outfeed(op, b):
     config = prop(op, "outfeed_config")
     props = {"outfeed_config": config if isinstance(config, StringAttr) and config.data else None}
     return b.build(xla.OutfeedOp, [list(op.operands[:-1]), op.operands[-1]], result_types(op), props).results
 
 
-@rule("stablehlo.send")
+@PATTERNS.rule("stablehlo.send")
 def _send(op, b):
     props = {"channel_id": channel_id(op) or i64_attr(0)}
     if prop(op, "is_host_transfer") is not None:
@@ -42,7 +44,7 @@ def _send(op, b):
     return b.build(xla.SendOp, [list(op.operands[:-1]), op.operands[-1]], result_types(op), props).results
 
 
-@rule("stablehlo.recv")
+@PATTERNS.rule("stablehlo.recv")
 def _recv(op, b):
     props = {"channel_id": channel_id(op) or i64_attr(0)}
     if prop(op, "is_host_transfer") is not None:
