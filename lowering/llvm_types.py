@@ -1,11 +1,14 @@
 """Memory layout of our types in the llvm dialect: every buffer is a bare pointer,
-indexes are i64, bf16 is stored as i16; byte widths and row-major strides."""
+indexes are i64, bf16 is stored as i16, a complex number is a struct of its real and
+imaginary parts (numpy's layout: two consecutive floats); byte widths and row-major
+strides."""
 
 from __future__ import annotations
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    ComplexType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -28,6 +31,9 @@ def llvm_type(t: Attribute) -> Attribute:
         return i64
     if isinstance(t, BFloat16Type):
         return i16
+    if isinstance(t, ComplexType):
+        part = llvm_type(t.element_type)
+        return llvm.LLVMStructType.from_type_list([part, part])
     return t
 
 
@@ -45,6 +51,8 @@ def byte_width(t: Attribute) -> int:
         return 4
     if isinstance(t, Float64Type | IndexType):
         return 8
+    if isinstance(t, ComplexType):
+        return 2 * byte_width(t.element_type)
     raise PassFailedException(f"convert-to-llvm: no memory layout for element type {t}")
 
 

@@ -12,6 +12,12 @@ each operand, with the exact semantics of the reference interpreter
 * shifts by the bit width or more give 0 (arithmetic right shift: the sign fill).
 * float to integer truncates toward zero and saturates, NaN gives 0; integer power is
   exponentiation by squaring in an `scf.while`.
+* complex numbers (`complex<f32>`, `complex<f64>`) are taken apart with `complex.re` /
+  `complex.im` and computed with numpy's own algorithms on the parts: the fused product
+  of its SIMD loops, Smith's division, its SIMD modulus, its `expm1`, `log1p` and
+  `power` formulas. Where numpy calls the C library (cexp, clog, csqrt, csin, ccos,
+  ctan, ctanh, cpow, cabs), the `complex` dialect op of that function is emitted and
+  `convert-to-llvm` calls the same C function.
 
 Operand values may still carry unsigned types (`ui8`): signedness comes from the xla
 op's operand tensor types and is expressed by the arith op chosen; every value this
@@ -23,9 +29,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, llvm, math, scf
+from xdsl.dialects import complex as cplx
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
+    ComplexType,
     DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
@@ -151,6 +159,37 @@ class ScalarBuilder:
         wins = self.cmpf("ogt" if maximum else "olt", x, y)
         return self.select(self.binary(arith.OrIOp, wins, self.is_nan(x), i1), x, y)
 
+    def fadd(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.add(arith.AddfOp(x, y))
+
+    def fsub(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.add(arith.SubfOp(x, y))
+
+    def fmul(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.add(arith.MulfOp(x, y))
+
+    def fdiv(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.add(arith.DivfOp(x, y))
+
+    def fabs(self, x: SSAValue) -> SSAValue:
+        return self.add(math.AbsFOp(x))
+
+    def both(self, p: SSAValue, q: SSAValue) -> SSAValue:
+        return self.binary(arith.AndIOp, p, q, i1)
+
+    def either(self, p: SSAValue, q: SSAValue) -> SSAValue:
+        return self.binary(arith.OrIOp, p, q, i1)
+
+    # ---- complex numbers ------------------------------------------------------------
+    def parts(self, z: SSAValue) -> tuple[SSAValue, SSAValue]:
+        return self.add(cplx.ReOp(z)), self.add(cplx.ImOp(z))
+
+    def make_complex(self, re: SSAValue, im: SSAValue) -> SSAValue:
+        return self.add(cplx.CreateOp(re, im, ComplexType(re.type)))  # type: ignore[arg-type]
+
+    def complex_const(self, re: float, im: float, part: Attribute) -> SSAValue:
+        return self.add(cplx.ConstantOp.from_floats((re, im), part))  # type: ignore[arg-type]
+
     def float_sign(self, x: SSAValue) -> SSAValue:
         """-1, -0, NaN, +0 or 1: x itself where x is zero or NaN, else copysign(1, x)."""
         zero = self.float_const(0.0, x.type)
@@ -186,7 +225,7 @@ def _emit_unary(b: ScalarBuilder, op: ew.UnaryElementwiseOp, x: SSAValue) -> SSA
     t = elem_of(op.operand.type)
     kind = type(op)
     if is_complex(t):
-        raise ScalarLoweringError(f"{op.name} on complex numbers has no scalar lowering")
+        return _complex_unary(b, op, x)
     if kind in _MATH_UNARY:
         return b.in_compute_precision(t, [x], lambda v: b.add(_MATH_UNARY[kind](v)))
     if kind is ew.AbsOp:
@@ -367,7 +406,7 @@ def _emit_binary(b: ScalarBuilder, op: ew.BinaryElementwiseOp, x: SSAValue, y: S
     t = elem_of(op.lhs.type)
     kind = type(op)
     if is_complex(t):
-        raise ScalarLoweringError(f"{op.name} on complex numbers has no scalar lowering")
+        return _complex_binary(b, op, x, y)
     cls = _simple_binary_class(kind, t)
     if cls is not None:
         if is_float(t):
@@ -406,9 +445,9 @@ def _total_order_key(b: ScalarBuilder, x: SSAValue) -> SSAValue:
 
 def _emit_compare(b: ScalarBuilder, op: ew.CompareOp, x: SSAValue, y: SSAValue) -> SSAValue:
     t = elem_of(op.lhs.type)
-    if is_complex(t):
-        raise ScalarLoweringError("xla.compare on complex numbers has no scalar lowering")
     direction = op.get_comparison_direction()
+    if is_complex(t):
+        return _complex_compare(b, direction, x, y)
     ctype = (
         op.get_compare_type()
         if op.compare_type is not None
@@ -505,10 +544,12 @@ def emit_convert(
 
 
 def _convert(b: ScalarBuilder, x: SSAValue, src: Attribute, dst: Attribute) -> SSAValue:
-    if is_complex(src) or is_complex(dst):
-        raise ScalarLoweringError("xla.convert of complex numbers has no scalar lowering")
     if src == dst:
         return x
+    if isinstance(dst, ComplexType):
+        return _convert_to_complex(b, x, src, dst)
+    if is_complex(src):
+        raise ScalarLoweringError("complex to real conversion is not defined (xla.real, xla.imag)")
     if is_pred(dst):
         if is_float(src):
             return b.cmpf("une", x, b.float_const(0.0, src))
@@ -574,12 +615,259 @@ def _emit_constant(b: ScalarBuilder, op: ew.ConstantOp) -> SSAValue:
     e = elem_of(t)
     value = op.value
     assert isinstance(value, DenseIntOrFPElementsAttr)
-    if is_complex(e):
-        raise ScalarLoweringError("complex xla.constant has no scalar lowering")
     (v,) = value.get_values()
+    if isinstance(e, ComplexType):
+        re, im = v  # type: ignore[misc]
+        return b.complex_const(float(re), float(im), e.element_type)
     if is_float(e):
         return b.float_const(float(v), e)
     return b.int_const(int(v), e)
+
+
+# --------------------------------------------------------------------------------------
+# Complex numbers
+# --------------------------------------------------------------------------------------
+
+# The functions numpy takes from the C library, as complex dialect ops (convert-to-llvm
+# calls cexp[f], clog[f], ... on them).
+_COMPLEX_LIBM_UNARY: dict[type[Operation], type[Operation]] = {
+    ew.ExponentialOp: cplx.ExpOp,
+    ew.LogOp: cplx.LogOp,
+    ew.SqrtOp: cplx.SqrtOp,
+    ew.SineOp: cplx.SinOp,
+    ew.CosineOp: cplx.CosOp,
+    ew.TanOp: cplx.TanOp,
+    ew.TanhOp: cplx.TanhOp,
+}
+
+
+def complex_multiply(b: ScalarBuilder, x: SSAValue, y: SSAValue, fused: bool = True) -> SSAValue:
+    """numpy's product (ar*br - ai*bi, ar*bi + ai*br). Its multiply ufunc (the SIMD loop
+    numpy dispatches to on CPUs with FMA) fuses the first product of each part:
+    re = fma(ar, br, -(ai*bi)), im = fma(ar, bi, ai*br); the repeated products of its
+    power (npy_cpow's cmul) are not fused."""
+    ar, ai = b.parts(x)
+    br, bi = b.parts(y)
+    if fused:
+        re = b.add(math.FmaOp(ar, br, b.add(arith.NegfOp(b.fmul(ai, bi)))))
+        im = b.add(math.FmaOp(ar, bi, b.fmul(ai, br)))
+    else:
+        re = b.fsub(b.fmul(ar, br), b.fmul(ai, bi))
+        im = b.fadd(b.fmul(ar, bi), b.fmul(ai, br))
+    return b.make_complex(re, im)
+
+
+def complex_multiply_accumulate(acc: SSAValue, lhs: SSAValue, rhs: SSAValue) -> tuple[list[Operation], SSAValue]:
+    """The ops of acc + lhs * rhs on complex scalars (a dot's body), and its value."""
+    b = ScalarBuilder()
+    return b.ops, _complex_parts_op(b, arith.AddfOp, acc, complex_multiply(b, lhs, rhs))
+
+
+def _complex_parts_op(b: ScalarBuilder, cls: type[Operation], x: SSAValue, y: SSAValue) -> SSAValue:
+    """`cls` (addf, subf) on the real parts and on the imaginary parts."""
+    ar, ai = b.parts(x)
+    br, bi = b.parts(y)
+    return b.make_complex(b.add(cls(ar, br)), b.add(cls(ai, bi)))  # type: ignore[call-arg]
+
+
+def _complex_negate(b: ScalarBuilder, z: SSAValue) -> SSAValue:
+    re, im = b.parts(z)
+    return b.make_complex(b.add(arith.NegfOp(re)), b.add(arith.NegfOp(im)))
+
+
+def _complex_divide(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+    """Smith's algorithm, as numpy divides (its divide ufunc, npy_math's cdiv): scaled by
+    the divisor's part of larger magnitude; a zero divisor gives each part of x over +0
+    (an infinity or NaN)."""
+    ar, ai = b.parts(x)
+    br, bi = b.parts(y)
+    t = ar.type
+    zero, one = b.float_const(0.0, t), b.float_const(1.0, t)
+    abs_br, abs_bi = b.fabs(br), b.fabs(bi)
+    # |br| >= |bi|: rat = bi/br, scl = 1/(br + bi*rat)
+    rat = b.fdiv(bi, br)
+    scl = b.fdiv(one, b.fadd(br, b.fmul(bi, rat)))
+    re_r = b.fmul(b.fadd(ar, b.fmul(ai, rat)), scl)
+    im_r = b.fmul(b.fsub(ai, b.fmul(ar, rat)), scl)
+    zero_divisor = b.both(b.cmpf("oeq", abs_br, zero), b.cmpf("oeq", abs_bi, zero))
+    re_r = b.select(zero_divisor, b.fdiv(ar, abs_br), re_r)
+    im_r = b.select(zero_divisor, b.fdiv(ai, abs_bi), im_r)
+    # |br| < |bi| (or a NaN): rat = br/bi, scl = 1/(bi + br*rat)
+    rat = b.fdiv(br, bi)
+    scl = b.fdiv(one, b.fadd(bi, b.fmul(br, rat)))
+    re_i = b.fmul(b.fadd(b.fmul(ar, rat), ai), scl)
+    im_i = b.fmul(b.fsub(b.fmul(ai, rat), ar), scl)
+    real_larger = b.cmpf("oge", abs_br, abs_bi)
+    return b.make_complex(b.select(real_larger, re_r, re_i), b.select(real_larger, im_r, im_i))
+
+
+def _complex_abs(b: ScalarBuilder, z: SSAValue) -> SSAValue:
+    """numpy's modulus (its SIMD absolute loop): an infinite part makes it +Inf, else a
+    NaN part NaN; otherwise larger * sqrt(fma(ratio, ratio, 1)) with ratio = smaller /
+    larger of the parts' magnitudes (0 when larger is 0)."""
+    re, im = b.parts(z)
+    t = re.type
+    re, im = b.fabs(re), b.fabs(im)
+    inf, nan = b.float_const(float("inf"), t), b.float_const(float("nan"), t)
+    zero, one = b.float_const(0.0, t), b.float_const(1.0, t)
+    re_inf, im_inf = b.cmpf("oeq", re, inf), b.cmpf("oeq", im, inf)
+    re, im = b.select(im_inf, inf, re), b.select(re_inf, inf, im)
+    re_nan, im_nan = b.is_nan(re), b.is_nan(im)
+    re, im = b.select(im_nan, nan, re), b.select(re_nan, nan, im)
+    larger = b.select(b.cmpf("ogt", re, im), re, im)
+    smaller = b.select(b.cmpf("olt", im, re), im, re)
+    no_ratio = b.either(b.cmpf("oeq", larger, zero), b.cmpf("oeq", smaller, inf))
+    ratio = b.select(no_ratio, zero, b.fdiv(smaller, larger))
+    root = b.add(math.SqrtOp(b.add(math.FmaOp(ratio, ratio, one))))
+    return b.fmul(root, larger)
+
+
+def _complex_sign(b: ScalarBuilder, z: SSAValue) -> SSAValue:
+    """z / |z| (numpy's division by the modulus as a complex number), z itself where
+    |z| is 0."""
+    magnitude = _complex_abs(b, z)
+    zero = b.float_const(0.0, magnitude.type)
+    quotient = _complex_divide(b, z, b.make_complex(magnitude, zero))
+    return b.select(b.cmpf("oeq", magnitude, zero), z, quotient)
+
+
+def _complex_expm1(b: ScalarBuilder, z: SSAValue) -> SSAValue:
+    """numpy's nc_expm1: (expm1(x) cos(y) - 2 sin(y/2)^2, exp(x) sin(y))."""
+    x, y = b.parts(z)
+    t = x.type
+    two = b.float_const(2.0, t)
+    a = b.add(math.SinOp(b.fdiv(y, two)))
+    re = b.fsub(b.fmul(b.add(math.ExpM1Op(x)), b.add(math.CosOp(y))), b.fmul(b.fmul(two, a), a))
+    im = b.fmul(b.add(math.ExpOp(x)), b.add(math.SinOp(y)))
+    return b.make_complex(re, im)
+
+
+def _complex_log1p(b: ScalarBuilder, z: SSAValue) -> SSAValue:
+    """numpy's nc_log1p: (log(hypot(x + 1, y)), atan2(y, x + 1))."""
+    x, y = b.parts(z)
+    shifted = b.fadd(x, b.float_const(1.0, x.type))
+    modulus = b.add(cplx.AbsOp(b.make_complex(shifted, y)))  # the C library's cabs: hypot
+    return b.make_complex(b.add(math.LogOp(modulus)), b.add(math.Atan2Op(y, shifted)))
+
+
+def _complex_power(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+    """numpy's npy_cpow: x**0 = 1; 0**y = 0 when Re(y) > 0, else NaN + NaN i; a real
+    integral exponent n with |n| < 100 by repeated (unfused) products, 1/x**|n| when
+    n < 0 (n = 1, 2, 3: x, x*x, x*(x*x)); any other exponent the C library's cpow."""
+    ar, ai = b.parts(x)
+    br, bi = b.parts(y)
+    t = ar.type
+    zero = b.float_const(0.0, t)
+    unit = b.complex_const(1.0, 0.0, t)
+    exponent_zero = b.both(b.cmpf("oeq", br, zero), b.cmpf("oeq", bi, zero))
+    base_zero = b.both(b.cmpf("oeq", ar, zero), b.cmpf("oeq", ai, zero))
+    nan = float("nan")
+    of_zero = b.select(b.cmpf("ogt", br, zero), b.complex_const(0.0, 0.0, t), b.complex_const(nan, nan, t))
+    in_range = b.both(b.cmpf("ogt", br, b.float_const(-100.0, t)), b.cmpf("olt", br, b.float_const(100.0, t)))
+    whole = b.both(b.cmpf("oeq", bi, zero), b.cmpf("oeq", b.add(math.TruncOp(br)), br))
+    integral = b.both(in_range, whole)
+    # |n|, 0 where the exponent is not a small integer (never a poison conversion)
+    n = b.add(arith.FPToSIOp(b.select(integral, b.fabs(br), zero), IntegerType(32)))
+    i32 = IntegerType(32)
+    acc, power = unit, x
+    for k in range(7):  # |n| < 2**7
+        bit = b.cmpi("ne", b.binary(arith.AndIOp, n, b.int_const(1 << k, i32), i32), b.int_const(0, i32))
+        acc = b.select(bit, complex_multiply(b, acc, power, fused=False), acc)
+        if k < 6:
+            power = complex_multiply(b, power, power, fused=False)
+    repeated = b.select(b.cmpf("olt", br, zero), _complex_divide(b, unit, acc), acc)
+    square = complex_multiply(b, x, x, fused=False)
+    unrolled = {1: x, 2: square, 3: complex_multiply(b, x, square, fused=False)}
+    positive = b.cmpf("ogt", br, zero)
+    small = repeated
+    for k, value in unrolled.items():
+        small = b.select(b.both(positive, b.cmpi("eq", n, b.int_const(k, i32))), value, small)
+    general = b.add(cplx.PowOp(x, y))
+    return b.select(exponent_zero, unit, b.select(base_zero, of_zero, b.select(integral, small, general)))
+
+
+def _complex_max_min(b: ScalarBuilder, x: SSAValue, y: SSAValue, maximum: bool) -> SSAValue:
+    """numpy's maximum/minimum of complex numbers: lexicographic on (re, im) (a larger
+    real part wins only when no imaginary part is NaN); x when a part of x is NaN."""
+    ar, ai = b.parts(x)
+    br, bi = b.parts(y)
+    no_nan_imag = b.both(b.cmpf("ord", ai, ai), b.cmpf("ord", bi, bi))
+    strictly, or_equal = ("ogt", "oge") if maximum else ("olt", "ole")
+    wins = b.either(
+        b.both(b.cmpf(strictly, ar, br), no_nan_imag),
+        b.both(b.cmpf("oeq", ar, br), b.cmpf(or_equal, ai, bi)),
+    )
+    return b.select(b.either(b.either(b.is_nan(ar), b.is_nan(ai)), wins), x, y)
+
+
+def _complex_unary(b: ScalarBuilder, op: Operation, z: SSAValue) -> SSAValue:
+    kind = type(op)
+    if kind in _COMPLEX_LIBM_UNARY:
+        return b.add(_COMPLEX_LIBM_UNARY[kind](z))
+    t = elem_of(op.operands[0].type)
+    assert isinstance(t, ComplexType)
+    part = t.element_type
+    if kind is ew.NegateOp:
+        return _complex_negate(b, z)
+    if kind is ew.RealOp:
+        return b.parts(z)[0]
+    if kind is ew.ImagOp:
+        return b.parts(z)[1]
+    if kind is ew.AbsOp:
+        return _complex_abs(b, z)
+    if kind is ew.SignOp:
+        return _complex_sign(b, z)
+    if kind is ew.RsqrtOp:  # 1 / sqrt(z), the interpreter's formula
+        return _complex_divide(b, b.complex_const(1.0, 0.0, part), b.add(cplx.SqrtOp(z)))
+    if kind is ew.LogisticOp:  # 1 / (1 + exp(-z))
+        unit = b.complex_const(1.0, 0.0, part)
+        exp = b.add(cplx.ExpOp(_complex_negate(b, z)))
+        return _complex_divide(b, unit, _complex_parts_op(b, arith.AddfOp, unit, exp))
+    if kind is ew.ExponentialMinusOneOp:
+        return _complex_expm1(b, z)
+    if kind is ew.LogPlusOneOp:
+        return _complex_log1p(b, z)
+    raise ScalarLoweringError(f"{op.name} on complex numbers has no scalar lowering")
+
+
+def _complex_binary(b: ScalarBuilder, op: Operation, x: SSAValue, y: SSAValue) -> SSAValue:
+    kind = type(op)
+    if kind is ew.AddOp:
+        return _complex_parts_op(b, arith.AddfOp, x, y)
+    if kind is ew.SubtractOp:
+        return _complex_parts_op(b, arith.SubfOp, x, y)
+    if kind is ew.MultiplyOp:
+        return complex_multiply(b, x, y)
+    if kind is ew.DivideOp:
+        return _complex_divide(b, x, y)
+    if kind is ew.PowerOp:
+        return _complex_power(b, x, y)
+    if kind in (ew.MaximumOp, ew.MinimumOp):
+        return _complex_max_min(b, x, y, maximum=kind is ew.MaximumOp)
+    raise ScalarLoweringError(f"{op.name} on complex numbers has no scalar lowering")
+
+
+def _complex_compare(b: ScalarBuilder, direction: str, x: SSAValue, y: SSAValue) -> SSAValue:
+    """EQ: both parts equal (ordered); NE: either part differs (unordered), like numpy."""
+    ar, ai = b.parts(x)
+    br, bi = b.parts(y)
+    if direction == "EQ":
+        return b.both(b.cmpf("oeq", ar, br), b.cmpf("oeq", ai, bi))
+    if direction == "NE":
+        return b.either(b.cmpf("une", ar, br), b.cmpf("une", ai, bi))
+    raise ScalarLoweringError(f"complex numbers do not compare {direction}")
+
+
+def _convert_to_complex(b: ScalarBuilder, x: SSAValue, src: Attribute, dst: ComplexType) -> SSAValue:
+    """A real number converts to its part type directly (numpy: int64 -> complex64
+    rounds once, to f32), with a +0 imaginary part; complex numbers part by part."""
+    part = dst.element_type
+    if isinstance(src, ComplexType):
+        re, im = b.parts(x)
+        return b.make_complex(
+            _float_to_float(b, re, src.element_type, part), _float_to_float(b, im, src.element_type, part)
+        )
+    return b.make_complex(_convert(b, x, src, part), b.float_const(0.0, part))
 
 
 # --------------------------------------------------------------------------------------

@@ -13,6 +13,10 @@ value, with no recursive type conversion inside a greedy walker:
   holding the raw bits.
 * `index` -> i64; `bf16` -> i16 (llvmlite has no bfloat: `arith.extf`/`truncf` of bf16
   are expanded into bit operations, rounding to nearest even).
+* `complex<T>` -> `!llvm.struct<(T, T)>` (numpy's layout); `complex.create/re/im/
+  constant` are insertvalue/extractvalue; the C library's complex functions that numpy
+  uses (`complex.exp` -> cexpf/cexp, log, sqrt, sin, cos, tan, tanh, pow; `complex.abs`
+  -> hypotf/hypot) are called with the C ABI of `float _Complex`/`double _Complex`.
 * `math` ops -> LLVM intrinsics where LLVM has them, libm calls otherwise; f32 `exp`
   and `tanh` inline (`llvm_math_f32.py`) so that their loops vectorize.
 
@@ -22,14 +26,18 @@ and its handlers (one small function per op kind), the pass and the `-t llvm` ta
 
 from __future__ import annotations
 
+import platform
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, cf, func, llvm, math, memref
+from xdsl.dialects import complex as cplx
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    ComplexType,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
@@ -203,13 +211,14 @@ class _ModuleConverter:
         if not isinstance(value, DenseIntOrFPElementsAttr):
             raise PassFailedException(f"convert-to-llvm: global {op.sym_name.data} needs a dense initial value")
         elem = t.get_element_type()
-        width = byte_width(elem)
         count = num_elements(t)
-        # the raw bits as signed integers of the element's width: one layout for every type
+        # the raw bits as signed integers of the element's width (of a complex number's
+        # part): one layout for every type
+        width = byte_width(elem.element_type if isinstance(elem, ComplexType) else elem)
         ints = np.frombuffer(_dense_bytes(value, elem, count), dtype=f"<i{width}")
         int_type = IntegerType(8 * width)
-        array_type = llvm.LLVMArrayType(count, int_type)
-        init = DenseIntOrFPElementsAttr.from_list(TensorType(int_type, [count]), ints.tolist())
+        array_type = llvm.LLVMArrayType(len(ints), int_type)
+        init = DenseIntOrFPElementsAttr.from_list(TensorType(int_type, [len(ints)]), ints.tolist())
         return llvm.GlobalOp(
             array_type,
             op.sym_name,
@@ -225,6 +234,9 @@ def _dense_bytes(value: DenseIntOrFPElementsAttr, elem: Attribute, count: int) -
     values = list(value.get_values())
     if len(values) == 1 and count != 1:
         values = values * count
+    if isinstance(elem, ComplexType):
+        # numpy's layout: each number's real then imaginary part
+        values, elem = [part for v in values for part in v], elem.element_type
     if isinstance(elem, IntegerType):
         w = elem.width.data
         # the value's own bits: an i1 true (-1 as a signless value) is stored as 1
@@ -725,6 +737,112 @@ def _copy(c: _FunctionConverter, op: memref.CopyOp):
 @handles(memref.GetGlobalOp)
 def _get_global(c: _FunctionConverter, op: memref.GetGlobalOp):
     return list(c.emit(llvm.AddressOfOp(op.name_.root_reference.data, PTR)).results)
+
+
+# ---- complex numbers ---------------------------------------------------------------
+
+
+def _position(index: int) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, [index])
+
+
+def _complex_part(c: _FunctionConverter, z: SSAValue, index: int, part: Attribute) -> SSAValue:
+    return c.emit(llvm.ExtractValueOp(_position(index), z, part)).results[0]
+
+
+def _complex_pack(c: _FunctionConverter, re: SSAValue, im: SSAValue, t: Attribute) -> SSAValue:
+    undef = c.emit(llvm.UndefOp(t)).results[0]
+    with_re = c.emit(llvm.InsertValueOp(_position(0), undef, re)).results[0]
+    return c.emit(llvm.InsertValueOp(_position(1), with_re, im)).results[0]
+
+
+@handles(cplx.CreateOp)
+def _complex_create(c: _FunctionConverter, op: cplx.CreateOp):
+    return [_complex_pack(c, c.v(op.real), c.v(op.imaginary), llvm_type(op.complex.type))]
+
+
+@handles(cplx.ReOp, cplx.ImOp)
+def _complex_re_im(c: _FunctionConverter, op: Operation):
+    index = 0 if isinstance(op, cplx.ReOp) else 1
+    return [_complex_part(c, c.v(op.operands[0]), index, op.results[0].type)]
+
+
+@handles(cplx.ConstantOp)
+def _complex_constant(c: _FunctionConverter, op: cplx.ConstantOp):
+    t = op.complex.type
+    assert isinstance(t, ComplexType)
+    re, im = (c.emit(llvm.ConstantOp(v, t.element_type)).results[0] for v in op.value.data)
+    return [_complex_pack(c, re, im, llvm_type(t))]
+
+
+# complex op -> the C library's function on `double _Complex` (+ "f": `float _Complex`)
+_COMPLEX_LIBM: dict[type[Operation], str] = {
+    cplx.ExpOp: "cexp",
+    cplx.LogOp: "clog",
+    cplx.SqrtOp: "csqrt",
+    cplx.SinOp: "csin",
+    cplx.CosOp: "ccos",
+    cplx.TanOp: "ctan",
+    cplx.TanhOp: "ctanh",
+    cplx.PowOp: "cpow",
+}
+
+
+def _check_complex_abi() -> None:
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        raise PassFailedException(
+            f"convert-to-llvm: C library calls on complex numbers are laid out for x86-64 only, not {platform.machine()}"
+        )
+
+
+def _to_c_complex(c: _FunctionConverter, z: SSAValue, part: Attribute) -> list[SSAValue]:
+    """The arguments passing `z` as C passes a complex number on x86-64: a `double
+    _Complex` as two doubles; a `float _Complex` in one SSE register, which a double
+    holding both parts' bits (real part low) occupies the same way."""
+    re, im = _complex_part(c, z, 0, part), _complex_part(c, z, 1, part)
+    if isinstance(part, Float64Type):
+        return [re, im]
+    low = c.emit(llvm.ZExtOp(c.emit(llvm.BitcastOp(re, i32)).results[0], i64)).results[0]
+    high = c.emit(llvm.ZExtOp(c.emit(llvm.BitcastOp(im, i32)).results[0], i64)).results[0]
+    high = c.emit(llvm.ShlOp(high, c.const(32))).results[0]
+    both_parts = c.emit(llvm.OrOp(low, high)).results[0]
+    return [c.emit(llvm.BitcastOp(both_parts, Float64Type())).results[0]]
+
+
+def _from_c_complex(c: _FunctionConverter, value: SSAValue, t: ComplexType) -> SSAValue:
+    """The complex result of a C call (see _to_c_complex): a `double _Complex` comes back
+    as the struct of its two doubles, a `float _Complex` as one double's bits."""
+    if isinstance(t.element_type, Float64Type):
+        return value
+    bits = c.emit(llvm.BitcastOp(value, i64)).results[0]
+    high = c.emit(llvm.LShrOp(bits, c.const(32))).results[0]
+    re, im = (
+        c.emit(llvm.BitcastOp(c.emit(llvm.TruncOp(half, i32)).results[0], Float32Type())).results[0]
+        for half in (bits, high)
+    )
+    return _complex_pack(c, re, im, llvm_type(t))
+
+
+@handles(*_COMPLEX_LIBM)
+def _complex_libm(c: _FunctionConverter, op: Operation):
+    _check_complex_abi()
+    t = op.results[0].type
+    assert isinstance(t, ComplexType)
+    args = [arg for operand in op.operands for arg in _to_c_complex(c, c.v(operand), t.element_type)]
+    double = isinstance(t.element_type, Float64Type)
+    name = _COMPLEX_LIBM[type(op)] + ("" if double else "f")
+    result = c.call(name, args, [Float64Type()] * len(args), llvm_type(t) if double else Float64Type())
+    assert result is not None
+    return [_from_c_complex(c, result, t)]
+
+
+@handles(cplx.AbsOp)
+def _complex_abs(c: _FunctionConverter, op: cplx.AbsOp):
+    """The C library's cabs: hypot of the parts."""
+    part = op.result.type
+    z = c.v(op.complex)
+    name = "hypot" if isinstance(part, Float64Type) else "hypotf"
+    return [c.call(name, [_complex_part(c, z, 0, part), _complex_part(c, z, 1, part)], [part, part], part)]
 
 
 @dataclass(frozen=True)
