@@ -241,3 +241,97 @@ def test_reduce_window_variadic_argmax():
 def test_reduce_window_degenerate_shapes(shape, window):
     x = np.arange(int(np.prod(shape)), dtype=np.int32).reshape(shape) + 2
     reduce_window(x, 10, "add", windowed_shape(shape, **window), **window)
+
+
+# --------------------------------------------------------------------------------------
+# sort
+# --------------------------------------------------------------------------------------
+
+
+def compare_region(types: list[str], direction: str = "LT", compare_type: str | None = None) -> str:
+    """A comparator over len(types) operands comparing the first pair."""
+    args = [t for t in types for _ in range(2)]
+    kind = f", compare_type = {compare_type}" if compare_type else ""
+    return region(
+        args,
+        f"%c = xla.compare %p0, %p1, comparison_direction = {direction}{kind} : "
+        f"({types[0]}, {types[0]}) -> tensor<i1>\n    xla.return %c : tensor<i1>",
+    )
+
+
+def sort(arrays: list[np.ndarray], dimension=None, comparator=None, stable=False) -> list[np.ndarray]:
+    types = [scalar(a.dtype) for a in arrays]
+    comparator = comparator or compare_region(types)
+    attrs = (f", dimension = {dimension}" if dimension is not None else "") + (", is_stable = true" if stable else "")
+    operands = ", ".join(f"%a{i}" for i in range(len(arrays)))
+    outs = [ttype(a) for a in arrays]
+    signature = outs[0] if len(arrays) == 1 else f"({', '.join(outs)}) -> ({', '.join(outs)})"
+    return exact(f"xla.sort {operands}{attrs} comparator {comparator} : {signature}", arrays, outs)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 5, 8, 9, 16, 17, 33])
+def test_sort_lengths(n):
+    x = np.random.default_rng(n).permutation(n).astype(np.int32) - 4
+    [got] = sort([x])
+    np.testing.assert_array_equal(got, np.sort(x))
+
+
+@pytest.mark.parametrize("dtype", [*FLOATS, *INTS, np.bool_], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("direction", ["LT", "GT"])
+def test_sort_element_types(dtype, direction):
+    rng = np.random.default_rng(7)
+    x = rand(rng, (3, 11), dtype)
+    x[:, 4] = x[:, 1]  # ties
+    [got] = sort([x], comparator=compare_region([scalar(dtype)], direction))
+    expected = np.sort(x, axis=-1, kind="stable")
+    np.testing.assert_array_equal(got, expected if direction == "LT" else expected[:, ::-1])
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: np.dtype(d).name)
+def test_sort_total_order_with_nans(dtype):
+    """TOTALORDER: -NaN < -inf < ... < -0 < +0 < ... < inf < NaN."""
+    x = np.array([np.nan, 1.0, -np.nan, -0.0, np.inf, 0.0, -np.inf, 1.0, np.nan, -2.5, 0.0], dtype)
+    sort([x], comparator=compare_region([scalar(dtype)], "LT", "TOTALORDER"))
+    sort([x], comparator=compare_region([scalar(dtype)], "GT", "TOTALORDER"))
+
+
+def test_sort_stable_payload_keeps_order_of_ties():
+    keys = np.array([3, 1, 2, 1, 3, 3, 0, 1, 2, 0, 1, 2, 3], np.int8)
+    payload = np.arange(keys.size, dtype=np.float32)
+    got_keys, got_payload = sort([keys, payload], stable=True, comparator=compare_region(["tensor<i8>", "tensor<f32>"]))
+    order = np.argsort(keys, kind="stable")
+    np.testing.assert_array_equal(got_keys, keys[order])
+    np.testing.assert_array_equal(got_payload, payload[order])
+
+
+@pytest.mark.parametrize("dimension", [0, 1, 2])
+def test_sort_each_dimension_of_a_3d_array(dimension):
+    rng = np.random.default_rng(dimension)
+    x = rng.integers(0, 5, (4, 3, 6)).astype(np.float64)
+    i = np.arange(x.size, dtype=np.uint32).reshape(x.shape)
+    got_x, got_i = sort([x, i], dimension=dimension, comparator=compare_region(["tensor<f64>", "tensor<ui32>"]))
+    order = np.argsort(x, axis=dimension, kind="stable")
+    np.testing.assert_array_equal(got_i, np.take_along_axis(i, order, axis=dimension))
+
+
+def test_sort_two_keys_lexicographic():
+    """lax.sort with num_keys=2: (k0, k1) compared lexicographically, a payload along."""
+    rng = np.random.default_rng(11)
+    k0 = rng.integers(0, 3, 14).astype(np.int64)
+    k1 = rng.integers(0, 3, 14).astype(np.uint8)
+    v = rng.standard_normal(14).astype(np.float16)
+    comparator = region(
+        ["tensor<i64>", "tensor<i64>", "tensor<ui8>", "tensor<ui8>", "tensor<f16>", "tensor<f16>"],
+        "%lt0 = xla.compare %p0, %p1, comparison_direction = LT : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+        "    %eq0 = xla.compare %p0, %p1, comparison_direction = EQ : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+        "    %lt1 = xla.compare %p2, %p3, comparison_direction = LT : (tensor<ui8>, tensor<ui8>) -> tensor<i1>\n"
+        "    %tie = xla.and %eq0, %lt1 : tensor<i1>\n"
+        "    %r = xla.or %lt0, %tie : tensor<i1>\n"
+        "    xla.return %r : tensor<i1>",
+    )
+    sort([k0, k1, v], comparator=comparator)
+
+
+def test_sort_rank_1_of_shape_0_in_batch():
+    x = np.zeros((0, 4), np.float32)
+    sort([x])

@@ -5,12 +5,14 @@ as scalar code."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 
-from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, TensorType, i8, i64
+from xdsl.dialects import arith, scf, tensor
+from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, IndexType, TensorType, i8, i64
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.utils.fast_math import FastMathFlag
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -18,6 +20,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xla_opt.dialects import xla
+from xla_opt.dialects.shapes.reductions import sort_dimension
 from xla_opt.dialects.shapes.windows import Window, padded_size
 from xla_opt.dialects.xla import elementwise as ew
 from xla_opt.dialects.xla.base import elem_of, is_float, shape_of
@@ -27,6 +30,7 @@ from xla_opt.dialects.xla.computation import ReturnOp
 from .common import PARALLEL, REDUCTION, affine_map, fill_from_scalar, generic
 from .computation import inline_computation
 from .elementwise import identity_generic, in_computation
+from .shape_ops import IndexArithmetic, row_major_strides
 
 
 def reduce_loops(rank: int, reduced: Sequence[int]) -> list[int]:
@@ -208,7 +212,158 @@ class ReduceWindowToGeneric(RewritePattern):
         rewriter.replace(op, [*new_ops, reduce], reduce.results)
 
 
-PATTERNS: list[RewritePattern] = [ReduceToGeneric(), MapToGeneric(), ReduceWindowToGeneric()]
+# --------------------------------------------------------------------------------------
+# Loops over tensors (sort, select_and_scatter)
+# --------------------------------------------------------------------------------------
+
+LoopBody = Callable[[SSAValue, Sequence[SSAValue]], tuple[list[Operation], list[SSAValue]]]
+
+
+def for_loop(lb: SSAValue, ub: SSAValue, step: SSAValue, carried: Sequence[SSAValue], build: LoopBody) -> scf.ForOp:
+    """scf.for from `lb` to `ub` carrying `carried`, whose body is made by
+    `build(induction variable, carried block arguments) -> (ops, yielded values)`."""
+    block = Block(arg_types=[IndexType(), *(v.type for v in carried)])
+    ops, yielded = build(block.args[0], block.args[1:])
+    block.add_ops([*ops, scf.YieldOp(*yielded)])
+    return scf.ForOp(lb, ub, step, carried, Region(block))
+
+
+def row_major_coordinates(b: IndexArithmetic, linear: SSAValue, shape: Sequence[int]) -> list[SSAValue]:
+    """The coordinates of the row-major position `linear` in `shape`."""
+    coordinates = []
+    for d, stride in enumerate(row_major_strides(shape)):
+        coordinate = b.div_const(linear, stride)
+        coordinates.append(coordinate if d == 0 else b.rem_const(coordinate, shape[d]))
+    return coordinates
+
+
+class SortToLoops(RewritePattern):
+    """xla.sort -> a stable bottom-up merge sort of a permutation, then a gather of
+    every operand through it.
+
+    The permutation (i64, the operands' shape) starts as the iota along `dimension`.
+    A merge pass of width w merges, in every 1-D slice along `dimension`, each pair of
+    neighbouring sorted runs [lo, lo + w) and [lo + w, lo + 2w) into the other buffer,
+    taking the right run's element only when the comparator says it goes strictly
+    before the left one (comparator(right, left)): equal elements keep their order, so
+    the sort is stable, the interpreter's order for any comparator that is a strict
+    weak order (TOTALORDER compares included, NaNs and all). Widths 1, 2, 4, ... up to
+    n: the passes run in pairs (src -> dst, then dst -> src) so that the buffers are
+    never swapped; a pass whose width reaches n copies. `is_stable` changes nothing.
+
+    The loops carry tensors (scf.for iter_args) written by tensor.insert in the loop
+    body that owns them, so that xla-bufferize writes them in place."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.SortOp, rewriter: PatternRewriter):
+        if in_computation(op):
+            return
+        inputs = list(op.inputs)
+        shape = shape_of(inputs[0].type)
+        dim = sort_dimension(shape, op.get_dimension())
+        n = shape[dim]
+        if n <= 1 or 0 in shape:
+            rewriter.replace(op, [], inputs)  # nothing to reorder
+            return
+        batch_shape = [size for d, size in enumerate(shape) if d != dim]
+        perm_type = TensorType(i64, shape)
+
+        def iota(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+            index = linalg.IndexOp(dim)
+            value = arith.IndexCastOp(index.result, i64)
+            return [index, value], [value.result]
+
+        start = identity_generic([], perm_type, iota)
+        scratch = tensor.EmptyOp([], perm_type)
+        setup = IndexArithmetic()
+        zero, one, size = setup.const(0), setup.const(1), setup.const(n)
+        passes = (n - 1).bit_length()  # ceil(log2(n)) widths 1, 2, 4, ...
+        pairs = setup.const((passes + 1) // 2)
+
+        def at(coordinates: Sequence[SSAValue], position: SSAValue) -> list[SSAValue]:
+            """The indices of `position` along `dimension` in the slice `coordinates`."""
+            indices = list(coordinates)
+            indices.insert(dim, position)
+            return indices
+
+        def merge_pass(src: SSAValue, dst: SSAValue, width: SSAValue) -> scf.ForOp:
+            """Every pair of runs of `width` in `src` merged into `dst`."""
+
+            def per_slice(linear: SSAValue, carried: Sequence[SSAValue]):
+                b = IndexArithmetic()
+                coordinates = row_major_coordinates(b, linear, batch_shape)
+                run_step = b.add(width, width)
+
+                def per_run_pair(lo: SSAValue, carried: Sequence[SSAValue]):
+                    r = IndexArithmetic()
+                    mid = r.min_u(r.add(lo, width), size)
+                    hi = r.min_u(r.add(lo, run_step), size)
+
+                    def per_element(k: SSAValue, carried: Sequence[SSAValue]):
+                        out, i, j = carried
+                        e = IndexArithmetic()
+                        last = e.const(n - 1)
+                        left = e.add_op(tensor.ExtractOp(src, at(coordinates, e.min_u(i, last)), i64))
+                        right = e.add_op(tensor.ExtractOp(src, at(coordinates, e.min_u(j, last)), i64))
+                        left_at = e.add_op(arith.IndexCastOp(left, IndexType()))
+                        right_at = e.add_op(arith.IndexCastOp(right, IndexType()))
+                        pairs_: list[SSAValue] = []
+                        for x in inputs:
+                            element = elem_of(x.type)
+                            pairs_.append(e.add_op(tensor.ExtractOp(x, at(coordinates, right_at), element)))
+                            pairs_.append(e.add_op(tensor.ExtractOp(x, at(coordinates, left_at), element)))
+                        compare_ops, (right_first,) = inline_computation(op.comparator, pairs_)
+                        e.ops += compare_ops
+                        left_done = e.cmp("uge", i, mid)
+                        right_left = e.cmp("ult", j, hi)
+                        take_right = e.add_op(
+                            arith.AndIOp(right_left, e.add_op(arith.OrIOp(left_done, right_first)))
+                        )
+                        chosen = e.add_op(arith.SelectOp(take_right, right, left))
+                        written = e.add_op(tensor.InsertOp(chosen, out, at(coordinates, k)))
+                        zero_, one_ = e.const(0), e.const(1)
+                        next_i = e.add(i, e.add_op(arith.SelectOp(take_right, zero_, one_)))
+                        next_j = e.add(j, e.add_op(arith.SelectOp(take_right, one_, zero_)))
+                        return e.ops, [written, next_i, next_j]
+
+                    merge = for_loop(lo, hi, one, [carried[0], lo, mid], per_element)
+                    return [*r.ops, merge], [merge.results[0]]
+
+                runs = for_loop(zero, size, run_step, carried, per_run_pair)
+                return [*b.ops, runs], [runs.results[0]]
+
+            return for_loop(zero, setup.const(math.prod(batch_shape)), one, [dst], per_slice)
+
+        def pass_pair(_: SSAValue, carried: Sequence[SSAValue]):
+            src, dst, width = carried
+            b = IndexArithmetic()
+            into_dst = merge_pass(src, dst, width)
+            double = b.add(width, width)
+            into_src = merge_pass(into_dst.results[0], src, double)
+            quadruple = b.add(double, double)
+            return [into_dst, *b.ops, into_src], [into_src.results[0], into_dst.results[0], quadruple]
+
+        sort = for_loop(zero, pairs, one, [start[-1].results[0], scratch.tensor, one], pass_pair)
+        perm = sort.results[0]
+
+        gathers: list[Operation] = []
+        for x in inputs:
+
+            def gather(args: Sequence[BlockArgument], x: SSAValue = x) -> tuple[list[Operation], list[SSAValue]]:
+                b = IndexArithmetic()
+                source = b.add_op(arith.IndexCastOp(args[0], IndexType()))
+                indices = [source if d == dim else b.loop_index(d) for d in range(len(shape))]
+                read = b.add_op(tensor.ExtractOp(x, indices, elem_of(x.type)))
+                return b.ops, [read]
+
+            gathers += identity_generic([perm], x.type, gather)  # type: ignore[arg-type]
+        results = [g.results[0] for g in gathers[1::2]]
+        rewriter.replace(op, [*start, scratch, *setup.ops, sort, *gathers], results)
+
+
+PATTERNS: list[RewritePattern] = [ReduceToGeneric(), MapToGeneric(), ReduceWindowToGeneric(), SortToLoops()]
 
 # The ops these patterns lower.
-LOWERED: frozenset[str] = frozenset({xla.ReduceOp.name, xla.MapOp.name, xla.ReduceWindowOp.name})
+LOWERED: frozenset[str] = frozenset(
+    {xla.ReduceOp.name, xla.MapOp.name, xla.ReduceWindowOp.name, xla.SortOp.name}
+)
