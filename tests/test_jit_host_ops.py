@@ -114,3 +114,58 @@ def test_programs_for_several_replicas_are_a_located_error(op, message):
     text = jit_error(prog, x)
     assert "<program>:2:" in text and "the jit backend runs one replica" in text
     assert __import__("re").search(message, text), text
+
+
+# ---- get_dimension_size, set_dimension_size ------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [np.float32, BF16, np.uint8, np.bool_], ids=lambda d: np.dtype(d).name)
+def test_get_dimension_size_of_static_shapes(dtype):
+    x = values((4, 3), dtype)
+    t = ttype(x)
+    body = (
+        f"  %r0 = xla.get_dimension_size %a0, dimension = 0 : ({t}) -> tensor<i32>\n"
+        f"  %r1 = xla.get_dimension_size %a0, dimension = 1 : ({t}) -> tensor<i32>"
+    )
+    prog = program(body, [t], ["tensor<i32>"] * 2)
+    both(prog, x)
+    assert [int(r) for r in xla_opt.run(prog, x, backend="jit")] == [4, 3]
+
+
+SET_THEN_GET = """func.func @main(%x: tensor<4x3xf32>, %n: tensor<i32>) -> (tensor<i32>, tensor<i32>, tensor<4x3xf32>, tensor<12xf32>) {
+  %s = xla.set_dimension_size %x, %n, dimension = 0 : (tensor<4x3xf32>, tensor<i32>) -> tensor<4x3xf32>
+  %g0 = xla.get_dimension_size %s, dimension = 0 : (tensor<4x3xf32>) -> tensor<i32>
+  %g1 = xla.get_dimension_size %s, dimension = 1 : (tensor<4x3xf32>) -> tensor<i32>
+  %r = xla.reshape %s : (tensor<4x3xf32>) -> tensor<12xf32>
+  func.return %g0, %g1, %s, %r : tensor<i32>, tensor<i32>, tensor<4x3xf32>, tensor<12xf32>
+}"""
+
+
+@pytest.mark.parametrize("size", [2, 4, 9, -1])
+def test_set_dimension_size_then_get_and_reshape(size):
+    # the size read back is the one set, within the bound [0, 4]; the data is the
+    # operand's ("pasa el operando como resultado")
+    x = values((4, 3), np.float32)
+    n = np.array(size, np.int32)
+    both(SET_THEN_GET, x, n)
+    g0, g1, s, r = xla_opt.run(SET_THEN_GET, x, n, backend="jit")
+    assert (int(g0), int(g1)) == (min(max(size, 0), 4), 3)
+    np.testing.assert_array_equal(s, x)
+    np.testing.assert_array_equal(r, x.reshape(12))
+
+
+def test_set_dimension_size_read_by_a_reduction_runs_on_the_interpreter():
+    # reductions ignore the padding beyond a run-time size: the JIT has static shapes
+    prog = """func.func @main(%x: tensor<4xf32>, %n: tensor<i32>) -> tensor<f32> {
+  %s = xla.set_dimension_size %x, %n, dimension = 0 : (tensor<4xf32>, tensor<i32>) -> tensor<4xf32>
+  %z = xla.constant dense<0.0> : tensor<f32>
+  %r = xla.reduce (%s), (%z), dimensions = [0] body {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %t = xla.add %p, %q : tensor<f32>
+    xla.return %t : tensor<f32>
+  } : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+  func.return %r : tensor<f32>
+}"""
+    x, n = np.array([1, 2, 3, 4], np.float32), np.array(2, np.int32)
+    assert xla_opt.run(prog, x, n)[0] == 3
+    assert "'xla.set_dimension_size' op is not lowered to linalg" in jit_error(prog, x, n)

@@ -16,9 +16,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    TensorType,
+    i64,
+)
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -551,6 +558,99 @@ class ForwardOptimizationBarrier(RewritePattern):
         rewriter.replace(op, [], list(op.operands))
 
 
+# --------------------------------------------------------------------------------------
+# Dimension sizes
+# --------------------------------------------------------------------------------------
+#
+# The interpreter (the oracle) keeps the data of a set_dimension_size result and marks
+# the dimension's run-time size on the value; get_dimension_size reads it, reductions
+# ignore the elements beyond it, and shape ops relabelling dimensions carry it. The JIT
+# has static shapes only, so it lowers the cases where that mark is not needed: a
+# get_dimension_size with no set_dimension_size in the program (a constant) or of a
+# set_dimension_size result (its size, clamped to the bound); a set_dimension_size whose
+# users all read the data as it is. Any other case stays a not-lowered error.
+
+# Users that read a set_dimension_size result as a plain array of its static shape
+# (the interpreter's "ops that re-index elements return static results").
+_STATIC_READERS = frozenset(
+    op.name
+    for op in (so.ReshapeOp, so.CollapseOp, so.SliceOp, so.DynamicSliceOp, so.DynamicUpdateSliceOp,
+               so.ConcatenateOp, so.PadOp)
+)  # fmt: skip
+
+
+def _function_of(op: Operation) -> Operation | None:
+    while op is not None and op.name != "func.func":
+        op = op.parent_op()  # type: ignore[assignment]
+    return op
+
+
+def _has_callers(fn: Operation) -> bool:
+    """Whether function `fn` is called in the module (what it returns keeps its
+    run-time sizes in the caller; what it takes may have them)."""
+    name = fn.sym_name.data  # type: ignore[attr-defined]
+    callee_names = (getattr(o, "callee", None) for o in fn.get_toplevel_object().walk())
+    return any(c is not None and c.string_value() == name for c in callee_names)
+
+
+def _is_input(value: SSAValue) -> bool:
+    """An argument of a function no one calls: an input array, of static sizes."""
+    if not isinstance(value, BlockArgument):
+        return False
+    fn = value.block.parent_op()
+    return fn is not None and fn.name == "func.func" and not _has_callers(fn)
+
+
+def _size_tensor(size: SSAValue, bound: int, result_type: Attribute) -> list[Operation]:
+    """The rank-0 `size` clamped to [0, bound] as `result_type` (tensor<i32>): what
+    set_dimension_size records; the last op gives the result."""
+    ops, index = clamped_start(size, bound)
+    cast = arith.IndexCastOp(index, elem_of(result_type))
+    empty = tensor.EmptyOp([], result_type)
+    return [*ops, cast, empty, tensor.InsertOp(cast.result, empty.tensor, [])]
+
+
+class GetDimensionSizeToConstant(RewritePattern):
+    """get_dimension_size -> the static size, when the operand cannot carry a run-time
+    size: a function input, or any value once the program sets no dimension size
+    (SetDimensionSizeToOperand lowers the get_dimension_size of its own results)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: so.GetDimensionSizeOp, rewriter: PatternRewriter, /) -> None:
+        if not _is_input(op.operand) and any(
+            isinstance(o, so.SetDimensionSizeOp) for o in op.get_toplevel_object().walk()
+        ):
+            return  # the operand may carry a run-time size: the interpreter runs it
+        result_type = op.result.type
+        assert isinstance(result_type, TensorType)
+        static = shape_of(op.operand.type)[op.get_dimension()]
+        rewriter.replace(op, arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(result_type, [static])))
+
+
+class SetDimensionSizeToOperand(RewritePattern):
+    """set_dimension_size -> its operand ("passes the operand as the result"), when
+    every user reads the data as it is (a re-indexing op, the return of a function
+    no one calls) or reads its size: get_dimension_size of the dimension set -> the
+    clamped size, of another dimension -> get_dimension_size of the operand."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: so.SetDimensionSizeOp, rewriter: PatternRewriter, /) -> None:
+        users = [use.operation for use in op.result.uses]
+        for user in users:
+            if user.name == "func.return":
+                fn = _function_of(user)
+                if fn is None or _has_callers(fn):
+                    return
+            elif not (user.name in _STATIC_READERS or isinstance(user, so.GetDimensionSizeOp)):
+                return
+        dimension = op.get_dimension()
+        bound = shape_of(op.operand.type)[dimension]
+        for user in users:
+            if isinstance(user, so.GetDimensionSizeOp) and user.get_dimension() == dimension:
+                rewriter.replace(user, _size_tensor(op.size, bound, user.result.type))
+        rewriter.replace(op, [], [op.operand])  # other dimensions: sizes of the operand
+
+
 PATTERNS: list[RewritePattern] = [
     BroadcastToGeneric(),
     BroadcastInDimToGeneric(),
@@ -565,9 +665,9 @@ PATTERNS: list[RewritePattern] = [
     PadToGeneric(),
     ForwardTupleElement(),
     ForwardOptimizationBarrier(),
+    GetDimensionSizeToConstant(),
+    SetDimensionSizeToOperand(),
 ]
 
-# The ops these patterns lower (get_dimension_size and set_dimension_size: not yet).
-LOWERED: frozenset[str] = frozenset(
-    op.name for op in so.SHAPE_OPS if op not in (so.GetDimensionSizeOp, so.SetDimensionSizeOp)
-)
+# The ops these patterns lower (get/set_dimension_size: the static cases above).
+LOWERED: frozenset[str] = frozenset(op.name for op in so.SHAPE_OPS)
