@@ -1,0 +1,59 @@
+// RUN: xla-opt %s -p convert-xla-to-linalg | filecheck %s
+
+// NHWC input, HWIO kernel, stride 2, padding 1: a zero fill, then one generic whose
+// loops are the output's dimensions (parallel), then the kernel's spatial dimensions
+// and the input features (reduction). The kernel is read through its map (H, W, I, O
+// = d4, d5, d6, d3); the input through tensor.extract at p * stride + k - low,
+// zero where that falls outside it (one unsigned compare per dimension).
+// CHECK-LABEL: func.func @conv_nhwc
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x5x5x2xf32>, %[[K:.*]]: tensor<3x3x2x4xf32>)
+// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<1x3x3x4xf32>
+// CHECK:         %[[ZERO:.*]] = linalg.generic {{.*}} outs(%[[EMPTY]] : tensor<1x3x3x4xf32>)
+// CHECK:         %[[CONV:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[K]] : tensor<3x3x2x4xf32>) outs(%[[ZERO]] : tensor<1x3x3x4xf32>) {
+// CHECK-NEXT:    ^{{.*}}(%[[W:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK:           %[[P:.*]] = linalg.index 1 : index
+// CHECK:           %[[ROW:.*]] = arith.muli %[[P]], %{{.*}} : index
+// CHECK:           %[[KH:.*]] = linalg.index 4 : index
+// CHECK:           %[[POS:.*]] = arith.addi %[[ROW]], %[[KH]] : index
+// CHECK:           %[[Q:.*]] = arith.addi %[[POS]], %{{.*}} : index
+// CHECK:           arith.cmpi ule, %[[Q]], %{{.*}} : index
+// CHECK:           %[[READ:.*]] = tensor.extract %[[X]][{{.*}}] : tensor<1x5x5x2xf32>
+// CHECK:           %[[INSIDE:.*]] = arith.andi
+// CHECK:           %[[V:.*]] = arith.select %[[INSIDE]], %[[READ]], %{{.*}} : f32
+// CHECK:           %[[MUL:.*]] = arith.mulf %[[V]], %[[W]] : f32
+// CHECK:           %[[ADD:.*]] = arith.addf %[[ACC]], %[[MUL]] : f32
+// CHECK-NEXT:      linalg.yield %[[ADD]] : f32
+// CHECK:         func.return %[[CONV]] : tensor<1x3x3x4xf32>
+func.func @conv_nhwc(%x: tensor<1x5x5x2xf32>, %k: tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32> {
+  %r = xla.convolution %x, %k, window_strides = [2, 2], padding = [[1, 1], [1, 1]], input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2] : (tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
+  func.return %r : tensor<1x3x3x4xf32>
+}
+
+// f16, two feature groups, lhs dilation 2: the input feature is
+// (o // 2) * 2 + c; a position is an input element only when divisible by the
+// dilation; products accumulate in f32, rounded once to f16 at the end.
+// CHECK-LABEL: func.func @conv_grouped_dilated_f16
+// CHECK:         tensor.empty() : tensor<1x5x4xf32>
+// CHECK:         %[[CONV:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<2x2x4xf16>) outs(%{{.*}} : tensor<1x5x4xf32>) {
+// CHECK-NEXT:    ^{{.*}}(%[[W:.*]]: f16, %[[ACC:.*]]: f32):
+// CHECK:           %[[C:.*]] = linalg.index 4 : index
+// CHECK:           %[[O:.*]] = linalg.index 2 : index
+// CHECK:           %[[G:.*]] = arith.divsi %[[O]], %{{.*}} : index
+// CHECK:           %[[BASE:.*]] = arith.muli %[[G]], %{{.*}} : index
+// CHECK:           %[[FEATURE:.*]] = arith.addi %[[BASE]], %[[C]] : index
+// CHECK:           arith.remsi
+// CHECK:           arith.cmpi eq
+// CHECK:           tensor.extract %{{.*}}[%{{.*}}, %[[FEATURE]], %{{.*}}] : tensor<1x4x3xf16>
+// CHECK:           arith.select
+// CHECK:           arith.extf
+// CHECK:           arith.extf
+// CHECK:           arith.mulf {{.*}} : f32
+// CHECK:           arith.addf %[[ACC]], {{.*}} : f32
+// CHECK:         } -> tensor<1x5x4xf32>
+// CHECK:         tensor.empty() : tensor<1x5x4xf16>
+// CHECK:         linalg.generic {{.*}} ins(%[[CONV]] : tensor<1x5x4xf32>) outs(%{{.*}} : tensor<1x5x4xf16>)
+// CHECK:           arith.truncf %{{.*}} : f32 to f16
+func.func @conv_grouped_dilated_f16(%x: tensor<1x4x3xf16>, %k: tensor<2x2x4xf16>) -> tensor<1x5x4xf16> {
+  %r = xla.convolution %x, %k, padding = [[-1, 2]], lhs_dilation = [2], input_batch_dimension = 0, input_feature_dimension = 1, input_spatial_dimensions = [2], kernel_input_feature_dimension = 1, kernel_output_feature_dimension = 2, kernel_spatial_dimensions = [0], output_batch_dimension = 0, output_feature_dimension = 2, output_spatial_dimensions = [1], feature_group_count = 2 : (tensor<1x4x3xf16>, tensor<2x2x4xf16>) -> tensor<1x5x4xf16>
+  func.return %r : tensor<1x5x4xf16>
+}
