@@ -296,6 +296,48 @@ def test_scatter_random_dimension_numbers(seed):
     scatter([x], idx, [upd], uwd, inserted, sdod, ivd, binary_update("multiply", dtype))
 
 
+def same_on_both_backends(program: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    """A whole program (xla or StableHLO text) on both backends: equal results."""
+    expected = xla_opt.run(program, *inputs, backend="interpreter")
+    got = xla_opt.run(program, *inputs, backend="jit")
+    for g, e in zip(got, expected, strict=True):
+        np.testing.assert_array_equal(g, e)
+    return got
+
+
+# A while loop whose body gathers x[idx] and scatters x[idx] * x[idx] + 1 back, with a
+# repeated index: the ops lowered inside scf.while.
+GATHER_SCATTER_IN_A_LOOP = """
+func.func @main(%i: tensor<i32>, %x: tensor<5xf32>, %idx: tensor<3x1xi32>) -> tensor<5xf32> {
+  %ri, %rx, %rk = xla.while %i, %x, %idx cond {
+  ^bb0(%ci: tensor<i32>, %cx: tensor<5xf32>, %ck: tensor<3x1xi32>):
+    %n = xla.constant dense<3> : tensor<i32>
+    %lt = xla.compare %ci, %n, comparison_direction = LT : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    xla.return %lt : tensor<i1>
+  } body {
+  ^bb0(%bi: tensor<i32>, %bx: tensor<5xf32>, %bk: tensor<3x1xi32>):
+    %g = xla.gather %bx, %bk, offset_dims = [], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1, slice_sizes = [1] : (tensor<5xf32>, tensor<3x1xi32>) -> tensor<3xf32>
+    %s = xla.scatter (%bx), %bk, (%g), update_window_dims = [], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1 update_computation {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %t = xla.multiply %a, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      %one = xla.constant dense<1.0> : tensor<f32>
+      %u = xla.add %t, %one : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      xla.return %u : tensor<f32>
+    } : (tensor<5xf32>, tensor<3x1xi32>, tensor<3xf32>) -> tensor<5xf32>
+    %k = xla.constant dense<1> : tensor<i32>
+    %ni = xla.add %bi, %k : tensor<i32>
+    xla.return %ni, %s, %bk : tensor<i32>, tensor<5xf32>, tensor<3x1xi32>
+  } : (tensor<i32>, tensor<5xf32>, tensor<3x1xi32>) -> (tensor<i32>, tensor<5xf32>, tensor<3x1xi32>)
+  func.return %rx : tensor<5xf32>
+}"""
+
+
+def test_gather_and_scatter_in_a_while_body():
+    x = np.array([1, 2, 3, 4, 5], np.float32) / 4
+    idx = np.array([[1], [4], [1]], np.int32)
+    same_on_both_backends(GATHER_SCATTER_IN_A_LOOP, [np.int32(0), x, idx])
+
+
 # --------------------------------------------------------------------------------------
 # StableHLO batching dimensions (imported as explicit iota indices)
 # --------------------------------------------------------------------------------------
@@ -322,14 +364,6 @@ func.func @main(%x: tensor<3x5xf32>, %i: tensor<3x4x1xi32>, %u: tensor<3x4xf32>)
   return %r : tensor<3x5xf32>
 }
 """
-
-
-def same_on_both_backends(program: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    expected = xla_opt.run(program, *inputs, backend="interpreter")
-    got = xla_opt.run(program, *inputs, backend="jit")
-    for g, e in zip(got, expected, strict=True):
-        np.testing.assert_array_equal(g, e)
-    return got
 
 
 def test_gather_with_batching_dims():
