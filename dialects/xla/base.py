@@ -234,6 +234,15 @@ def int_matrix(attr: Attribute | None) -> list[tuple[int, ...]]:
     return [tuple(values[i * n : (i + 1) * n]) for i in range(shape[0])]
 
 
+def verified_int_matrix(attr: DenseIntOrFPElementsAttr, name: str) -> list[tuple[int, ...]]:
+    """The rows of an integer-matrix property (padding, replica_groups,
+    source_target_pairs) after checking that it is one: a rank-2 i64 tensor. (What a
+    row must hold, e.g. a [low, high] pair, the shape functions check.)"""
+    if attr.get_element_type() != i64 or len(attr.get_shape() or ()) != 2:
+        raise VerifyException(f"{name} must be a rank-2 i64 tensor, got {attr.get_type()}")
+    return int_matrix(attr)
+
+
 def property_value(attr: Attribute) -> Any:
     """A property as a plain Python value: integer arrays as tuples, i64 matrices as
     lists of row tuples, booleans, integers, floats, strings, enums as their spelling,

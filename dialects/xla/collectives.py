@@ -42,23 +42,16 @@ from xla_opt.dialects.shapes.collectives import (
     reduce_scatter_shape,
 )
 
-from .base import XlaOp, elem_of, int_matrix, shape_of, tensor
+from .base import XlaOp, elem_of, shape_of, tensor, verified_int_matrix
 from .computation import verify_computation
 
 ui32 = IntegerType(32, Signedness.UNSIGNED)
 
 
-def _matrix_rows(attr: DenseIntOrFPElementsAttr, name: str) -> list[tuple[int, ...]]:
-    """The rows of an integer-matrix property (replica_groups, source_target_pairs)."""
-    if attr.get_element_type() != i64 or len(attr.get_shape() or ()) != 2:
-        raise VerifyException(f"{name} must be a rank-2 i64 tensor, got {attr.get_type()}")
-    return int_matrix(attr)
-
-
 def _group_size(op: XlaOp) -> int | None:
     """The replica group size that replica_groups and shard_count (on the ops that
     have one) state, if any."""
-    rows = _matrix_rows(op.replica_groups, "replica_groups")  # type: ignore[attr-defined]
+    rows = verified_int_matrix(op.replica_groups, "replica_groups")  # type: ignore[attr-defined]
     shard_count = op.get_shard_count() if hasattr(op, "get_shard_count") else None  # type: ignore[attr-defined]
     return collective_group_size(rows, shard_count)
 
@@ -240,7 +233,7 @@ class CollectivePermuteOp(XlaOp):
         return [self.operand.type]
 
     def verify_xla(self) -> None:
-        check_source_target_pairs(_matrix_rows(self.source_target_pairs, "source_target_pairs"))
+        check_source_target_pairs(verified_int_matrix(self.source_target_pairs, "source_target_pairs"))
 
 
 COLLECTIVE_OPS = (

@@ -51,6 +51,7 @@ from .base import (
     same_element_type,
     shape_of,
     tensor,
+    verified_int_matrix,
 )
 
 
@@ -192,12 +193,7 @@ class ConvolutionOp(XlaOp):
     def verify_xla(self) -> None:
         same_element_type(lhs=self.lhs.type, rhs=self.rhs.type)
         if self.padding is not None:
-            pad_shape = tuple(self.padding.get_shape() or ())
-            if len(pad_shape) != 2 or pad_shape[1] not in (0, 2):
-                raise VerifyException(
-                    f"padding of shape {list(pad_shape)} must be a matrix of [low, high] "
-                    "pairs"
-                )
+            verified_int_matrix(self.padding, "padding")
         n = len(self.get_input_spatial_dimensions())
         result_rank = len(shape_of(self.result.type))
         if result_rank != n + 2:

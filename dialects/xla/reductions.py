@@ -52,7 +52,7 @@ from xla_opt.dialects.shapes.reductions import (
 )
 from xla_opt.dialects.shapes.windows import Window
 
-from .base import XlaOp, elem_of, int_matrix, shape_of, tensor
+from .base import XlaOp, elem_of, shape_of, tensor, verified_int_matrix
 from .computation import (
     PRED_SCALAR,
     fmt_types,
@@ -65,11 +65,7 @@ from .computation import (
 
 def _padding_pairs(attr: DenseIntOrFPElementsAttr | None) -> list[tuple[int, ...]] | None:
     """The [low, high] rows of a padding property (None when absent)."""
-    if attr is None:
-        return None
-    if attr.get_element_type() != i64 or len(attr.get_shape() or ()) != 2:
-        raise VerifyException(f"padding must be an i64 matrix of [low, high] rows, got {attr}")
-    return int_matrix(attr)
+    return None if attr is None else verified_int_matrix(attr, "padding")
 
 
 def _input_shape(inputs: Sequence[SSAValue]) -> tuple[int, ...]:

@@ -313,7 +313,7 @@ func.func @conv_padding_count(%x: tensor<1x2x5x5xf32>, %k: tensor<3x2x3x3xf32>) 
 // -----
 
 func.func @conv_padding_pairs(%x: tensor<1x2x5x5xf32>, %k: tensor<3x2x3x3xf32>) {
-  // expected-error @+1 {{'xla.convolution' op padding of shape [2, 3] must be a matrix of [low, high] pairs}}
+  // expected-error @+1 {{'xla.convolution' op padding [[0, 0, 0], [0, 0, 0]] must have one [low, high] pair per spatial dimension (2)}}
   %0 = xla.convolution %x, %k, padding = [[0, 0, 0], [0, 0, 0]], input_batch_dimension = 0, input_feature_dimension = 1, input_spatial_dimensions = [2, 3], kernel_input_feature_dimension = 1, kernel_output_feature_dimension = 0, kernel_spatial_dimensions = [2, 3], output_batch_dimension = 0, output_feature_dimension = 1, output_spatial_dimensions = [2, 3] : (tensor<1x2x5x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x3x3xf32>
   func.return
 }
