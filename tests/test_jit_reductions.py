@@ -335,3 +335,89 @@ def test_sort_two_keys_lexicographic():
 def test_sort_rank_1_of_shape_0_in_batch():
     x = np.zeros((0, 4), np.float32)
     sort([x])
+
+
+# --------------------------------------------------------------------------------------
+# select_and_scatter
+# --------------------------------------------------------------------------------------
+
+
+def select_and_scatter(x: np.ndarray, source_values, init, select="GE", scatter="add", **window) -> np.ndarray:
+    """`source_values` is called with the source's shape (the windowed shape of x)."""
+    shape = windowed_shape(x.shape, **window)
+    source = np.asarray(source_values(shape)).astype(x.dtype)
+    init = np.array(init, x.dtype)
+    s = scalar(x.dtype)
+    select_region = region(
+        [s, s], f"%c = xla.compare %p0, %p1, comparison_direction = {select} : ({s}, {s}) -> tensor<i1>\n"
+        "    xla.return %c : tensor<i1>",
+    )  # fmt: skip
+    [got] = exact(
+        f"xla.select_and_scatter %a0, %a1, %a2, {window_attrs(**window)} select {select_region} "
+        f"scatter {reducer(scatter, x.dtype)} : ({ttype(x)}, {ttype(source)}, {ttype(init)}) -> {ttype(x)}",
+        [x, source, init],
+        [ttype(x)],
+    )
+    return got
+
+
+def source_of(dtype):
+    rng = np.random.default_rng(8)
+    return lambda shape: rand(rng, shape, dtype)
+
+
+@pytest.mark.parametrize("dtype", [*FLOATS, np.int32, np.uint8, np.int64], ids=lambda d: np.dtype(d).name)
+def test_select_and_scatter_max_pool_gradient_nhwc(dtype):
+    rng = np.random.default_rng(9)
+    x = rand(rng, (2, 4, 6, 3), dtype)
+    source = rand(rng, (2, 2, 3, 3), dtype)
+    got = select_and_scatter(x, lambda shape: source, 0, window=[1, 2, 2, 1], strides=[1, 2, 2, 1])
+    # numpy: each 2x2 window's source value goes to its first maximum
+    windows = x.reshape(2, 2, 2, 3, 2, 3).transpose(0, 1, 3, 5, 2, 4).reshape(2, 2, 3, 3, 4)
+    first = np.argmax(windows.astype(np.float64), axis=-1)
+    expected = np.zeros((2, 2, 3, 3, 4), x.dtype)
+    np.put_along_axis(expected, first[..., None], source[..., None], axis=-1)
+    expected = expected.reshape(2, 2, 3, 3, 2, 2).transpose(0, 1, 4, 2, 5, 3).reshape(x.shape)
+    np.testing.assert_array_equal(got.astype(np.float64), expected.astype(np.float64))
+
+
+@pytest.mark.parametrize("select", ["GE", "GT", "LE", "LT"])
+def test_select_and_scatter_ties_and_overlapping_windows(select):
+    """Stride 1 below the window: windows overlap and several scatter into one
+    position; equal elements test which one select keeps (GE: the first, GT: the
+    last)."""
+    x = np.array([[1, 3, 3, 0, 3], [2, 3, 1, 1, 0], [0, 0, 2, 2, 2]], np.int16)
+    select_and_scatter(x, lambda shape: np.arange(1, np.prod(shape) + 1).reshape(shape), 5, select=select,
+                       window=[2, 2])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "window",
+    [
+        dict(window=[3, 3], strides=[1, 1], padding=[[1, 1], [1, 1]]),  # SAME
+        dict(window=[2, 3], strides=[2, 2], padding=[[0, 1], [2, 1]]),
+        dict(window=[2, 2], strides=[1, 3], padding=[[3, 0], [0, 0]]),  # windows of padding only
+        dict(window=[1, 1]),
+    ],
+    ids=str,
+)
+@pytest.mark.parametrize("dtype, scatter", [(np.float32, "add"), (np.float64, "multiply"), (BF16, "maximum"),
+                                            (np.uint32, "add"), (np.int8, "minimum")],
+                         ids=lambda v: v if isinstance(v, str) else np.dtype(v).name)  # fmt: skip
+def test_select_and_scatter_padding_and_strides(window, dtype, scatter):
+    rng = np.random.default_rng(10)
+    x = rand(rng, (4, 5), dtype)
+    select_and_scatter(x, source_of(dtype), 2, scatter=scatter, **window)
+
+
+@pytest.mark.parametrize(
+    "shape, window",
+    [
+        ((0, 2), dict(window=[1, 1], padding=[[1, 1], [0, 0]])),  # windows but no operand
+        ((1, 2), dict(window=[2, 1])),  # operand but no window
+        ((), dict(window=[])),  # a scalar: its own window
+    ],
+)
+def test_select_and_scatter_degenerate_shapes(shape, window):
+    x = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    select_and_scatter(x, lambda s: np.full(s, 4.0), 1.5, **window)

@@ -9,7 +9,16 @@ import math
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, scf, tensor
-from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, IndexType, TensorType, i8, i64
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    DenseArrayBase,
+    IndexType,
+    IntegerAttr,
+    TensorType,
+    i1,
+    i8,
+    i64,
+)
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.utils.fast_math import FastMathFlag
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
@@ -26,6 +35,7 @@ from xla_opt.dialects.xla import elementwise as ew
 from xla_opt.dialects.xla.base import elem_of, is_float, shape_of
 from xla_opt.dialects.xla.base import tensor as tensor_type
 from xla_opt.dialects.xla.computation import ReturnOp
+from xla_opt.dialects.xla.reductions import REDUCTION_OPS
 
 from .common import PARALLEL, REDUCTION, affine_map, fill_from_scalar, generic
 from .computation import inline_computation
@@ -361,9 +371,84 @@ class SortToLoops(RewritePattern):
         rewriter.replace(op, [*start, scratch, *setup.ops, sort, *gathers], results)
 
 
-PATTERNS: list[RewritePattern] = [ReduceToGeneric(), MapToGeneric(), ReduceWindowToGeneric(), SortToLoops()]
+class SelectAndScatterToLoops(RewritePattern):
+    """xla.select_and_scatter -> the result filled with init_value, then a loop over
+    the windows in row-major order (the source's positions) carrying the result.
+
+    Each window's offsets are walked in row-major order, carrying the selected value,
+    its operand coordinates and whether one was selected yet: a candidate inside the
+    operand (padding is never selected) replaces the selection unless one exists and
+    select(selected, candidate) holds, so ties keep the earlier element. The window's
+    source value is then combined into the selected position with `scatter`
+    (tensor.insert in the loop body that carries the result, so that it is written in
+    place); overlapping windows reach a position in row-major window order, as in the
+    interpreter. A window holding only padding selects nothing and leaves the result
+    alone (its position 0 is written back unchanged)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.SelectAndScatterOp, rewriter: PatternRewriter):
+        if in_computation(op):
+            return
+        window = op.window()
+        shape = shape_of(op.operand.type)
+        source_shape = shape_of(op.source.type)
+        element = elem_of(op.operand.type)
+        fill = fill_from_scalar(op.init_value, op.result.type)  # type: ignore[arg-type]
+        if 0 in shape or 0 in source_shape:
+            rewriter.replace(op, fill, fill[-1].results)  # no window selects anything
+            return
+        setup = IndexArithmetic()
+        zero, one = setup.const(0), setup.const(1)
+        initial = tensor.ExtractOp(op.init_value, [], element)
+        nothing = arith.ConstantOp(IntegerAttr(0, i1))
+
+        def per_window(linear: SSAValue, carried: Sequence[SSAValue]):
+            (result,) = carried
+            b = IndexArithmetic()
+            origin = row_major_coordinates(b, linear, source_shape)
+            corner = [
+                b.add_const(b.mul_const(o, stride), -low)
+                for o, stride, (low, _) in zip(origin, window.strides, window.padding, strict=True)
+            ]
+
+            def per_offset(offset: SSAValue, carried: Sequence[SSAValue]):
+                selected, have, *at = carried
+                e = IndexArithmetic()
+                position = [e.add(c, w) for c, w in zip(corner, row_major_coordinates(e, offset, window.dimensions))]
+                true = e.add_op(arith.ConstantOp(IntegerAttr(1, i1)))
+                inside = e.all_of([e.cmp("ult", p, e.const(size)) for p, size in zip(position, shape)]) or true
+                clamped = [e.min_u(p, e.const(size - 1)) for p, size in zip(position, shape)]
+                candidate = e.add_op(tensor.ExtractOp(op.operand, clamped, element))
+                select_ops, (keep,) = inline_computation(op.select, [selected, candidate])
+                e.ops += select_ops
+                keeps = e.add_op(arith.AndIOp(have, keep))
+                take = e.add_op(arith.AndIOp(inside, e.add_op(arith.XOrIOp(keeps, true))))
+                chosen = [e.add_op(arith.SelectOp(take, new, old)) for new, old in zip([candidate, *clamped], [selected, *at])]
+                return e.ops, [chosen[0], e.add_op(arith.OrIOp(have, inside)), *chosen[1:]]
+
+            walk = for_loop(
+                zero, b.const(math.prod(window.dimensions)), one, [initial.result, nothing.result, *[zero] * len(shape)], per_offset
+            )
+            b.ops.append(walk)
+            have, at = walk.results[1], list(walk.results[2:])
+            current = b.add_op(tensor.ExtractOp(result, at, element))
+            update = b.add_op(tensor.ExtractOp(op.source, origin, element))
+            scatter_ops, (combined,) = inline_computation(op.scatter, [current, update])
+            b.ops += scatter_ops
+            written = b.add_op(tensor.InsertOp(b.add_op(arith.SelectOp(have, combined, current)), result, at))
+            return b.ops, [written]
+
+        windows = for_loop(zero, setup.const(math.prod(source_shape)), one, [fill[-1].results[0]], per_window)
+        rewriter.replace(op, [*fill, *setup.ops, initial, nothing, windows], windows.results)
+
+
+PATTERNS: list[RewritePattern] = [
+    ReduceToGeneric(),
+    MapToGeneric(),
+    ReduceWindowToGeneric(),
+    SortToLoops(),
+    SelectAndScatterToLoops(),
+]
 
 # The ops these patterns lower.
-LOWERED: frozenset[str] = frozenset(
-    {xla.ReduceOp.name, xla.MapOp.name, xla.ReduceWindowOp.name, xla.SortOp.name}
-)
+LOWERED: frozenset[str] = frozenset(op.name for op in REDUCTION_OPS)
