@@ -563,15 +563,75 @@ def _convert(b: ScalarBuilder, x: SSAValue, src: Attribute, dst: Attribute) -> S
     return _int_to_int(b, x, src, dst)
 
 
+def _to_bits(b: ScalarBuilder, x: SSAValue, t: Attribute) -> SSAValue:
+    """The bits of x (of element type t) as a signless integer of t's width; of a
+    complex number, its real part's bits low and its imaginary part's high (numpy's
+    little-endian layout)."""
+    if isinstance(t, ComplexType):
+        half, whole = IntegerType(bit_width(t.element_type)), IntegerType(bit_width(t))
+        re, im = (_to_bits(b, part, t.element_type) for part in b.parts(x))
+        low, high = (b.add(arith.ExtUIOp(part, whole)) for part in (re, im))
+        high = b.binary(arith.ShLIOp, high, b.int_const(half.width.data, whole), whole)
+        return b.binary(arith.OrIOp, low, high, whole)
+    if isinstance(t, IntegerType):
+        return x
+    return b.add(arith.BitcastOp(x, IntegerType(bit_width(t))))
+
+
+def _from_bits(b: ScalarBuilder, bits: SSAValue, t: Attribute) -> SSAValue:
+    """The element of type t whose bits are `bits` (see _to_bits)."""
+    if isinstance(t, ComplexType):
+        half, whole = IntegerType(bit_width(t.element_type)), IntegerType(bit_width(t))
+        high = b.binary(arith.ShRUIOp, bits, b.int_const(half.width.data, whole), whole)
+        re, im = (b.add(arith.TruncIOp(part, half)) for part in (bits, high))
+        return b.make_complex(_from_bits(b, re, t.element_type), _from_bits(b, im, t.element_type))
+    if isinstance(t, IntegerType):
+        return bits
+    return b.add(arith.BitcastOp(bits, t))
+
+
 def _emit_bitcast_convert(b: ScalarBuilder, op: ew.BitcastConvertOp, x: SSAValue) -> SSAValue:
     src, dst = elem_of(op.operand.type), elem_of(op.result.type)
-    if bit_width(src) != bit_width(dst) or is_complex(src) or is_complex(dst):
+    if bit_width(src) != bit_width(dst):
         raise ScalarLoweringError(
             f"xla.bitcast_convert from {src} to {dst} changes the shape; no scalar lowering"
         )
     if signless(src) == signless(dst):
         return x
-    return b.add(arith.BitcastOp(x, signless(dst)))
+    return _from_bits(b, _to_bits(b, x, src), dst)
+
+
+def emit_bitcast_piece(
+    x: SSAValue, src: Attribute, dst: Attribute, piece: SSAValue
+) -> tuple[list[Operation], SSAValue]:
+    """bitcast_convert to the narrower type dst: element `piece` (an index) of the
+    minor dimension it adds is bits [piece * w, (piece + 1) * w) of x (little endian,
+    w the width of dst). The ops and the value."""
+    b = ScalarBuilder()
+    wide, narrow = IntegerType(bit_width(src)), IntegerType(bit_width(dst))
+    shift = b.binary(
+        arith.MuliOp, b.add(arith.IndexCastOp(piece, wide)), b.int_const(narrow.width.data, wide), wide
+    )
+    bits = b.binary(arith.ShRUIOp, _to_bits(b, x, src), shift, wide)
+    return b.ops, _from_bits(b, b.add(arith.TruncIOp(bits, narrow)), dst)
+
+
+def emit_bitcast_join(
+    pieces: Sequence[SSAValue], src: Attribute, dst: Attribute
+) -> tuple[list[Operation], SSAValue]:
+    """bitcast_convert to the wider type dst: the element made of the narrower
+    `pieces` of the minor dimension it removes, the first the lowest bits. The ops and
+    the value."""
+    b = ScalarBuilder()
+    wide, width = IntegerType(bit_width(dst)), bit_width(src)
+    bits = None
+    for k, piece in enumerate(pieces):
+        part = b.add(arith.ExtUIOp(_to_bits(b, piece, src), wide))
+        if k:
+            part = b.binary(arith.ShLIOp, part, b.int_const(k * width, wide), wide)
+        bits = part if bits is None else b.binary(arith.OrIOp, bits, part, wide)
+    assert bits is not None
+    return b.ops, _from_bits(b, bits, dst)
 
 
 def _emit_reduce_precision(b: ScalarBuilder, op: ew.ReducePrecisionOp, x: SSAValue) -> SSAValue:

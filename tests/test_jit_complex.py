@@ -179,3 +179,30 @@ def test_popcnt_clz_every_width(op, dtype):
     if info.min < 0:
         x = np.concatenate([x, np.array([-1, -2], dtype)])
     both(one_op_program(f"xla.{op} %a0 : {ttype(x)}", [x], [ttype(x)]), x)
+
+
+BITCAST_WIDTHS = [
+    (np.float32, np.int8), (np.float32, np.uint16), (np.float64, np.float32), (np.int64, np.int16),
+    (np.uint32, np.uint8), (np.float64, "bfloat16"), (np.complex64, np.float32), (np.complex128, np.int64),
+    (np.complex128, np.complex64), (np.complex64, np.uint8), (np.int8, np.float32), (np.uint16, np.int32),
+    (np.int32, np.int64), (np.float16, np.float64), (np.float32, np.complex64), (np.int16, np.complex128),
+    (np.complex64, np.int64), (np.float64, np.complex64), (np.complex128, np.complex128),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("src, dst", BITCAST_WIDTHS, ids=lambda d: np.dtype(d).name)
+def test_bitcast_convert_between_widths(src, dst):
+    """Narrower results add a minor dimension, wider ones consume it (little endian)."""
+    src, dst = np.dtype(src), np.dtype(dst)
+    rng = np.random.default_rng(8)
+    ratio = max(src.itemsize, dst.itemsize) // min(src.itemsize, dst.itemsize)
+    shape = (2, 3) if src.itemsize >= dst.itemsize else (2, 3, ratio)
+    x = rng.integers(0, 256, (*shape, src.itemsize), dtype=np.uint8).view(src).reshape(shape)  # NaNs included
+    if src.itemsize == dst.itemsize:
+        out_shape = shape
+    elif src.itemsize > dst.itemsize:
+        out_shape = (*shape, ratio)
+    else:
+        out_shape = shape[:-1]
+    rt = tensor_type(out_shape, dst)
+    both(one_op_program(f"xla.bitcast_convert %a0 : ({ttype(x)}) -> {rt}", [x], [rt]), x)

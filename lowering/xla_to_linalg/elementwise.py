@@ -3,13 +3,17 @@
 * every element-wise op (unary, binary, compare, select, clamp, convert, bitcast_convert
   of equal widths, reduce_precision), whose operands all have the result's shape after
   xla-legalize-broadcast, becomes one `linalg.generic` with identity maps and parallel
-  loops whose body is the op as scalar code (`emit_scalar`);
+  loops whose body is the op as scalar code (`emit_scalar`); complex numbers included;
+* `xla.bitcast_convert` between widths becomes a generic over the result: to a
+  narrower type, each element is one piece of its operand element's bits (the
+  operand's map drops the new minor dimension); to a wider type, the pieces of the
+  removed minor dimension are read with tensor.extract and joined (little endian);
 * `xla.constant` becomes `arith.constant` of the same dense value (signless);
 * `xla.iota` becomes a generic writing `linalg.index` converted to the element type.
 
 Ops inside computation regions (reducers, comparators...) are left to the pattern
 lowering their parent, which inlines the computation as scalar code; ops without a
-scalar lowering (complex numbers, bit widths changing the shape) stay as they are.
+scalar lowering stay as they are.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IndexType, IntegerAttr, TensorType, i64
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import (
@@ -26,9 +30,11 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xla_opt.dialects.xla import elementwise as ew
-from xla_opt.dialects.xla.base import XlaOp, elem_of, shape_of
+from xla_opt.dialects.xla.base import XlaOp, bit_width, elem_of, shape_of
 from xla_opt.lowering.scalar_ops import (
     ScalarLoweringError,
+    emit_bitcast_join,
+    emit_bitcast_piece,
     emit_convert,
     emit_scalar,
     signless,
@@ -134,11 +140,49 @@ class IotaToGeneric(RewritePattern):
         rewriter.replace(op, identity_generic([], result_type, body))
 
 
+class BitcastConvertAcrossWidths(RewritePattern):
+    """xla.bitcast_convert between element types of different widths, little endian
+    like the interpreter (numpy's view): B-bit to narrower b-bit elements adds a minor
+    dimension of size B/b whose element k is bits [k*b, (k+1)*b); wider elements are
+    made of the B/b elements of the removed minor dimension, the first the lowest."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ew.BitcastConvertOp, rewriter: PatternRewriter, /) -> None:
+        src, dst = elem_of(op.operand.type), elem_of(op.result.type)
+        if in_computation(op) or bit_width(src) == bit_width(dst):
+            return
+        result_type = op.result.type
+        assert isinstance(result_type, TensorType)
+        rank = len(shape_of(result_type))
+        if bit_width(src) > bit_width(dst):
+
+            def piece(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+                index = linalg.IndexOp(rank - 1)
+                ops, value = emit_bitcast_piece(args[0], src, dst, index.result)
+                return [index, *ops], [value]
+
+            empty = tensor.EmptyOp([], result_type)
+            maps = [affine_map(rank, range(rank - 1)), affine_map(rank, range(rank))]
+            rewriter.replace(op, [empty, generic([op.operand], [empty.tensor], maps, [PARALLEL] * rank, piece)])
+            return
+        operand = op.operand
+
+        def join(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+            indices = [linalg.IndexOp(d) for d in range(rank)]
+            minor = [arith.ConstantOp(IntegerAttr(k, IndexType())) for k in range(bit_width(dst) // bit_width(src))]
+            reads = [tensor.ExtractOp(operand, [*(i.result for i in indices), k.result], src) for k in minor]
+            ops, value = emit_bitcast_join([r.result for r in reads], src, dst)
+            return [*indices, *minor, *reads, *ops], [value]
+
+        rewriter.replace(op, identity_generic([], result_type, join))
+
+
 PATTERNS: list[RewritePattern] = [
     ElementwiseToGeneric(),
+    BitcastConvertAcrossWidths(),
     ConstantToArith(),
     IotaToGeneric(),
 ]
 
-# The ops these patterns lower: every element-wise op (complex element types excepted).
+# The ops these patterns lower: every element-wise op.
 LOWERED: frozenset[str] = frozenset(op.name for op in ew.ELEMENTWISE_OPS)
