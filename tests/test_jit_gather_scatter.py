@@ -272,8 +272,8 @@ def test_scatter_dimension_numbers(operand_shape, idx_shape, update_shape, uwd, 
 
 
 def test_scatter_into_a_rank0_operand():
-    """One update of the whole (rank-0) operand. Against numpy: the interpreter fails
-    on a rank-0 operand (its start vectors reshape(-1, 0) cannot infer a size)."""
+    """One update of the whole (rank-0) operand, against numpy and the interpreter
+    (which failed on it: its start vectors' reshape(-1, 0) cannot infer a size)."""
     x, u = np.float32(1.5), np.float32(4.0)
     idx = np.zeros((0,), np.int32)
     text = (
@@ -282,6 +282,7 @@ def test_scatter_into_a_rank0_operand():
         ": (tensor<f32>, tensor<0xi32>, tensor<f32>) -> tensor<f32>"
     )
     assert run_one(text, [x, idx, u], ["tensor<f32>"], backend="jit") == x - u
+    assert run_one(text, [x, idx, u], ["tensor<f32>"], backend="interpreter") == x - u
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -140,7 +140,9 @@ def scatter(
     inserted = set(op.get_inserted_window_dims())
     vectors = index_vectors(scatter_indices, op.get_index_vector_dim())
     batch = vectors.shape[:-1]
-    starts = full_starts(vectors, op.get_scatter_dims_to_operand_dims(), rank).reshape(-1, rank)
+    n_batch = int(np.prod(batch, dtype=np.int64))
+    # (a rank-0 operand has starts of length 0: reshape(-1, 0) cannot infer the count)
+    starts = full_starts(vectors, op.get_scatter_dims_to_operand_dims(), rank).reshape(n_batch, rank)
 
     # updates as (update_scatter_dims..., update_window_dims...)
     upd_rank = plain(updates[0]).ndim
@@ -149,7 +151,6 @@ def scatter(
     window_sizes = iter(plain(updates[0]).shape[d] for d in update_window_dims)
     window = tuple(1 if d in inserted else next(window_sizes) for d in range(rank))
     n_window = int(np.prod(window, dtype=np.int64))
-    n_batch = int(np.prod(batch, dtype=np.int64))
     upds = [np.transpose(plain(u), perm).reshape(n_batch, n_window) for u in updates]
 
     # whole windows out of bounds are skipped
@@ -158,7 +159,9 @@ def scatter(
         return tuple(outs)
     offsets = np.indices(window).reshape(rank, n_window).T  # (n_window, rank)
     positions = starts[valid][:, None, :] + offsets[None, :, :]
-    targets = np.ravel_multi_index(tuple(np.moveaxis(positions, -1, 0)), shape).reshape(-1)
+    # row-major linear indices (ravel_multi_index gives one index for a rank-0 shape)
+    strides = np.array([int(np.prod(shape[d + 1 :], dtype=np.int64)) for d in range(rank)], np.int64)
+    targets = (positions @ strides).reshape(-1)
     values = [u[valid].reshape(-1) for u in upds]
 
     # apply the updates in rounds: round r holds the r-th update of each element, so
