@@ -45,6 +45,7 @@ DIALECTS: dict[str, str] = {
 
 PASSES: dict[str, str] = {
     "convert-stablehlo-to-xla": "xla_opt.passes.stablehlo.to_xla:ConvertStablehloToXlaPass",
+    "convert-xla-to-stablehlo": "xla_opt.passes.stablehlo.from_xla:ConvertXlaToStablehloPass",
     "xla-expand-batch-norm": "xla_opt.passes.expand_batch_norm:XlaExpandBatchNormPass",
     "xla-legalize-broadcast": "xla_opt.lowering.legalize_broadcast:XlaLegalizeBroadcastPass",
     "convert-xla-to-linalg": "xla_opt.lowering.xla_to_linalg:ConvertXlaToLinalgPass",

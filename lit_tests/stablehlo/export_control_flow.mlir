@@ -45,7 +45,7 @@ func.func @conditional(%p: tensor<i1>, %i: tensor<i32>, %x: tensor<f32>, %y: ten
 func.func @while_tuple(%s: tuple<tensor<i32>, tensor<3xf32>>) -> tuple<tensor<i32>, tensor<3xf32>> {
   // CHECK: %[[N:.*]] = "stablehlo.get_tuple_element"(%[[S]]) <{index = 0 : i32}> : (tuple<tensor<i32>, tensor<3xf32>>) -> tensor<i32>
   // CHECK-NEXT: %[[V:.*]] = "stablehlo.get_tuple_element"(%[[S]]) <{index = 1 : i32}> : (tuple<tensor<i32>, tensor<3xf32>>) -> tensor<3xf32>
-  // CHECK-NEXT: %[[W:.*]]:2 = "stablehlo.while"(%[[N]], %[[V]]) ({
+  // CHECK-NEXT: %[[W0:.*]], %[[W1:.*]] = "stablehlo.while"(%[[N]], %[[V]]) ({
   // CHECK-NEXT: ^bb0(%[[CN:.*]]: tensor<i32>, %[[CV:.*]]: tensor<3xf32>):
   // CHECK-NEXT: "stablehlo.tuple"(%[[CN]], %[[CV]]) : (tensor<i32>, tensor<3xf32>) -> tuple<tensor<i32>, tensor<3xf32>>
   // CHECK: "stablehlo.compare"
@@ -54,8 +54,8 @@ func.func @while_tuple(%s: tuple<tensor<i32>, tensor<3xf32>>) -> tuple<tensor<i3
   // CHECK-NEXT: ^bb0(%{{.*}}: tensor<i32>, %{{.*}}: tensor<3xf32>):
   // CHECK: "stablehlo.return"(%{{.*}}, %{{.*}}) : (tensor<i32>, tensor<3xf32>) -> ()
   // CHECK-NEXT: }) : (tensor<i32>, tensor<3xf32>) -> (tensor<i32>, tensor<3xf32>)
-  // CHECK-NEXT: %[[T:.*]] = "stablehlo.tuple"(%[[W]]#0, %[[W]]#1) : (tensor<i32>, tensor<3xf32>) -> tuple<tensor<i32>, tensor<3xf32>>
-  // CHECK-NEXT: "func.return"(%[[T]])
+  // CHECK-NEXT: %[[T:.*]] = "stablehlo.tuple"(%[[W0]], %[[W1]]) : (tensor<i32>, tensor<3xf32>) -> tuple<tensor<i32>, tensor<3xf32>>
+  // CHECK-NEXT: func.return %[[T]] :
   %r = xla.while %s cond {
   ^bb0(%c: tuple<tensor<i32>, tensor<3xf32>>):
     %n = xla.get_tuple_element %c, index = 0 : (tuple<tensor<i32>, tensor<3xf32>>) -> tensor<i32>
@@ -88,7 +88,7 @@ func.func @reduce_and_call(%x: tensor<2x3xf32>, %z: tensor<f32>) -> tensor<2xf32
     %m = xla.maximum %a, %b : tensor<f32>
     xla.return %m : tensor<f32>
   } : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>
-  // CHECK-NEXT: "func.call"(%[[R]]) <{callee = @double}> : (tensor<2xf32>) -> tensor<2xf32>
+  // CHECK-NEXT: func.call @double(%[[R]]) : (tensor<2xf32>) -> tensor<2xf32>
   %1 = xla.call %0, callee = @double : (tensor<2xf32>) -> tensor<2xf32>
   func.return %1 : tensor<2xf32>
 }

@@ -5,7 +5,7 @@
 // stablehlo.broadcast_in_dim operands; compare spells out its default compare type;
 // constants are exact (NaN as its bits).
 
-// CHECK: module @xla_program attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+// CHECK: builtin.module @xla_program attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
 // CHECK-LABEL: func.func public @main(
 // CHECK-SAME: %[[X:.*]]: tensor<2x3xf32>, %[[V:.*]]: tensor<3xf32>, %[[S:.*]]: tensor<f32>, %[[R:.*]]: tensor<1x3xf32>, %[[U:.*]]: tensor<4xui8>)
 // CHECK-SAME: -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xi1>, tensor<4xi1>, tensor<2x3xf32>, tensor<4xui8>)
@@ -33,7 +33,7 @@ func.func @main(%x: tensor<2x3xf32>, %v: tensor<3xf32>, %s: tensor<f32>, %r: ten
   // CHECK-NEXT: %[[SHR:.*]] = "stablehlo.shift_right_logical"(%[[U]], %[[K]])
   %k = xla.constant dense<3> : tensor<4xui8>
   %6 = xla.shift_right_logical %u, %k : tensor<4xui8>
-  // CHECK-NEXT: "func.return"(%[[ADD]], %[[MUL]], %[[SUB]], %[[LT]], %[[GE]], %[[T]], %[[SHR]])
+  // CHECK-NEXT: func.return %[[ADD]], %[[MUL]], %[[SUB]], %[[LT]], %[[GE]], %[[T]], %[[SHR]] :
   func.return %0, %1, %2, %3, %4, %5, %6 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xi1>, tensor<4xi1>, tensor<2x3xf32>, tensor<4xui8>
 }
 

@@ -11,11 +11,34 @@ The conversions are imported lazily: `is_stablehlo_text` needs none of them.
 
 from __future__ import annotations
 
+import importlib
 import re
+from types import ModuleType
 
 from xdsl.dialects.builtin import ModuleOp
 
-_STABLEHLO_OP_LINE = re.compile(r'^\s*(?:%[^=]*=\s*)?"?(?:stablehlo|chlo)\.[A-Za-z_]', re.M)
+# The op families, with the family's name in every layer (dialects/xla/<family>.py ...):
+# to_xla and from_xla have one module per family, each exporting its PATTERNS.
+OP_FAMILIES = (
+    "elementwise",
+    "shape_ops",
+    "reductions",
+    "control_flow",
+    "gather_scatter",
+    "linear_algebra",
+    "batch_norm",
+    "rng",
+    "custom_call",
+    "collectives",
+    "tokens",
+)
+
+
+def family_modules(package: str, families: tuple[str, ...] = OP_FAMILIES) -> tuple[ModuleType, ...]:
+    """The family modules of a conversion package (imported)."""
+    return tuple(importlib.import_module(f"{package}.{family}") for family in families)
+
+_STABLEHLO_OP_LINE = re.compile(r'^\s*(?:%[^=]*=\s*)?"?(?:stablehlo|chlo)\.[A-Za-z_]', re.MULTILINE)
 
 
 def is_stablehlo_text(text: str) -> bool:
@@ -48,4 +71,4 @@ def import_stablehlo(text: str, name: str = "<stablehlo>") -> ModuleOp:
     return module
 
 
-__all__ = ["import_stablehlo", "is_stablehlo_text"]
+__all__ = ["OP_FAMILIES", "family_modules", "import_stablehlo", "is_stablehlo_text"]

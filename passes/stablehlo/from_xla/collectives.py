@@ -1,23 +1,23 @@
-"""StableHLO export: replica_id; the replica collectives have no single-device equivalent."""
+"""convert-xla-to-stablehlo: replica_id; the replica collectives have no single-device
+equivalent."""
 
 from __future__ import annotations
 
 from xla_opt.dialects import xla
 
-from .common import UNSUPPORTED, same_properties
+from .common import Patterns, Unsupported, renamed
 
-same_properties(
-    {
-        xla.ReplicaIdOp: ("stablehlo.replica_id", ()),
-    }
-)
+PATTERNS = Patterns()
 
-UNSUPPORTED.update(
-    {
-        xla.AllReduceOp.name: "is a replica collective",
-        xla.AllGatherOp.name: "is a replica collective",
-        xla.ReduceScatterOp.name: "is a replica collective",
-        xla.AllToAllOp.name: "is a replica collective",
-        xla.CollectivePermuteOp.name: "is a replica collective",
-    }
+PATTERNS.append(renamed({xla.ReplicaIdOp: "replica_id"}))
+PATTERNS.append(
+    Unsupported(
+        {
+            xla.AllReduceOp.name: "is a replica collective",
+            xla.AllGatherOp.name: "is a replica collective",
+            xla.ReduceScatterOp.name: "is a replica collective",
+            xla.AllToAllOp.name: "is a replica collective",
+            xla.CollectivePermuteOp.name: "is a replica collective",
+        }
+    )
 )

@@ -1,21 +1,32 @@
-"""The emitter of the StableHLO export and what its per-family handlers share:
-`Emitter` (names, generic-form op printing, broadcasts of XLA-style binary ops), the
-`HANDLERS` registry (`@handles(xla.XOp)`), `UNSUPPORTED`, and attribute spellings."""
+"""The machinery of `convert-xla-to-stablehlo` and what its per-family patterns share:
+`ExportError` handling, the `Builder` that inserts StableHLO ops before the xla op
+being converted, the patterns (`ExportRule`, one per xla op; `ByTable`, a table of ops
+converted by one rule; `Patterns`, a family's list with `@PATTERNS.rule(xla.XOp)`),
+StableHLO attribute constructors, and tuples as their leaves."""
 
 from __future__ import annotations
 
-import struct
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
-import numpy as np
-from xdsl.dialects.builtin import Float64Type, TensorType, TupleType
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    TensorType,
+    TupleType,
+    i32,
+    i64,
+)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xla_opt.dialects.xla import elementwise as ew
-from xla_opt.dialects.xla.base import TokenType, elem_of, shape_of
-from xla_opt.dialects.xla.computation import ReturnOp
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import InsertPoint
+from xla_opt.dialects.stablehlo.attrs import STABLEHLO_ENUMS, StablehloTokenType
+from xla_opt.dialects.stablehlo.ops import STABLEHLO_OPS
+from xla_opt.dialects.xla.base import TokenType, elem_of, i64_array, shape_of
 
-MODULE_ATTRIBUTES = "{mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32}"
+from xla_opt.diagnostics import Diagnostic, DiagnosticError, op_diagnostic
 
 
 class StableHLOExportError(ValueError):
@@ -26,109 +37,143 @@ class StableHLOExportError(ValueError):
         self.op = op
 
 
+def export_diagnostic(err: StableHLOExportError) -> DiagnosticError:
+    """The located diagnostic of an export error: at its op, naming it once."""
+    message = str(err)
+    if err.op is None:
+        return DiagnosticError([Diagnostic("xla-opt", 0, 0, f"cannot export to StableHLO: {err}")])
+    prefix = f"'{err.op.name}' "
+    if message.startswith(prefix):  # the message names the op already
+        message = message[len(prefix) :]
+    else:
+        message = f"cannot be exported to StableHLO: {message}"
+    return DiagnosticError([op_diagnostic(err.op, message)])
+
+
 # --------------------------------------------------------------------------------------
-# Types and attribute spellings
+# Types and attributes
 # --------------------------------------------------------------------------------------
 
 
-def type_text(t: Attribute) -> str:
-    if isinstance(t, TokenType):
-        return "!stablehlo.token"
+def export_type(t: Attribute) -> Attribute:
+    """The StableHLO type of an xla type: tensors as they are, `!xla.token` ->
+    `!stablehlo.token`, tuples element by element."""
+    if isinstance(t, TokenType | StablehloTokenType):
+        return StablehloTokenType()
     if isinstance(t, TupleType):
-        return "tuple<" + ", ".join(type_text(e) for e in t.types.data) + ">"
+        return TupleType(ArrayAttr([export_type(e) for e in t.types.data]))
     if isinstance(t, TensorType):
-        return str(t)
+        return t
     raise StableHLOExportError(f"type {t} has no StableHLO equivalent")
 
 
-def types_text(values: Sequence[SSAValue]) -> list[str]:
-    return [type_text(v.type) for v in values]
+def result_types(op: Operation) -> list[Attribute]:
+    return [export_type(r.type) for r in op.results]
 
 
-def i64_array(values: Sequence[int]) -> str:
-    values = [int(v) for v in values]
-    return "array<i64: " + ", ".join(map(str, values)) + ">" if values else "array<i64>"
+def i64_attr(value: int) -> IntegerAttr:
+    return IntegerAttr(int(value), i64)
 
 
-def i64_attr(value: int) -> str:
-    return f"{int(value)} : i64"
+def i32_attr(value: int) -> IntegerAttr:
+    return IntegerAttr(int(value), i32)
 
 
-def bool_text(value: bool) -> str:
-    return "true" if value else "false"
+def bool_attr(value: bool) -> BoolAttr:
+    return BoolAttr.from_bool(bool(value))
 
 
-def int_list(values: Sequence[int]) -> str:
-    return "[" + ", ".join(str(int(v)) for v in values) + "]"
+def enum_attr(kind: str, value: str) -> Attribute:
+    """`#stablehlo<kind VALUE>`."""
+    cls = STABLEHLO_ENUMS[kind]
+    return cls(cls.enum_type(value))  # type: ignore[attr-defined]
 
 
-def padding_attr(rows: Sequence[Sequence[int]]) -> str:
-    body = "[" + ", ".join(int_list(r) for r in rows) + "]"
-    return f"dense<{body}> : tensor<{len(rows)}x2xi64>"
+def padding_attr(rows: Sequence[Sequence[int]]) -> DenseIntOrFPElementsAttr:
+    """`dense<[[lo, hi], ...]> : tensor<Nx2xi64>`."""
+    return DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(rows), 2]), [int(v) for r in rows for v in r])
 
-
-def enum_attr(kind: str, value: str) -> str:
-    return f"#stablehlo<{kind} {value}>"
-
-
-def float_bits_text(value: float, t: Attribute) -> str:
-    """A float attribute as its exact hexadecimal bit pattern (`0x3A83126F : f32`)."""
-    if isinstance(t, Float64Type):
-        bits = struct.unpack("<Q", struct.pack("<d", value))[0]
-        return f"0x{bits:016X} : f64"
-    bits = struct.unpack("<I", struct.pack("<f", value))[0]
-    return f"0x{bits:08X} : f32"
-
-
-def _element_text(v) -> str:
-    """One element, exactly: booleans, integers, and f16/f32/f64 floats in the shortest
-    decimal that reads back to the same value (NaN and infinities as their bits)."""
-    if isinstance(v, np.bool_):
-        return bool_text(bool(v))
-    if isinstance(v, np.integer):
-        return str(int(v))
-    if not np.isfinite(v):
-        return "0x" + v.tobytes()[::-1].hex().upper()  # the big-endian bit pattern
-    return np.format_float_scientific(v, unique=True, trim="0")
-
-
-def _nested(array: np.ndarray) -> str:
-    if array.ndim == 0:
-        return _element_text(array[()])
-    return "[" + ", ".join(_nested(a) for a in array) + "]"
-
-
-_DECIMAL_KINDS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
-
-
-def dense_text(array: np.ndarray, t: TensorType) -> str:
-    """A dense elements attribute of type `t` holding `array` exactly: booleans,
-    integers and f16/f32/f64 as (nested) literals, a splat as one literal; bf16 and
-    complex numbers as MLIR's little-endian hexadecimal buffer."""
-    tt = type_text(t)
-    if array.size == 0:
-        return f"dense<> : {tt}"
-    flat = np.ascontiguousarray(array).reshape(-1)
-    splat = bool(np.all(flat.view(np.uint8).reshape(flat.size, -1) == flat[:1].view(np.uint8)))
-    if array.dtype.kind in "biu" or array.dtype in _DECIMAL_KINDS:
-        return f"dense<{_nested(flat[0] if splat else array)}> : {tt}"
-    data = flat[:1] if splat else flat
-    return f'dense<"0x{data.tobytes().hex().upper()}"> : {tt}'
 
 
 # --------------------------------------------------------------------------------------
-# The emitter
+# The builder the rules use: inserts StableHLO ops before an anchor op
 # --------------------------------------------------------------------------------------
 
 
-@dataclass
-class EmitRegion:
-    """A region to print: its block, and block arguments to substitute (no arguments
-    are printed when `substitute` maps them to outer values)."""
+class Builder:
+    """Inserts StableHLO ops before `anchor` (the xla op being converted, or an op of a
+    region), through the rewriter; they take the location of the op being converted."""
 
-    block: Block
-    substitute: dict[SSAValue, str] | None = None
-    flatten: bool = False  # tuple arguments and returned tuples as their leaves
+    def __init__(self, op: Operation, rewriter: PatternRewriter, anchor: Operation | None = None):
+        self.converted = op
+        self.rewriter = rewriter
+        self.anchor = anchor or op
+
+    def before(self, anchor: Operation) -> Builder:
+        return Builder(self.converted, self.rewriter, anchor)
+
+    def add(self, new: Operation) -> Operation:
+        new.location = self.converted.location
+        self.rewriter.insert(new, InsertPoint.before(self.anchor))
+        return new
+
+    def op(
+        self,
+        name: str,
+        operands: Sequence[SSAValue],
+        types: Sequence[Attribute],
+        props: dict[str, Attribute | None] | None = None,
+        regions: Sequence[Region] = (),
+    ) -> Operation:
+        """`stablehlo.<name>` (properties that are None are left out; the others in
+        name order, as MLIR prints them)."""
+        cls = STABLEHLO_OPS[name.removeprefix("stablehlo.")]
+        props = {k: v for k, v in sorted((props or {}).items()) if v is not None}
+        return self.add(
+            cls.create(operands=list(operands), result_types=list(types), properties=props, regions=list(regions))
+        )
+
+    def one(self, name: str, operands: Sequence[SSAValue], t: Attribute, props=None) -> SSAValue:
+        return self.op(name, operands, [t], props).results[0]
+
+    def same(self, name: str, props=None, operands: Sequence[SSAValue] | None = None) -> Sequence[SSAValue]:
+        """The converted op as `stablehlo.<name>` of the same operands and result types."""
+        op = self.converted
+        return self.op(name, op.operands if operands is None else operands, result_types(op), props).results
+
+    def constant(self, value: DenseIntOrFPElementsAttr) -> SSAValue:
+        return self.one("constant", [], value.get_type(), {"value": value})
+
+    def broadcast_to(self, v: SSAValue, result: Attribute, dims: Sequence[int] | None) -> SSAValue:
+        """`v` broadcast to `result`'s shape by XLA's element-wise rules: a scalar to
+        any shape, a lower rank along `dims`, degenerate dimensions stretched."""
+        s, r = shape_of(v.type), shape_of(result)
+        if s == r:
+            return v
+        if dims is None or len(s) == len(r):
+            dims = list(range(len(s)))
+        target = TensorType(elem_of(v.type), list(r))
+        return self.one("broadcast_in_dim", [v], target, {"broadcast_dimensions": i64_array(dims)})
+
+    # ---- tuples as their leaves (StableHLO's while/if/case carry no tuples) ---------
+    def leaves(self, v: SSAValue) -> list[SSAValue]:
+        if not isinstance(v.type, TupleType):
+            return [v]
+        out: list[SSAValue] = []
+        for i, et in enumerate(v.type.types.data):
+            element = self.one("get_tuple_element", [v], et, {"index": i32_attr(i)})
+            out += self.leaves(element)
+        return out
+
+    def flatten(self, values: Sequence[SSAValue]) -> list[SSAValue]:
+        return [leaf for v in values for leaf in self.leaves(v)]
+
+    def pack(self, leaves: Iterator[SSAValue], t: Attribute) -> SSAValue:
+        """The value of type `t` built from the leaves the iterator yields."""
+        if not isinstance(t, TupleType):
+            return next(leaves)
+        elements = [self.pack(leaves, et) for et in t.types.data]
+        return self.one("tuple", elements, t)
 
 
 def flat_types(t: Attribute) -> list[Attribute]:
@@ -138,246 +183,113 @@ def flat_types(t: Attribute) -> list[Attribute]:
     return [t]
 
 
-def has_tuples(types: Sequence[Attribute]) -> bool:
-    return any(isinstance(t, TupleType) for t in types)
+def flatten_block(b: Builder, block: Block) -> None:
+    """A region's block with tuples as their leaves: its tuple arguments become their
+    leaves (repacked for the ops that use them), its return returns leaves."""
+    old_args = list(block.args)
+    if any(isinstance(a.type, TupleType) for a in old_args):
+        for t in (leaf for a in old_args for leaf in flat_types(a.type)):
+            block.insert_arg(t, len(block.args))
+        leaves = iter(block.args[len(old_args) :])
+        inner = b.before(block.first_op)  # type: ignore[arg-type]
+        for arg in old_args:
+            arg.replace_all_uses_with(inner.pack(leaves, arg.type))
+            block.erase_arg(arg)
+    ret = block.last_op
+    assert ret is not None
+    ret.operands = b.before(ret).flatten(ret.operands)
 
 
-UNARY_NAMES = {op.name: "stablehlo." + op.name[len("xla.") :] for op in ew.UNARY_OPS}
-BINARY_NAMES = {op.name: "stablehlo." + op.name[len("xla.") :] for op in ew.BINARY_OPS}
+# --------------------------------------------------------------------------------------
+# Patterns
+# --------------------------------------------------------------------------------------
 
-# xla op name -> why it has no single-device StableHLO equivalent (filled by the
-# family modules)
-UNSUPPORTED: dict[str, str] = {}
+Rule = Callable[[Any, Builder], Sequence[SSAValue]]
+"""A conversion: builds the StableHLO ops of an xla op with the builder and returns
+the values that replace its results."""
 
 
-class Emitter:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.names: dict[SSAValue, str] = {}
-        self.counter = 0
-        self.indent = 2
-        self.renames: dict[str, str] = {}
+def apply_rule(op: Operation, convert: Rule, rewriter: PatternRewriter) -> None:
+    """Replace `op` by what `convert` builds; an export error is reported at `op`."""
+    try:
+        new_values = list(convert(op, Builder(op, rewriter)))
+    except StableHLOExportError as e:
+        if e.op is None:
+            e.op = op
+        raise
+    rewriter.replace(op, [], new_values)
 
-    # ---- names -----------------------------------------------------------------
-    def fresh(self) -> str:
-        self.counter += 1
-        return f"%v{self.counter}"
 
-    def name(self, v: SSAValue) -> str:
-        try:
-            return self.names[v]
-        except KeyError:
-            raise StableHLOExportError(f"value {v} is used outside its scope") from None
+class ExportRule(RewritePattern):
+    """The conversion of one xla op class by a rule."""
 
-    def write(self, text: str) -> None:
-        self.lines.append(" " * self.indent + text)
+    def __init__(self, cls: type[Operation], convert: Rule):
+        self.cls = cls
+        self.convert = convert
 
-    # ---- one generic op ----------------------------------------------------------
-    def op(
-        self,
-        name: str,
-        operands: Sequence[str],
-        operand_types: Sequence[str],
-        result_types: Sequence[str],
-        props: dict[str, str] | None = None,
-        regions: Sequence[EmitRegion] = (),
-    ) -> list[str]:
-        """Print `name` in the generic form; returns the names of its results."""
-        base = self.fresh() if result_types else ""
-        if len(result_types) == 1:
-            results = [base]
-            lhs = f"{base} = "
-        elif result_types:
-            results = [f"{base}#{i}" for i in range(len(result_types))]
-            lhs = f"{base}:{len(result_types)} = "
-        else:
-            results, lhs = [], ""
-        text = f'{lhs}"{name}"(' + ", ".join(operands) + ")"
-        if props:
-            text += " <{" + ", ".join(f"{k} = {v}" for k, v in sorted(props.items())) + "}>"
-        if len(result_types) == 1 and not result_types[0].startswith("("):
-            out = result_types[0]
-        else:
-            out = "(" + ", ".join(result_types) + ")"
-        signature = "(" + ", ".join(operand_types) + ") -> " + out
-        if not regions:
-            self.write(f"{text} : {signature}")
-            return results
-        self.write(text + " ({")
-        for i, region in enumerate(regions):
-            if i:
-                self.write("}, {")
-            self.region(region)
-        self.write("}) : " + signature)
-        return results
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if type(op) is self.cls:
+            apply_rule(op, self.convert, rewriter)
 
-    def region(self, region: EmitRegion) -> None:
-        block = region.block
-        self.indent += 2
-        if region.substitute is not None:
-            for arg in block.args:
-                self.names[arg] = region.substitute[arg]
-        elif block.args:
-            args, leaves = [], []
-            for arg in block.args:
-                arg_leaves = []
-                for t in flat_types(arg.type) if region.flatten else [arg.type]:
-                    n = self.fresh()
-                    arg_leaves.append(n)
-                    args.append(f"{n}: {type_text(t)}")
-                leaves.append(arg_leaves)
-            self.indent -= 2
-            self.write("^bb0(" + ", ".join(args) + "):")
-            self.indent += 2
-            for arg, arg_leaves in zip(block.args, leaves, strict=True):
-                self.names[arg] = self.pack(iter(arg_leaves), arg.type)
-        for op in block.ops:
-            if region.flatten and isinstance(op, ReturnOp):
-                names, types = self.flatten_values(op.operands)
-                self.op("stablehlo.return", names, types, [])
-            else:
-                self.emit(op)
-        self.indent -= 2
 
-    # ---- tuples as their leaves (StableHLO's while/if/case take no tuples) ----------
-    def leaves(self, name: str, t: Attribute) -> list[str]:
-        if not isinstance(t, TupleType):
-            return [name]
-        out = []
-        for i, et in enumerate(t.types.data):
-            element = self.op(
-                "stablehlo.get_tuple_element", [name], [type_text(t)], [type_text(et)],
-                {"index": f"{i} : i32"},
-            )[0]
-            out += self.leaves(element, et)
-        return out
+class ByTable(RewritePattern):
+    """The conversion of a table of xla op classes by one rule taking each op's table
+    entry (e.g. its StableHLO name): `convert(op, b, entry)`."""
 
-    def flatten_values(self, values: Sequence[SSAValue]) -> tuple[list[str], list[str]]:
-        names = [n for v in values for n in self.leaves(self.name(v), v.type)]
-        types = [type_text(leaf) for v in values for leaf in flat_types(v.type)]
-        return names, types
+    def __init__(self, table: dict[type[Operation], Any], convert: Callable[[Any, Builder, Any], Sequence[SSAValue]]):
+        self.table = table
+        self.convert = convert
 
-    def pack(self, names, t: Attribute) -> str:
-        """The value of type `t` built from the leaf names the iterator yields."""
-        if not isinstance(t, TupleType):
-            return next(names)
-        elements = [self.pack(names, et) for et in t.types.data]
-        return self.op(
-            "stablehlo.tuple", elements, [type_text(et) for et in t.types.data], [type_text(t)]
-        )[0]
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        entry = self.table.get(type(op))
+        if entry is not None:
+            apply_rule(op, lambda op, b: self.convert(op, b, entry), rewriter)
 
-    def bind_packed(self, op: Operation, leaves: Sequence[str]) -> None:
-        it = iter(leaves)
-        self.bind(op, [self.pack(it, r.type) for r in op.results])
 
-    def constant(self, array: np.ndarray, t: TensorType) -> str:
-        return self.op(
-            "stablehlo.constant", [], [], [type_text(t)], {"value": dense_text(array, t)}
-        )[0]
+def _renamed(op: Operation, b: Builder, name: str) -> Sequence[SSAValue]:
+    return b.same(name)
 
-    # ---- helpers -------------------------------------------------------------------
-    def broadcast_to(self, v: SSAValue, result: TensorType, dims: Sequence[int] | None) -> str:
-        """`v` broadcast to `result`'s shape by XLA's element-wise rules."""
-        s, r = shape_of(v.type), shape_of(result)
-        if s == r:
-            return self.name(v)
-        if dims is None or len(s) == len(r):
-            dims = [] if len(s) == 0 else list(range(len(s)))
-        target = TensorType(elem_of(v.type), list(r))
-        return self.op(
-            "stablehlo.broadcast_in_dim",
-            [self.name(v)],
-            [type_text(v.type)],
-            [type_text(target)],
-            {"broadcast_dimensions": i64_array(dims)},
-        )[0]
 
-    def simple(self, op: Operation, name: str, props: dict[str, str] | None = None) -> None:
-        results = self.op(
-            name,
-            [self.name(v) for v in op.operands],
-            types_text(op.operands),
-            types_text(op.results),
-            props,
-        )
-        self.bind(op, results)
+def renamed(table: dict[type[Operation], str]) -> ByTable:
+    """xla ops that are a StableHLO op of the same operands, results and no properties:
+    op class -> StableHLO name."""
+    return ByTable(table, _renamed)
 
-    def bind(self, op: Operation, names: Sequence[str]) -> None:
-        for r, n in zip(op.results, names, strict=True):
-            self.names[r] = n
 
-    def regions_of(self, *regions: Region) -> list[EmitRegion]:
-        return [EmitRegion(r.blocks[0]) for r in regions]
+def _same_properties(op: Operation, b: Builder, entry: tuple[str, tuple[str, ...]]) -> Sequence[SSAValue]:
+    name, properties = entry
+    return b.same(name, {p: i64_array(getattr(op, f"get_{p}")()) for p in properties})
 
-    # ---- dispatch ------------------------------------------------------------------
-    def emit(self, op: Operation) -> None:
-        name = op.name
-        if name in UNSUPPORTED:
+
+def same_properties(table: dict[type[Operation], tuple[str, tuple[str, ...]]]) -> ByTable:
+    """xla ops that are a StableHLO op carrying the same i64-array properties:
+    op class -> (StableHLO name, property names)."""
+    return ByTable(table, _same_properties)
+
+
+class Unsupported(RewritePattern):
+    """xla ops with no meaning in a single-device StableHLO program: a located error
+    saying why (op name -> the reason)."""
+
+    def __init__(self, table: dict[str, str]):
+        self.table = table
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        why = self.table.get(op.name)
+        if why is not None:
             raise StableHLOExportError(
-                f"'{name}' has no StableHLO equivalent in a single-device program (it "
-                f"{UNSUPPORTED[name]})",
-                op,
+                f"'{op.name}' has no StableHLO equivalent in a single-device program (it {why})", op
             )
-        if name in UNARY_NAMES:
-            return self.simple(op, UNARY_NAMES[name])
-        if isinstance(op, ew.BinaryElementwiseOp):
-            return self.binary(op)
-        handler = HANDLERS.get(type(op))
-        if handler is None:
-            raise StableHLOExportError(f"'{name}' has no StableHLO export", op)
-        handler(self, op)
-
-    def binary(self, op: ew.BinaryElementwiseOp) -> None:
-        result = op.result.type
-        dims = op.get_broadcast_dimensions()
-        lhs = self.broadcast_to(op.lhs, result, dims)
-        rhs = self.broadcast_to(op.rhs, result, dims)
-        operand_type = type_text(TensorType(elem_of(op.lhs.type), list(shape_of(result))))
-        props = None
-        if isinstance(op, ew.CompareOp):
-            ct = op.compare_type.data if op.compare_type is not None else None
-            ct = ct or ew.default_compare_type(elem_of(op.lhs.type))
-            props = {
-                "comparison_direction": enum_attr(
-                    "comparison_direction", op.get_comparison_direction()
-                ),
-                "compare_type": enum_attr("comparison_type", ct.value),
-            }
-            name = "stablehlo.compare"
-        else:
-            name = BINARY_NAMES[op.name]
-        results = self.op(name, [lhs, rhs], [operand_type] * 2, [type_text(result)], props)
-        self.bind(op, results)
 
 
-# --------------------------------------------------------------------------------------
-# Per-op handlers
-# --------------------------------------------------------------------------------------
+class Patterns(list[RewritePattern]):
+    """A family module's PATTERNS: `@PATTERNS.rule(xla.XOp, ...)` adds the decorated
+    rule as the pattern of each op class it names."""
 
-HANDLERS: dict[type[Operation], Callable[[Emitter, Operation], None]] = {}
+    def rule(self, *classes: type[Operation]) -> Callable[[Rule], Rule]:
+        def register(fn: Rule) -> Rule:
+            for cls in classes:
+                self.append(ExportRule(cls, fn))
+            return fn
 
-
-def handles(*ops: type[Operation]):
-    def register(fn):
-        for o in ops:
-            HANDLERS[o] = fn
-        return fn
-
-    return register
-
-
-# xla ops that are StableHLO ops of another name carrying the same i64-array
-# properties (none for most): op class -> (StableHLO name, properties); filled by the
-# family modules with `same_properties`.
-SAME_PROPERTIES: dict[type[Operation], tuple[str, tuple[str, ...]]] = {}
-
-
-def _same_properties(e: Emitter, op: Operation) -> None:
-    name, properties = SAME_PROPERTIES[type(op)]
-    e.simple(op, name, {p: i64_array(getattr(op, f"get_{p}")()) for p in properties})
-
-
-def same_properties(table: dict[type[Operation], tuple[str, tuple[str, ...]]]) -> None:
-    SAME_PROPERTIES.update(table)
-    for cls in table:
-        HANDLERS[cls] = _same_properties
+        return register

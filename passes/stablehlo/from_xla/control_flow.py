@@ -1,70 +1,70 @@
-"""StableHLO export: returns, calls, while and conditional (`stablehlo.if` for a PRED index,
-`stablehlo.case` for S32; branch parameters are replaced by their operands)."""
+"""convert-xla-to-stablehlo: returns, calls, while and conditional (`stablehlo.if` for a
+PRED index, `stablehlo.case` for S32). StableHLO's while, if and case carry no tuples:
+a tuple state, tuple results and what a region returns travel as their leaves."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerType
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import IntegerType, TupleType
+from xdsl.ir import Operation, SSAValue
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla.base import elem_of
 from xla_opt.dialects.xla.computation import ReturnOp
 
-from .common import (
-    EmitRegion,
-    Emitter,
-    flat_types,
-    handles,
-    has_tuples,
-    type_text,
-    types_text,
-)
+from .common import Builder, Patterns, flat_types, flatten_block, result_types
+
+PATTERNS = Patterns()
 
 
-@handles(ReturnOp)
-def _return(e: Emitter, op: ReturnOp) -> None:
-    e.op("stablehlo.return", [e.name(v) for v in op.operands], types_text(op.operands), [])
+@PATTERNS.rule(ReturnOp)
+def _return(op: ReturnOp, b: Builder) -> Sequence[SSAValue]:
+    return b.same("return")
 
 
-@handles(func.ReturnOp)
-def _func_return(e: Emitter, op: func.ReturnOp) -> None:
-    e.op("func.return", [e.name(v) for v in op.operands], types_text(op.operands), [])
+@PATTERNS.rule(xla.CallOp)
+def _call(op: xla.CallOp, b: Builder) -> Sequence[SSAValue]:
+    return b.add(func.CallOp(op.callee, list(op.operands), result_types(op))).results
 
 
-@handles(func.CallOp, xla.CallOp)
-def _call(e: Emitter, op: Operation) -> None:
-    callee = op.callee.root_reference.data  # type: ignore[attr-defined]
-    e.simple(op, "func.call", {"callee": "@" + e.renames.get(callee, callee)})
+def _has_tuples(values: Sequence[SSAValue]) -> bool:
+    return any(isinstance(v.type, TupleType) for v in values)
 
 
-@handles(xla.WhileOp)
-def _while(e: Emitter, op: xla.WhileOp) -> None:
-    # StableHLO's while carries no tuples: a tuple state travels as its leaves.
-    names, types = e.flatten_values(op.operand)
-    flatten = has_tuples([v.type for v in op.operand])
-    results = e.op(
-        "stablehlo.while",
-        names,
-        types,
-        types,
-        None,
-        [EmitRegion(op.cond.blocks[0], flatten=flatten), EmitRegion(op.body.blocks[0], flatten=flatten)],
-    )
-    e.bind_packed(op, results)
+def _repacked(b: Builder, op: Operation, new: Operation) -> list[SSAValue]:
+    """The results of `op` (tuples) from the leaf results of `new`."""
+    leaves = iter(new.results)
+    return [b.pack(leaves, t) for t in result_types(op)]
 
 
-@handles(xla.ConditionalOp)
-def _conditional(e: Emitter, op: xla.ConditionalOp) -> None:
-    # StableHLO's branches take no arguments: each branch parameter is replaced by its
-    # branch operand (xla's branches are isolated, so only the branch's own block uses it).
-    # Tuple results travel as their leaves.
-    flatten = has_tuples([r.type for r in op.results])
+@PATTERNS.rule(xla.WhileOp)
+def _while(op: xla.WhileOp, b: Builder) -> Sequence[SSAValue]:
+    state = b.flatten(op.operand)
+    regions = [op.detach_region(r) for r in (op.cond, op.body)]
+    if _has_tuples(op.operand):
+        for region in regions:
+            flatten_block(b, region.blocks[0])
+    new = b.op("while", state, [v.type for v in state], None, regions)
+    return _repacked(b, op, new)
+
+
+@PATTERNS.rule(xla.ConditionalOp)
+def _conditional(op: xla.ConditionalOp, b: Builder) -> Sequence[SSAValue]:
+    """StableHLO's branches take no arguments: each branch parameter is replaced by its
+    branch operand (xla's branches are isolated: only the branch's own block uses it)."""
     regions = []
-    for region, arg in zip(op.branches, op.branch_operands, strict=True):
+    for region, operand in zip(list(op.branches), list(op.branch_operands), strict=True):
         block = region.blocks[0]
-        regions.append(EmitRegion(block, {a: e.name(arg) for a in block.args}, flatten=flatten))
-    pred = elem_of(op.index.type)
-    name = "stablehlo.if" if isinstance(pred, IntegerType) and pred.width.data == 1 else "stablehlo.case"
-    out_types = [type_text(leaf) for r in op.results for leaf in flat_types(r.type)]
-    results = e.op(name, [e.name(op.index)], [type_text(op.index.type)], out_types, None, regions)
-    e.bind_packed(op, results)
+        for arg in list(block.args):
+            for use in list(arg.uses):  # (not replace_all_uses_with: it renames the operand)
+                use.operation.operands[use.index] = operand
+            block.erase_arg(arg)
+        if _has_tuples(op.results):
+            flatten_block(b, block)
+        regions.append(op.detach_region(region))
+    index = elem_of(op.index.type)
+    name = "if" if isinstance(index, IntegerType) and index.width.data == 1 else "case"
+    leaf_types = [leaf for t in result_types(op) for leaf in flat_types(t)]
+    new = b.op(name, [op.index], leaf_types, None, regions)
+    return _repacked(b, op, new)

@@ -1,116 +1,103 @@
-"""StableHLO export: dot (as dot_general), dot_general, convolution, fft, cholesky,
-triangular_solve."""
+"""convert-xla-to-stablehlo: dot (as dot_general), dot_general, convolution, fft,
+cholesky, triangular_solve."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xdsl.dialects.builtin import DictionaryAttr
+from xdsl.ir import Attribute, SSAValue
 from xla_opt.dialects import xla
+from xla_opt.dialects.stablehlo.attrs import (
+    ConvDimensionNumbersAttr,
+    DotDimensionNumbersAttr,
+)
 from xla_opt.dialects.xla.base import shape_of
 
 from .common import (
-    Emitter,
-    bool_text,
+    Builder,
+    Patterns,
+    bool_attr,
     enum_attr,
-    handles,
     i64_array,
     i64_attr,
-    int_list,
     padding_attr,
 )
 
+PATTERNS = Patterns()
 
-def _dot_numbers(lb: Sequence[int], rb: Sequence[int], lc: Sequence[int], rc: Sequence[int]) -> str:
-    fields = []
+
+def dot_numbers(lb: Sequence[int], rb: Sequence[int], lc: Sequence[int], rc: Sequence[int]) -> DotDimensionNumbersAttr:
+    fields: dict[str, Attribute] = {}
     if lb or rb:
-        fields += [f"lhs_batching_dimensions = {int_list(lb)}", f"rhs_batching_dimensions = {int_list(rb)}"]
-    fields += [
-        f"lhs_contracting_dimensions = {int_list(lc)}",
-        f"rhs_contracting_dimensions = {int_list(rc)}",
-    ]
-    return "#stablehlo.dot<" + ", ".join(fields) + ">"
+        fields |= {"lhs_batching_dimensions": i64_array(lb), "rhs_batching_dimensions": i64_array(rb)}
+    fields |= {"lhs_contracting_dimensions": i64_array(lc), "rhs_contracting_dimensions": i64_array(rc)}
+    return DotDimensionNumbersAttr(DictionaryAttr(fields))
 
 
-@handles(xla.DotOp)
-def _dot(e: Emitter, op: xla.DotOp) -> None:
+@PATTERNS.rule(xla.DotOp)
+def _dot(op: xla.DotOp, b: Builder) -> Sequence[SSAValue]:
+    """lhs' last dimension against rhs' first."""
     lhs_rank = len(shape_of(op.lhs.type))
-    e.simple(
-        op, "stablehlo.dot_general", {"dot_dimension_numbers": _dot_numbers([], [], [lhs_rank - 1], [0])}
-    )
+    return b.same("dot_general", {"dot_dimension_numbers": dot_numbers([], [], [lhs_rank - 1], [0])})
 
 
-@handles(xla.DotGeneralOp)
-def _dot_general(e: Emitter, op: xla.DotGeneralOp) -> None:
-    numbers = _dot_numbers(
+@PATTERNS.rule(xla.DotGeneralOp)
+def _dot_general(op: xla.DotGeneralOp, b: Builder) -> Sequence[SSAValue]:
+    numbers = dot_numbers(
         op.get_lhs_batching_dimensions(),
         op.get_rhs_batching_dimensions(),
         op.get_lhs_contracting_dimensions(),
         op.get_rhs_contracting_dimensions(),
     )
-    e.simple(op, "stablehlo.dot_general", {"dot_dimension_numbers": numbers})
+    return b.same("dot_general", {"dot_dimension_numbers": numbers})
 
 
-def _layout(rank: int, first: tuple[str, int], second: tuple[str, int], spatial: Sequence[int]) -> str:
-    labels = ["?"] * rank
-    labels[first[1]] = first[0]
-    labels[second[1]] = second[0]
-    for i, d in enumerate(spatial):
-        labels[d] = str(i)
-    return "[" + ", ".join(labels) + "]"
-
-
-@handles(xla.ConvolutionOp)
-def _convolution(e: Emitter, op: xla.ConvolutionOp) -> None:
+@PATTERNS.rule(xla.ConvolutionOp)
+def _convolution(op: xla.ConvolutionOp, b: Builder) -> Sequence[SSAValue]:
     dn = op.dimension_numbers()
-    rank = len(shape_of(op.lhs.type))
-    numbers = (
-        "#stablehlo.conv<"
-        + _layout(rank, ("b", dn.input_batch), ("f", dn.input_feature), dn.input_spatial)
-        + "x"
-        + _layout(rank, ("i", dn.kernel_input_feature), ("o", dn.kernel_output_feature), dn.kernel_spatial)
-        + "->"
-        + _layout(rank, ("b", dn.output_batch), ("f", dn.output_feature), dn.output_spatial)
-        + ">"
+    numbers = ConvDimensionNumbersAttr.from_fields(
+        input_batch_dimension=i64_attr(dn.input_batch),
+        input_feature_dimension=i64_attr(dn.input_feature),
+        input_spatial_dimensions=i64_array(dn.input_spatial),
+        kernel_input_feature_dimension=i64_attr(dn.kernel_input_feature),
+        kernel_output_feature_dimension=i64_attr(dn.kernel_output_feature),
+        kernel_spatial_dimensions=i64_array(dn.kernel_spatial),
+        output_batch_dimension=i64_attr(dn.output_batch),
+        output_feature_dimension=i64_attr(dn.output_feature),
+        output_spatial_dimensions=i64_array(dn.output_spatial),
     )
-    n = len(dn.input_spatial)
-    props = {
+    props: dict[str, Attribute | None] = {
         "dimension_numbers": numbers,
         "feature_group_count": i64_attr(op.get_feature_group_count()),
         "batch_group_count": i64_attr(op.get_batch_group_count()),
     }
-    for key in ("window_strides", "lhs_dilation", "rhs_dilation"):
-        value = getattr(op, f"get_{key}")()
-        if value is not None and n:
-            props[key] = i64_array(value)
-    if op.padding is not None and n:
-        props["padding"] = padding_attr(op.get_padding())
-    e.simple(op, "stablehlo.convolution", props)
+    if dn.input_spatial:  # a window of no spatial dimension has no window attributes
+        for key in ("window_strides", "lhs_dilation", "rhs_dilation"):
+            value = getattr(op, f"get_{key}")()
+            props[key] = i64_array(value) if value is not None else None
+        if op.padding is not None:
+            props["padding"] = padding_attr(op.get_padding())
+    return b.same("convolution", props)
 
 
-@handles(xla.FftOp)
-def _fft(e: Emitter, op: xla.FftOp) -> None:
-    e.simple(
-        op,
-        "stablehlo.fft",
-        {"fft_type": enum_attr("fft_type", op.get_fft_type()), "fft_length": i64_array(op.get_fft_length())},
-    )
+@PATTERNS.rule(xla.FftOp)
+def _fft(op: xla.FftOp, b: Builder) -> Sequence[SSAValue]:
+    props = {"fft_type": enum_attr("fft_type", op.get_fft_type()), "fft_length": i64_array(op.get_fft_length())}
+    return b.same("fft", props)
 
 
-@handles(xla.CholeskyOp)
-def _cholesky(e: Emitter, op: xla.CholeskyOp) -> None:
-    lower = op.get_lower()
-    e.simple(op, "stablehlo.cholesky", {"lower": bool_text(lower)})
+@PATTERNS.rule(xla.CholeskyOp)
+def _cholesky(op: xla.CholeskyOp, b: Builder) -> Sequence[SSAValue]:
+    return b.same("cholesky", {"lower": bool_attr(op.get_lower())})
 
 
-@handles(xla.TriangularSolveOp)
-def _triangular_solve(e: Emitter, op: xla.TriangularSolveOp) -> None:
-    e.simple(
-        op,
-        "stablehlo.triangular_solve",
-        {
-            "left_side": bool_text(bool(op.get_left_side())),
-            "lower": bool_text(bool(op.get_lower())),
-            "unit_diagonal": bool_text(bool(op.get_unit_diagonal())),
-            "transpose_a": enum_attr("transpose", op.get_transpose_a()),
-        },
-    )
+@PATTERNS.rule(xla.TriangularSolveOp)
+def _triangular_solve(op: xla.TriangularSolveOp, b: Builder) -> Sequence[SSAValue]:
+    props = {
+        "left_side": bool_attr(op.get_left_side()),
+        "lower": bool_attr(op.get_lower()),
+        "unit_diagonal": bool_attr(op.get_unit_diagonal()),
+        "transpose_a": enum_attr("transpose", op.get_transpose_a()),
+    }
+    return b.same("triangular_solve", props)

@@ -1,60 +1,58 @@
-"""StableHLO export: rng_uniform/rng_normal (`stablehlo.rng` with a constant shape), rng_bit_generator."""
+"""convert-xla-to-stablehlo: rng_uniform/rng_normal (`stablehlo.rng` with a constant
+shape), rng_bit_generator."""
 
 from __future__ import annotations
 
-import numpy as np
-from xdsl.dialects.builtin import IntegerType, Signedness, TensorType
-from xdsl.ir import Operation
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerType,
+    Signedness,
+    TensorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Operation, SSAValue
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla.base import elem_of, shape_of
 
-from .common import Emitter, enum_attr, handles, type_text
+from .common import Builder, Patterns, enum_attr
+
+PATTERNS = Patterns()
 
 
-@handles(xla.RngUniformOp, xla.RngNormalOp)
-def _rng(e: Emitter, op: Operation) -> None:
+def _is_pred(t) -> bool:
+    return isinstance(t, IntegerType) and t.width.data == 1
+
+
+@PATTERNS.rule(xla.RngUniformOp, xla.RngNormalOp)
+def _rng(op: Operation, b: Builder) -> Sequence[SSAValue]:
     result = op.results[0].type
-    shape = shape_of(result)
-    shape_type = TensorType(IntegerType(64), [len(shape)])
-    shape_value = e.constant(np.array(shape, dtype=np.int64), shape_type)
-    a, b = op.operands
-    dist = "UNIFORM" if isinstance(op, xla.RngUniformOp) else "NORMAL"
-    bounds, bound_type, out_type = [e.name(a), e.name(b)], type_text(a.type), result
-    pred = isinstance(elem_of(result), IntegerType) and elem_of(result).width.data == 1
+    shape = list(shape_of(result))
+    shape_value = b.constant(DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(shape)]), shape))
+    bounds = list(op.operands)
+    out_type = result
+    pred = _is_pred(elem_of(result))
     if pred:  # XLA's RngExpander has no PRED: draw S32 in [a, b) and convert back
-        bound_type = type_text(TensorType(IntegerType(32), []))
-        bounds = [e.op("stablehlo.convert", [n], [type_text(a.type)], [bound_type])[0] for n in bounds]
-        out_type = TensorType(IntegerType(32), list(shape))
-    drawn = e.op(
-        "stablehlo.rng",
-        [*bounds, shape_value],
-        [bound_type, bound_type, type_text(shape_type)],
-        [type_text(out_type)],
-        {"rng_distribution": enum_attr("rng_distribution", dist)},
-    )
+        bounds = [b.one("convert", [v], TensorType(i32, [])) for v in bounds]
+        out_type = TensorType(i32, shape)
+    dist = "UNIFORM" if isinstance(op, xla.RngUniformOp) else "NORMAL"
+    drawn = b.one("rng", [*bounds, shape_value], out_type, {"rng_distribution": enum_attr("rng_distribution", dist)})
     if pred:
-        drawn = e.op("stablehlo.convert", drawn, [type_text(out_type)], [type_text(result)])
-    e.bind(op, drawn)
+        drawn = b.one("convert", [drawn], result)
+    return [drawn]
 
 
-@handles(xla.RngBitGeneratorOp)
-def _rng_bit_generator(e: Emitter, op: xla.RngBitGeneratorOp) -> None:
-    # XLA hands back unsigned bits for a signed output type: draw unsigned, bitcast.
+@PATTERNS.rule(xla.RngBitGeneratorOp)
+def _rng_bit_generator(op: xla.RngBitGeneratorOp, b: Builder) -> Sequence[SSAValue]:
+    """XLA hands back unsigned bits for a signed output type: draw unsigned, bitcast."""
     out = op.output.type
     element = elem_of(out)
     signed = isinstance(element, IntegerType) and element.signedness.data != Signedness.UNSIGNED
-    drawn_type = (
-        TensorType(IntegerType(element.width.data, Signedness.UNSIGNED), list(shape_of(out)))
-        if signed
-        else out
-    )
-    state, bits = e.op(
-        "stablehlo.rng_bit_generator",
-        [e.name(op.initial_state)],
-        [type_text(op.initial_state.type)],
-        [type_text(op.output_state.type), type_text(drawn_type)],
-        {"rng_algorithm": enum_attr("rng_algorithm", op.get_rng_algorithm())},
-    )
+    drawn_type = TensorType(IntegerType(element.width.data, Signedness.UNSIGNED), list(shape_of(out))) if signed else out
+    props = {"rng_algorithm": enum_attr("rng_algorithm", op.get_rng_algorithm())}
+    state, bits = b.op("rng_bit_generator", [op.initial_state], [op.output_state.type, drawn_type], props).results
     if signed:
-        bits = e.op("stablehlo.bitcast_convert", [bits], [type_text(drawn_type)], [type_text(out)])[0]
-    e.bind(op, [state, bits])
+        bits = b.one("bitcast_convert", [bits], out)
+    return [state, bits]

@@ -1,94 +1,84 @@
-"""StableHLO export: broadcasts, reshapes (collapse orders as a transpose), concatenate, slices,
-padding, tuples."""
+"""convert-xla-to-stablehlo: broadcasts, reshapes (a collapse order as a transpose first),
+concatenate, slices, padding, tuples."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xla_opt.dialects.xla import shape_ops as sh
 from xla_opt.dialects.xla.base import elem_of, shape_of
 
 from .common import (
-    UNSUPPORTED,
-    Emitter,
-    handles,
+    Builder,
+    Patterns,
+    Unsupported,
+    i32_attr,
     i64_array,
     i64_attr,
+    renamed,
     same_properties,
-    type_text,
-    types_text,
 )
 
-same_properties(
-    {
-        sh.TransposeOp: ("stablehlo.transpose", ('permutation',)),
-        sh.ReverseOp: ("stablehlo.reverse", ('dimensions',)),
-        sh.SliceOp: ("stablehlo.slice", ('start_indices', 'limit_indices', 'strides')),
-        sh.DynamicSliceOp: ("stablehlo.dynamic_slice", ('slice_sizes',)),
-        sh.DynamicUpdateSliceOp: ("stablehlo.dynamic_update_slice", ()),
-        sh.PadOp: ("stablehlo.pad", ('edge_padding_low', 'edge_padding_high', 'interior_padding')),
-        sh.TupleOp: ("stablehlo.tuple", ()),
-        sh.OptimizationBarrierOp: ("stablehlo.optimization_barrier", ()),
-    }
+PATTERNS = Patterns()
+
+PATTERNS.append(
+    same_properties(
+        {
+            sh.TransposeOp: ("transpose", ("permutation",)),
+            sh.ReverseOp: ("reverse", ("dimensions",)),
+            sh.SliceOp: ("slice", ("start_indices", "limit_indices", "strides")),
+            sh.DynamicSliceOp: ("dynamic_slice", ("slice_sizes",)),
+            sh.PadOp: ("pad", ("edge_padding_low", "edge_padding_high", "interior_padding")),
+            sh.BroadcastInDimOp: ("broadcast_in_dim", ("broadcast_dimensions",)),
+        }
+    )
 )
-
-UNSUPPORTED.update(
-    {
-        sh.SetDimensionSizeOp.name: "gives a static shape a dynamic size",
-    }
+PATTERNS.append(
+    renamed(
+        {
+            sh.DynamicUpdateSliceOp: "dynamic_update_slice",
+            sh.TupleOp: "tuple",
+            sh.OptimizationBarrierOp: "optimization_barrier",
+        }
+    )
 )
+PATTERNS.append(Unsupported({sh.SetDimensionSizeOp.name: "gives a static shape a dynamic size"}))
 
 
-@handles(sh.BroadcastOp)
-def _broadcast(e: Emitter, op: sh.BroadcastOp) -> None:
+@PATTERNS.rule(sh.BroadcastOp)
+def _broadcast(op: sh.BroadcastOp, b: Builder) -> Sequence[SSAValue]:
+    """New leading dimensions: the operand's dimensions are the last ones."""
     n, rank = len(op.get_broadcast_sizes()), len(shape_of(op.operand.type))
-    e.simple(
-        op, "stablehlo.broadcast_in_dim", {"broadcast_dimensions": i64_array(range(n, n + rank))}
-    )
+    return b.same("broadcast_in_dim", {"broadcast_dimensions": i64_array(range(n, n + rank))})
 
 
-@handles(sh.BroadcastInDimOp)
-def _broadcast_in_dim(e: Emitter, op: sh.BroadcastInDimOp) -> None:
-    e.simple(
-        op,
-        "stablehlo.broadcast_in_dim",
-        {"broadcast_dimensions": i64_array(op.get_broadcast_dimensions())},
-    )
-
-
-@handles(sh.ReshapeOp, sh.CollapseOp)
-def _reshape(e: Emitter, op: Operation) -> None:
-    operand = op.operand  # type: ignore[attr-defined]
-    source = e.name(operand)
+@PATTERNS.rule(sh.ReshapeOp, sh.CollapseOp)
+def _reshape(op: Operation, b: Builder) -> Sequence[SSAValue]:
+    """A reshape with `dimensions` (XLA's collapse order) transposes the operand to
+    that order first."""
+    source = op.operand  # type: ignore[attr-defined]
     dims = op.get_dimensions() if isinstance(op, sh.ReshapeOp) and op.dimensions else ()
     if dims and list(dims) != list(range(len(dims))):
-        shape = shape_of(operand.type)
-        transposed = TensorType(elem_of(operand.type), [shape[d] for d in dims])
-        source = e.op(
-            "stablehlo.transpose",
-            [source],
-            [type_text(operand.type)],
-            [type_text(transposed)],
-            {"permutation": i64_array(dims)},
-        )[0]
-        in_type = type_text(transposed)
+        shape = shape_of(source.type)
+        transposed = TensorType(elem_of(source.type), [shape[d] for d in dims])
+        source = b.one("transpose", [source], transposed, {"permutation": i64_array(dims)})
         if transposed == op.results[0].type:
-            return e.bind(op, [source])
-    else:
-        in_type = type_text(operand.type)
-    e.bind(op, e.op("stablehlo.reshape", [source], [in_type], types_text(op.results)))
+            return [source]
+    return b.same("reshape", operands=[source])
 
 
-@handles(sh.ConcatenateOp)
-def _concatenate(e: Emitter, op: sh.ConcatenateOp) -> None:
-    e.simple(op, "stablehlo.concatenate", {"dimension": i64_attr(op.get_dimension())})
+@PATTERNS.rule(sh.ConcatenateOp)
+def _concatenate(op: sh.ConcatenateOp, b: Builder) -> Sequence[SSAValue]:
+    return b.same("concatenate", {"dimension": i64_attr(op.get_dimension())})
 
 
-@handles(sh.GetDimensionSizeOp)
-def _get_dimension_size(e: Emitter, op: sh.GetDimensionSizeOp) -> None:
-    e.simple(op, "stablehlo.get_dimension_size", {"dimension": i64_attr(op.get_dimension())})
+@PATTERNS.rule(sh.GetDimensionSizeOp)
+def _get_dimension_size(op: sh.GetDimensionSizeOp, b: Builder) -> Sequence[SSAValue]:
+    return b.same("get_dimension_size", {"dimension": i64_attr(op.get_dimension())})
 
 
-@handles(sh.GetTupleElementOp)
-def _get_tuple_element(e: Emitter, op: sh.GetTupleElementOp) -> None:
-    e.simple(op, "stablehlo.get_tuple_element", {"index": f"{op.get_index()} : i32"})
+@PATTERNS.rule(sh.GetTupleElementOp)
+def _get_tuple_element(op: sh.GetTupleElementOp, b: Builder) -> Sequence[SSAValue]:
+    return b.same("get_tuple_element", {"index": i32_attr(op.get_index())})

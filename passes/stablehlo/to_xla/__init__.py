@@ -26,8 +26,6 @@ error naming the op, at its location.
 
 from __future__ import annotations
 
-import importlib
-
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
@@ -40,25 +38,12 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xla_opt.dialects.stablehlo.ops import ShloOp
+from xla_opt.passes.stablehlo import OP_FAMILIES, family_modules
 
 from .common import StablehloConversionError, convert_type, fail
 
 # the rules, one module per op family, each exporting its PATTERNS
-FAMILIES = (
-    "elementwise",
-    "shape_ops",
-    "reductions",
-    "control_flow",
-    "gather_scatter",
-    "linear_algebra",
-    "batch_norm",
-    "rng",
-    "custom_call",
-    "collectives",
-    "tokens",
-    "chlo",
-)
-FAMILY_MODULES = tuple(importlib.import_module(f"{__name__}.{family}") for family in FAMILIES)
+FAMILY_MODULES = family_modules(__name__, (*OP_FAMILIES, "chlo"))
 
 # --------------------------------------------------------------------------------------
 # The pass

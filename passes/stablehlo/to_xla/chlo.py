@@ -32,9 +32,9 @@ from xla_opt.dialects.xla.base import is_complex, is_float
 from xla_opt.dialects.xla.computation import ReturnOp as XlaReturnOp
 
 from .common import (
-    Patterns,
-        Builder,
+    Builder,
     ByTable,
+    Patterns,
     elem,
     fail,
     i64_array,

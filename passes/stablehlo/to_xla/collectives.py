@@ -9,15 +9,15 @@ from xla_opt.dialects.xla import base as xb
 
 from .common import (
     Patterns,
-        channel_id,
+    channel_id,
     check_isolated,
     fail,
     i64_attr,
     int_of,
     matrix,
+    one_to_one,
     prop,
     result_types,
-    one_to_one,
     take_regions,
 )
 

@@ -188,7 +188,7 @@ class Builder:
         return self.build(cls, operands, [type], props).results[0]
 
     # ---- values ---------------------------------------------------------------------
-    def constant(self, value: float | int, t: Attribute) -> SSAValue:
+    def constant(self, value: float, t: Attribute) -> SSAValue:
         """A constant of tensor type `t` (all elements `value`)."""
         assert isinstance(t, TensorType)
         e = t.get_element_type()
@@ -398,8 +398,8 @@ def props_rule(cls, **names: tuple[str, Callable]) -> Rule:
     return convert
 
 
-ARR = lambda a: i64_array(ints(a))  # noqa: E731
-INT = lambda a: i64_attr(int_of(a))  # noqa: E731
+ARR = lambda a: i64_array(ints(a))
+INT = lambda a: i64_attr(int_of(a))
 
 
 def take_regions(op: Operation) -> list[Region]:

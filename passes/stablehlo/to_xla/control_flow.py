@@ -13,8 +13,8 @@ from xla_opt.dialects.xla import shape_ops as xs
 from xla_opt.dialects.xla.computation import ReturnOp as XlaReturnOp
 
 from .common import (
-    Patterns,
     Builder,
+    Patterns,
     captured_values,
     i64_attr,
     replace_uses_within,

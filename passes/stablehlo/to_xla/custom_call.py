@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import BoolAttr, DictionaryAttr, StringAttr
 from xdsl.ir import Attribute, SSAValue
 from xla_opt.dialects import xla
 
-from .common import Patterns, Builder, bool_of, fail, int_of, prop, result_types
+from .common import Builder, Patterns, bool_of, fail, int_of, prop, result_types
 
 PATTERNS = Patterns()
 

@@ -6,7 +6,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xla_opt.dialects.stablehlo.attrs import enum_value
 from xla_opt.dialects.xla import elementwise as xe
 
-from .common import Patterns, fail, i64_attr, int_of, prop, one_to_one
+from .common import Patterns, fail, i64_attr, int_of, one_to_one, prop
 
 PATTERNS = Patterns()
 

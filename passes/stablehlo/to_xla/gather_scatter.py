@@ -11,8 +11,8 @@ from xla_opt.dialects.xla import elementwise as xe
 from xla_opt.dialects.xla import shape_ops as xs
 
 from .common import (
-    Patterns,
     Builder,
+    Patterns,
     bool_of,
     check_isolated,
     elem,

@@ -12,9 +12,9 @@ from xla_opt.dialects.xla import base as xb
 from xla_opt.dialects.xla import shape_ops as xs
 
 from .common import (
-    Patterns,
     ARR,
-        bool_of,
+    Patterns,
+    bool_of,
     elem,
     field,
     i64_array,

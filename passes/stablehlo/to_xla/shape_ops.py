@@ -5,17 +5,17 @@ from __future__ import annotations
 from xla_opt.dialects.xla import shape_ops as xs
 
 from .common import (
-    Patterns,
     ARR,
     INT,
-        i64_array,
+    Patterns,
+    i64_array,
     i64_attr,
     int_of,
     ints,
+    one_to_one,
     prop,
     props_rule,
     result_types,
-    one_to_one,
 )
 
 PATTERNS = Patterns()
