@@ -1,7 +1,18 @@
-"""The reductions family to linalg: `xla.reduce` -> one fill generic per result (the
-init value broadcast into the result) and one `linalg.generic` with parallel loops for
-the kept dimensions and reduction loops for the reduced ones, whose body is the reducer
-as scalar code."""
+"""The reductions family to linalg and loops over tensors; every computation region
+(reducer, comparator, select, scatter) is inlined as scalar code.
+
+* `xla.reduce` -> one fill generic per result (the init value broadcast into the
+  result) and one `linalg.generic` with parallel loops for the kept dimensions and
+  reduction loops for the reduced ones;
+* `xla.map` -> one element-wise generic;
+* `xla.reduce_window` -> the inputs padded and base-dilated with the init values
+  (xla.pad), fills, and one generic with parallel result loops and reduction window
+  loops (each window folded in row-major order, as the interpreter does);
+* `xla.sort` -> a stable bottom-up merge sort of a permutation (scf.for over tensors,
+  tensor.insert), then one gather generic per operand;
+* `xla.select_and_scatter` -> a fill and scf.for loops over the windows and their
+  offsets, scattering into the carried result.
+"""
 
 from __future__ import annotations
 
