@@ -18,7 +18,9 @@ replica or, stacked on a new leading axis of size N, one value per replica:
 
 Host queues: `infeed=` gives the elements infeed ops read (each a tuple of arrays, or
 one array), and a list passed as `outfeed=` receives the elements outfeed ops write
-(each a tuple of arrays); with replicas=N both hold one such list per replica.
+(each a tuple of arrays); with replicas=N both hold one such list per replica. Both
+backends use the same queues (the jit backend calls back into Python for them); the
+jit backend runs one replica.
 """
 
 from __future__ import annotations
@@ -147,9 +149,12 @@ class CompiledFunction:
         return lambda inputs: interpret(self.module, self.entry, inputs)
 
     def _run_replicas(self, inputs: list[list[Any]], context: Any) -> list[tuple[Any, ...]]:
-        """Several replicas, or host queues: the interpreter with a shared context."""
-        if self.backend != "interpreter":
-            raise ValueError(f"backend '{self.backend}' runs one replica without infeed/outfeed")
+        """Several replicas, or host queues: the interpreter with a shared context; the
+        jit backend runs one replica, its host calls on the context's queues."""
+        if self.backend == "jit":
+            if self.replicas != 1:
+                raise ValueError("backend 'jit' runs one replica; replicas=N runs on the interpreter")
+            return [tuple(self.jit.call_checked(inputs[0], context))]
         from xla_opt.interpreter import interpret_replicas
 
         return interpret_replicas(self.module, self.entry, inputs, context)

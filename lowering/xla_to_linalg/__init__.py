@@ -86,7 +86,7 @@ def _unlowered_part(t: Attribute, real_only: bool = False) -> Attribute | None:
     None. Complex element types lower like the others (a pair of floats in memory),
     except in the operands and results of REAL_ONLY_OPS (`real_only`)."""
     if isinstance(t, TokenType):
-        return t
+        return None  # a tensor<0xi1> (tokens.py)
     if real_only and isinstance(t, TensorType) and isinstance(t.element_type, ComplexType):
         return t.element_type
     if isinstance(t, TupleType):
