@@ -28,7 +28,6 @@ from __future__ import annotations
 from xdsl.dialects.builtin import TensorType
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xla_opt.dialects.xla.custom_call import CustomCallOp
-from xla_opt.interpreter.custom_call import registered_custom_calls
 
 from .host_calls import call_external, describe, intern, replace_with_host_call
 
@@ -38,6 +37,9 @@ class CustomCallToHostCall(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: CustomCallOp, rewriter: PatternRewriter, /) -> None:
+        # the registry lives with the interpreter, imported only by programs that call out
+        from xla_opt.interpreter.custom_call import registered_custom_calls
+
         operands = list(op.inputs)
         results = [r.type for r in op.results_]
         if not all(isinstance(t, TensorType) for t in (*(v.type for v in operands), *results)):
