@@ -14,9 +14,9 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 import pytest
+from xla_opt.lowering.xla_to_linalg import LOWERED_OPS
 
 import xla_opt
-from xla_opt.lowering.xla_to_linalg import LOWERED_OPS
 
 from .util import tensor_type
 
@@ -63,7 +63,7 @@ def _inputs(dtype, feature_index: int, seed: int):
     rng = np.random.default_rng(seed)
     features = SHAPE[feature_index]
     x = (rng.normal(size=SHAPE) * 3 + 1).astype(dtype)
-    vector = lambda: rng.normal(size=(features,)).astype(dtype)  # noqa: E731
+    vector = lambda: rng.normal(size=(features,)).astype(dtype)
     variance = rng.uniform(0.5, 2.0, size=(features,)).astype(dtype)
     return x, vector, variance
 

@@ -1,15 +1,20 @@
 """The rng family on the JIT: rng_bit_generator bit-exact with the interpreter (THREE_FRY,
-PHILOX and DEFAULT, every integer output type, several state sizes and shapes)."""
+PHILOX and DEFAULT, every integer output type, several state sizes and shapes);
+rng_uniform and rng_normal with the interpreter's distributions (range, mean, spread,
+dtype, shape; two calls differ), not its bits: the JIT does not use numpy's generator."""
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
-
-import xla_opt
 from xla_opt.lowering.xla_to_linalg import LOWERED_OPS
 
+import xla_opt
+
 from .util import tensor_type
+
+BF16 = np.dtype(ml_dtypes.bfloat16)
 
 # Counters near the end of their range: the 64-bit counter wraps (and Philox carries
 # into the high word of a 3-word state).
@@ -101,4 +106,152 @@ def test_rng_bit_generator_chained():
 
 
 def test_rng_ops_are_lowered():
-    assert "xla.rng_bit_generator" in LOWERED_OPS
+    assert {"xla.rng_bit_generator", "xla.rng_uniform", "xla.rng_normal"} <= LOWERED_OPS
+
+
+# --------------------------------------------------------------------------------------
+# rng_uniform, rng_normal: the interpreter's distributions (not numpy's bits)
+# --------------------------------------------------------------------------------------
+
+SAMPLES = (100, 100)
+
+
+def two_draws_program(op: str, dtype, shape=SAMPLES) -> str:
+    """Two calls of `op` on the same parameters %p, %q (they must differ)."""
+    s, o = tensor_type((), dtype), tensor_type(shape, dtype)
+    return (
+        f"func.func @main(%p: {s}, %q: {s}) -> ({o}, {o}) {{\n"
+        f"  %x = xla.{op} %p, %q : ({s}, {s}) -> {o}\n"
+        f"  %y = xla.{op} %p, %q : ({s}, {s}) -> {o}\n"
+        f"  func.return %x, %y : {o}, {o}\n"
+        "}\n"
+    )
+
+
+def draws(op: str, dtype, p, q, shape=SAMPLES):
+    """{backend: (x, y)}: two draws on the interpreter (the oracle) and on the JIT."""
+    program = two_draws_program(op, dtype, shape)
+    args = (np.array(p, dtype), np.array(q, dtype))
+    return {backend: xla_opt.run(program, *args, backend=backend) for backend in ("interpreter", "jit")}
+
+
+def check_each(results, dtype, shape, check) -> None:
+    """`check(sample)` holds on every draw of both backends; the two JIT draws differ."""
+    for backend, (x, y) in results.items():
+        for sample in (x, y):
+            assert sample.dtype == np.dtype(dtype) and sample.shape == shape, backend
+            check(sample.astype(np.float64))
+    x, y = results["jit"]
+    assert not np.array_equal(x, y)
+
+
+UNIFORM_FLOATS = [
+    (np.float32, -2.0, 3.0),
+    (np.float64, 0.0, 1.0),
+    (np.float16, 1.0, 2.0),  # ulp 2^-10: a + (b - a) u rounds to b for u > 1 - 2^-11
+    (BF16, -1.0, 1.0),
+]
+
+
+@pytest.mark.parametrize("dtype,a,b", UNIFORM_FLOATS, ids=lambda v: str(v))
+def test_rng_uniform_float(dtype, a, b):
+    """Floats in [a, b) (never b, even where rounding would reach it), mean (a + b) / 2
+    and standard deviation (b - a) / sqrt(12) within 5 standard errors of 10^4 draws."""
+    width = b - a
+
+    def check(s):
+        assert a <= s.min() and s.max() < b
+        assert abs(s.mean() - (a + b) / 2) < 5 * width / np.sqrt(12 * s.size)
+        assert abs(s.std() - width / np.sqrt(12)) < 0.05 * width / np.sqrt(12)
+
+    check_each(draws("rng_uniform", dtype, a, b), dtype, SAMPLES, check)
+
+
+UNIFORM_INTEGERS = [
+    (np.int32, -5, 7),
+    (np.uint8, 3, 250),
+    (np.int8, -128, 127),
+    (np.uint16, 0, 65535),
+    (np.int64, -(2**40), 2**40),
+    (np.uint32, 2**31, 2**32 - 1),
+]
+
+
+@pytest.mark.parametrize("dtype,a,b", UNIFORM_INTEGERS, ids=lambda v: str(v))
+def test_rng_uniform_integer(dtype, a, b):
+    """Integers in [a, b): never b, mean (a + b - 1) / 2 within 5 standard errors; a
+    range of 12 values shows all of them."""
+    sd = (b - a) / np.sqrt(12)
+
+    def check(s):
+        assert a <= s.min() and s.max() < b
+        assert abs(s.mean() - (a + b - 1) / 2) < 5 * sd / np.sqrt(s.size)
+        if b - a <= 12:
+            assert set(np.unique(s)) == set(range(a, b))
+
+    check_each(draws("rng_uniform", dtype, a, b), dtype, SAMPLES, check)
+
+
+@pytest.mark.parametrize(
+    "dtype,a,b",
+    [(np.int16, 5, 5), (np.int32, 9, -3), (np.uint64, 7, 2), (np.bool_, False, True), (np.bool_, True, False)],
+    ids=str,
+)
+def test_rng_uniform_degenerate(dtype, a, b):
+    """b <= a gives a everywhere; PRED's [false, true) holds only false."""
+    program = two_draws_program("rng_uniform", dtype, (3, 4))
+    args = (np.array(a, dtype), np.array(b, dtype))
+    for backend in ("interpreter", "jit"):
+        for sample in xla_opt.run(program, *args, backend=backend):
+            np.testing.assert_array_equal(sample, np.full((3, 4), a, dtype))
+
+
+@pytest.mark.parametrize("dtype,mu,sigma", [(np.float32, 1.0, 2.0), (np.float64, -3.0, 0.5), (np.float16, 0.0, 1.0), (BF16, 2.0, 3.0)], ids=str)
+def test_rng_normal(dtype, mu, sigma):
+    """N(mu, sigma): mean within 5 standard errors, standard deviation within 5%, and
+    68.3% of the draws within one sigma of mu (+- 2%)."""
+
+    def check(s):
+        assert np.isfinite(s).all()
+        assert abs(s.mean() - mu) < 5 * sigma / np.sqrt(s.size)
+        assert abs(s.std() - sigma) < 0.05 * sigma
+        assert abs(np.mean(np.abs(s - mu) < sigma) - 0.6827) < 0.02
+
+    check_each(draws("rng_normal", dtype, mu, sigma), dtype, SAMPLES, check)
+
+
+def test_rng_rank_0():
+    """A rank-0 result is one draw."""
+    results = draws("rng_normal", np.float32, 0.0, 1.0, shape=())
+    x, y = results["jit"]
+    assert x.shape == () and np.isfinite(x) and x != y
+
+
+def test_rng_uniform_in_a_loop():
+    """Each execution of an rng op draws anew: the draws of two iterations of a while
+    loop (the loop returns the last two) differ, and both lie in [0, 1)."""
+    program = """
+func.func @main(%z: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+  %i0 = xla.constant dense<0> : tensor<i32>
+  %ri, %ra, %rb = xla.while %i0, %z, %z cond {
+  ^bb0(%ci: tensor<i32>, %ca: tensor<64xf32>, %cb: tensor<64xf32>):
+    %two = xla.constant dense<2> : tensor<i32>
+    %go = xla.compare %ci, %two, comparison_direction = LT : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    xla.return %go : tensor<i1>
+  } body {
+  ^bb0(%bi: tensor<i32>, %ba: tensor<64xf32>, %bb: tensor<64xf32>):
+    %one = xla.constant dense<1> : tensor<i32>
+    %next = xla.add %bi, %one : tensor<i32>
+    %lo = xla.constant dense<0.0> : tensor<f32>
+    %hi = xla.constant dense<1.0> : tensor<f32>
+    %u = xla.rng_uniform %lo, %hi : (tensor<f32>, tensor<f32>) -> tensor<64xf32>
+    xla.return %next, %bb, %u : tensor<i32>, tensor<64xf32>, tensor<64xf32>
+  } : (tensor<i32>, tensor<64xf32>, tensor<64xf32>) -> (tensor<i32>, tensor<64xf32>, tensor<64xf32>)
+  func.return %ra, %rb : tensor<64xf32>, tensor<64xf32>
+}
+"""
+    for backend in ("interpreter", "jit"):
+        first, second = xla_opt.run(program, np.zeros(64, np.float32), backend=backend)
+        assert not np.array_equal(first, second), backend
+        for draw in (first, second):
+            assert draw.min() >= 0 and draw.max() < 1 and draw.std() > 0.2, backend

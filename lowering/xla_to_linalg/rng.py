@@ -11,22 +11,46 @@ counter into a copy of it.
 
 from __future__ import annotations
 
+import math as pymath
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, TensorType, i32, i64
-from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects import arith, llvm, math, tensor
+from xdsl.dialects.builtin import (
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+    f32,
+    f64,
+    i32,
+    i64,
+)
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
+from xdsl.traits import SymbolTable
 from xla_opt.dialects import xla
 from xla_opt.dialects.shapes.common import num_elements
-from xla_opt.dialects.xla.base import bit_width, elem_of, shape_of
-from xla_opt.lowering.scalar_ops import wrap_signed
+from xla_opt.dialects.xla.base import (
+    bit_width,
+    elem_of,
+    is_float,
+    is_pred,
+    is_unsigned,
+    shape_of,
+)
+from xla_opt.lowering.scalar_ops import emit_convert, signless, wrap_signed
 
+from xla_opt.interpreter.rng import DEFAULT_RNG_SEED
+
+from .common import fill_from_scalar
 from .elementwise import identity_generic, in_computation
 from .shape_ops import IndexArithmetic
 
@@ -278,7 +302,179 @@ class RngBitGeneratorToGeneric(RewritePattern):
         rewriter.replace(op, [*new_state, *output], [new_state[-1].results[0], output[-1].results[0]])
 
 
-PATTERNS: list[RewritePattern] = [RngBitGeneratorToGeneric()]
+# --------------------------------------------------------------------------------------
+# rng_uniform, rng_normal: Philox on a per-program call counter
+# --------------------------------------------------------------------------------------
+
+CALL_COUNTER = "__xla_rng_calls"
+
+
+def next_call(op: Operation, rewriter: PatternRewriter) -> SSAValue:
+    """The program's rng call count before this call, incremented: an i64 in a mutable
+    LLVM global (declared once per module, starting at 0), read and written with llvm
+    ops before `op`, so that every execution of every rng op draws fresh numbers."""
+    module = op.get_toplevel_object()
+    assert isinstance(module, ModuleOp)
+    if SymbolTable.lookup_symbol(module, CALL_COUNTER) is None:
+        counter = llvm.GlobalOp(i64, CALL_COUNTER, "internal", value=IntegerAttr(0, i64))
+        rewriter.insert(counter, InsertPoint.at_start(module.body.block))
+    b = Bits()
+    address = b.add_op(llvm.AddressOfOp(CALL_COUNTER, llvm.LLVMPointerType()))
+    calls = b.add_op(llvm.LoadOp(address, i64))
+    b.ops.append(llvm.StoreOp(b.add(calls, b.word(1, i64)), address))
+    rewriter.insert(b.ops)
+    return calls
+
+
+def random_words(b: Bits, position: SSAValue, call: SSAValue) -> list[SSAValue]:
+    """Four random i32 words for the element at `position` (an index) of the call
+    numbered `call`: Philox-4x32 of the counter (position, call) under the key
+    (DEFAULT_RNG_SEED, 0)."""
+    low = b.to_i64(position)
+    counter = [b.low(low), b.high(low), b.low(call), b.high(call)]
+    return philox4x32(b, counter, b.word(DEFAULT_RNG_SEED), b.word(0))
+
+
+def unit_interval(b: Bits, words: Sequence[SSAValue], t: Attribute) -> SSAValue:
+    """A float of type t (f32 or f64) uniform in [0, 1): the top 24 bits of one word
+    (f32) or 53 bits of two (f64), times 2^-24 or 2^-53 (exact)."""
+    if isinstance(t, Float64Type):
+        bits, integer = b.shr(b.join(words[0], words[1]), 11), i64
+    else:
+        bits, integer = b.shr(words[0], 8), i32
+    mantissa = 53 if integer == i64 else 24
+    value = b.add_op(arith.SIToFPOp(bits, t))
+    return b.add_op(arith.MulfOp(value, b.add_op(arith.ConstantOp(FloatAttr(2.0**-mantissa, t)))))  # type: ignore[arg-type]
+
+
+def compute_type(t: Attribute) -> Attribute:
+    """The interpreter's: f64 for f64, f32 for the other float types."""
+    return f64 if isinstance(t, Float64Type) else f32
+
+
+def below(b: Bits, x: SSAValue, t: Attribute) -> SSAValue:
+    """The largest value of float type t below x (x not NaN): through x's bits, one
+    step toward -inf (down for a positive x, up for a negative one, -0 and +0 go to
+    the negative subnormal nearest zero)."""
+    width = bit_width(t)
+    integer = IntegerType(width)
+    bits = b.add_op(arith.BitcastOp(x, integer))
+    sign = b.word(1 << (width - 1), integer)
+    one = b.word(1, integer)
+    negative = b.cmp("ne", b.add_op(arith.AndIOp(bits, sign)), b.word(0, integer))
+    zero = b.cmp("eq", b.add_op(arith.AndIOp(bits, b.word((1 << (width - 1)) - 1, integer))), b.word(0, integer))
+    stepped = b.select(negative, b.add(bits, one), b.add_op(arith.SubiOp(bits, one)))
+    return b.add_op(arith.BitcastOp(b.select(zero, b.or_(sign, one), stepped), t))
+
+
+def converted(b: Bits, x: SSAValue, src: Attribute, dst: Attribute) -> SSAValue:
+    """x converted with xla.convert's semantics (half types round once, to nearest)."""
+    ops, value = emit_convert(x, src, dst)
+    b.ops += ops
+    return value
+
+
+# An element of rng_uniform or rng_normal from its four random words, the op's two
+# scalar parameters and its element type.
+DrawBuilder = Callable[[Bits, list[SSAValue], SSAValue, SSAValue, Attribute], SSAValue]
+
+
+def replace_with_draws(op: Operation, rewriter: PatternRewriter, draw: DrawBuilder) -> None:
+    """Replaces `op` (rng_uniform or rng_normal) with a generic over its result whose
+    element at position i is `draw(b, words, p, q, t)`: words the four i32 words of
+    Philox block (i, call) for this call's number (next_call), p and q the op's scalar
+    parameters read before it, t its element type."""
+    reads = Bits()
+    p, q = (reads.add_op(tensor.ExtractOp(v, [], signless(elem_of(v.type)))) for v in op.operands)
+    rewriter.insert(reads.ops)
+    call = next_call(op, rewriter)
+    result_type = op.results[0].type
+    shape, t = shape_of(result_type), elem_of(result_type)
+
+    def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+        b = Bits()
+        position = b.linear_index(shape, [b.loop_index(d) for d in range(len(shape))])
+        return b.ops, [draw(b, random_words(b, position, call), p, q, t)]
+
+    rewriter.replace(op, identity_generic([], result_type, body))  # type: ignore[arg-type]
+
+
+def uniform_float(b: Bits, words: list[SSAValue], low: SSAValue, high: SSAValue, t: Attribute) -> SSAValue:
+    """a + (b - a) u in the compute type, rounded to t, kept below b when b > a."""
+    ct = compute_type(t)
+    lo, hi = converted(b, low, t, ct), converted(b, high, t, ct)
+    span = b.add_op(arith.SubfOp(hi, lo))
+    value = b.add_op(arith.AddfOp(lo, b.add_op(arith.MulfOp(span, unit_interval(b, words, ct)))))
+    rounded = converted(b, value, ct, t)
+    # rounding to t may reach b: the largest value below b instead (when b > a)
+    reached = b.add_op(arith.CmpfOp(converted(b, rounded, t, ct), hi, "oge"))
+    ordered = b.add_op(arith.CmpfOp(hi, lo, "ogt"))
+    return b.select(b.add_op(arith.AndIOp(reached, ordered)), below(b, high, t), rounded)
+
+
+def uniform_integer(b: Bits, words: list[SSAValue], low: SSAValue, high: SSAValue, t: Attribute) -> SSAValue:
+    """a + r mod (b - a) in 64 bits (r the first two words), a when b <= a."""
+    unsigned = is_unsigned(t)
+    ordered = b.cmp("ugt" if unsigned else "sgt", high, low)
+    extend = arith.ExtUIOp if unsigned else arith.ExtSIOp
+    lo, hi = ((v if bit_width(t) == 64 else b.add_op(extend(v, i64))) for v in (low, high))
+    # a divisor of 1 where b <= a, whose result is not used
+    span = b.select(ordered, b.add_op(arith.SubiOp(hi, lo)), b.word(1, i64))
+    offset = b.add_op(arith.RemUIOp(b.join(words[0], words[1]), span))
+    value = b.trunc(b.add(lo, offset), IntegerType(bit_width(t)))
+    return b.select(ordered, value, low)
+
+
+def normal(b: Bits, words: list[SSAValue], mu: SSAValue, sigma: SSAValue, t: Attribute) -> SSAValue:
+    """mu + sigma z in the compute type, rounded to t; z = sqrt(-2 ln u1) cos(2 pi u2)
+    with u1 = 1 - u in (0, 1] from the first half of the words, u2 from the second."""
+    ct = compute_type(t)
+    half = 2 if isinstance(ct, Float64Type) else 1
+
+    def constant(value: float) -> SSAValue:
+        return b.add_op(arith.ConstantOp(FloatAttr(value, ct)))  # type: ignore[arg-type]
+
+    u1 = b.add_op(arith.SubfOp(constant(1.0), unit_interval(b, words[:half], ct)))
+    u2 = unit_interval(b, words[half:], ct)
+    radius = b.add_op(math.SqrtOp(b.add_op(arith.MulfOp(constant(-2.0), b.add_op(math.LogOp(u1))))))
+    angle = b.add_op(arith.MulfOp(constant(2 * pymath.pi), u2))
+    z = b.add_op(arith.MulfOp(radius, b.add_op(math.CosOp(angle))))
+    m, s = converted(b, mu, t, ct), converted(b, sigma, t, ct)
+    return converted(b, b.add_op(arith.AddfOp(m, b.add_op(arith.MulfOp(s, z)))), ct, t)
+
+
+class RngUniformToGeneric(RewritePattern):
+    """xla.rng_uniform -> a generic drawing each element from its own Philox block
+    (replace_with_draws), with the interpreter's semantics but not numpy's bits: floats
+    a + (b - a) u in the compute type (f32, or f64 for f64), u uniform in [0, 1), then
+    rounded, and kept below b when b > a; integers a + r mod (b - a), r a random 64-bit
+    word (a modulo bias below (b - a) / 2^64), and a when b <= a; PRED: always a (the
+    only value of [a, b) there is)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.RngUniformOp, rewriter: PatternRewriter, /) -> None:
+        if in_computation(op):
+            return
+        t = elem_of(op.result.type)
+        if is_pred(t):
+            rewriter.replace(op, fill_from_scalar(op.a, op.result.type))  # type: ignore[arg-type]
+        else:
+            replace_with_draws(op, rewriter, uniform_float if is_float(t) else uniform_integer)
+
+
+class RngNormalToGeneric(RewritePattern):
+    """xla.rng_normal -> a generic drawing each element from its own Philox block
+    (replace_with_draws): mu + sigma z in the compute type (f32, or f64 for f64), then
+    rounded, z standard normal by Box-Muller; the interpreter's distribution, not
+    numpy's bits."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.RngNormalOp, rewriter: PatternRewriter, /) -> None:
+        if not in_computation(op):
+            replace_with_draws(op, rewriter, normal)
+
+
+PATTERNS: list[RewritePattern] = [RngBitGeneratorToGeneric(), RngUniformToGeneric(), RngNormalToGeneric()]
 
 # The ops these patterns lower.
-LOWERED: frozenset[str] = frozenset({xla.RngBitGeneratorOp.name})
+LOWERED: frozenset[str] = frozenset({xla.RngBitGeneratorOp.name, xla.RngUniformOp.name, xla.RngNormalOp.name})
