@@ -255,3 +255,33 @@ func.func @main(%z: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
         assert not np.array_equal(first, second), backend
         for draw in (first, second):
             assert draw.min() >= 0 and draw.max() < 1 and draw.std() > 0.2, backend
+
+
+# XLA's own bits: jax.lax.rng_bit_generator on JAX's CPU backend (jax 0.10.2, recorded
+# once; JAX takes 2-word u64 states only) for the state STATES[2].
+XLA_BITS = [
+    ("THREE_FRY", (3, 5), np.uint32, [0x0123456789ABCDEF, 7], [
+        0xB0F4215B, 0xE19A60B4, 0x0B3D7494, 0xACF8C4DC, 0xAAA4D889, 0x75A52907, 0xD3DD8613, 0x35D0E5F1,
+        0x8ED17FE4, 0x7C2F19D8, 0xDE79BBBD, 0x1713FD18, 0xB09D029E, 0x7D84F441, 0x6CA3E732,
+    ]),
+    ("THREE_FRY", (3,), np.uint64, [0x0123456789ABCDEF, 1], [
+        0xE19A60B4B0F4215B, 0xACF8C4DC0B3D7494, 0x6B35C4F4AAA4D889,
+    ]),
+    ("PHILOX", (5,), np.uint32, [0x0123456789ABCDEF, 0], [
+        0x0A485194, 0x41C5F806, 0xD6822FEE, 0x3885A3D4, 0x41EB59F3,
+    ]),
+    ("PHILOX", (3,), np.uint64, [0x0123456789ABCDEF, 0], [
+        0x41C5F8060A485194, 0x3885A3D4D6822FEE, 0x307385E041EB59F3,
+    ]),
+    ("PHILOX", (2, 3), np.uint8, [0x0123456789ABCDEF, 0], [0x94, 0x06, 0xEE, 0xD4, 0xF3, 0xE0]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("algorithm,shape,dtype,state,bits", XLA_BITS, ids=lambda v: str(v)[:12])
+def test_rng_bit_generator_matches_xla(algorithm, shape, dtype, state, bits):
+    """The JIT's bits and new state are XLA's (the counter wraps around: 2^64 - 2 + 9
+    is 7 for ThreeFry, and Philox's counter, 2^64 - 2 + 2 blocks, is 0)."""
+    program = bit_generator_program(algorithm, 2, [(shape, dtype)])
+    new_state, got = xla_opt.run(program, STATES[2], backend="jit")
+    np.testing.assert_array_equal(new_state, np.array(state, np.uint64))
+    np.testing.assert_array_equal(got, np.array(bits, dtype).reshape(shape))
