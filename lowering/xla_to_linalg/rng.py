@@ -48,7 +48,6 @@ from xla_opt.dialects.xla.base import (
 )
 from xla_opt.lowering.scalar_ops import emit_convert, signless, wrap_signed
 
-from xla_opt.interpreter.rng import DEFAULT_RNG_SEED
 
 from .common import fill_from_scalar
 from .elementwise import identity_generic, in_computation
@@ -330,6 +329,9 @@ def random_words(b: Bits, position: SSAValue, call: SSAValue) -> list[SSAValue]:
     """Four random i32 words for the element at `position` (an index) of the call
     numbered `call`: Philox-4x32 of the counter (position, call) under the key
     (DEFAULT_RNG_SEED, 0)."""
+    # imported here: xla-opt starts without the interpreter
+    from xla_opt.interpreter.rng import DEFAULT_RNG_SEED
+
     low = b.to_i64(position)
     counter = [b.low(low), b.high(low), b.low(call), b.high(call)]
     return philox4x32(b, counter, b.word(DEFAULT_RNG_SEED), b.word(0))
