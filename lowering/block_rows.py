@@ -34,7 +34,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xla_opt.dialects.xla.base import is_float
+from xla_opt.dialects.xla.element_types import is_float
 from xla_opt.lowering.xla_to_linalg.common import PARALLEL, REDUCTION, is_half
 
 ROW_BLOCK = 4

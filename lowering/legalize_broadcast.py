@@ -23,7 +23,8 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xla_opt.dialects.shapes.broadcast import broadcast_operand_map
-from xla_opt.dialects.xla.base import elem_of, i64_array, shape_of, tensor
+from xla_opt.dialects.xla.element_types import elem_of, shape_of, tensor
+from xla_opt.dialects.xla.properties import i64_array
 from xla_opt.dialects.xla.elementwise import BinaryElementwiseOp, ClampOp, SelectOp
 from xla_opt.dialects.xla.shape_ops import BroadcastInDimOp
 

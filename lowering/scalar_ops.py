@@ -45,7 +45,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xla_opt.dialects.xla import elementwise as ew
-from xla_opt.dialects.xla.base import (
+from xla_opt.dialects.xla.element_types import (
     bit_width,
     elem_of,
     is_complex,

@@ -38,7 +38,8 @@ from xdsl.pattern_rewriter import (
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla import elementwise as xe
 from xla_opt.dialects.xla import shape_ops as xs
-from xla_opt.dialects.xla.base import elem_of, i64_array, shape_of, tensor
+from xla_opt.dialects.xla.element_types import elem_of, shape_of, tensor
+from xla_opt.dialects.xla.properties import i64_array
 from xla_opt.dialects.xla.computation import ReturnOp
 from xla_opt.passes.stablehlo.to_xla.common import Builder
 

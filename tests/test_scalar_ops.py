@@ -33,10 +33,10 @@ from xdsl.ir import Attribute, Block, Region
 
 from tests.util import ELEMENT_TYPES, one_op_program, run_one
 from xla_opt.context import make_context
-from xla_opt.dialects.xla.base import elem_of
+from xla_opt.dialects.xla.element_types import elem_of
 from xla_opt.diagnostics import parse_source
 from xla_opt.interpreter.elementwise import constant_value
-from xla_opt.lowering.scalar_ops import ScalarLoweringError, emit_scalar, signless
+from xla_opt.lowering.scalar_ops import emit_scalar, signless
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 
@@ -580,13 +580,3 @@ def test_unsigned_constants_are_signless():
         for r in op.results:
             assert not (isinstance(r.type, IntegerType) and r.type.signedness.data.value == "unsigned")
     assert any(isinstance(op, arith.DivUIOp) for op in module.walk())
-
-
-def test_complex_is_rejected():
-    xla_op = _xla_op(
-        "func.func @main(%a: tensor<complex<f32>>) -> tensor<complex<f32>> {\n"
-        " %r = xla.negate %a : tensor<complex<f32>>\n func.return %r : tensor<complex<f32>>\n}"
-    )
-    block = Block(arg_types=[elem_of(xla_op.operands[0].type)])
-    with pytest.raises(ScalarLoweringError, match="complex"):
-        emit_scalar(xla_op, list(block.args))

@@ -7,7 +7,8 @@ them into one `Dialect` and exports every op class.
 
 from xdsl.ir import Dialect
 
-from .base import TokenType, XlaOp
+from .base import XlaOp
+from .element_types import TokenType
 from .batch_norm import *  # noqa: F403 - the op classes are this package's API
 from .batch_norm import BATCH_NORM_ATTRS, BATCH_NORM_OPS
 from .collectives import *  # noqa: F403

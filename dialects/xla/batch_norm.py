@@ -21,14 +21,8 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xla_opt.dialects.shapes.batch_norm import batch_norm_feature_size
 
-from .base import (
-    XlaOp,
-    elem_of,
-    is_float,
-    same_element_type,
-    shape_of,
-    tensor,
-)
+from .base import XlaOp
+from .element_types import elem_of, is_float, same_element_type, shape_of, tensor
 
 
 class BatchNormOp(XlaOp):

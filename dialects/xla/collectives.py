@@ -42,7 +42,9 @@ from xla_opt.dialects.shapes.collectives import (
     reduce_scatter_shape,
 )
 
-from .base import XlaOp, elem_of, shape_of, tensor, verified_int_matrix
+from .base import XlaOp
+from .element_types import elem_of, shape_of, tensor
+from .properties import verified_int_matrix
 from .computation import verify_computation
 
 ui32 = IntegerType(32, Signedness.UNSIGNED)

@@ -15,7 +15,8 @@ from xdsl.irdl import irdl_op_definition, traits_def, var_operand_def
 from xdsl.traits import IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from .base import XlaOp, elem_of, tensor
+from .base import XlaOp
+from .element_types import elem_of, tensor
 
 
 @irdl_op_definition

@@ -28,7 +28,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from .base import XlaOp, tensor
+from .base import XlaOp
+from .element_types import tensor
 from .computation import PRED_SCALAR, fmt_types, types_of, verify_computation
 
 # --------------------------------------------------------------------------------------

@@ -19,9 +19,7 @@ from xdsl.irdl import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from .base import (
-    XlaOp,
-)
+from .base import XlaOp
 
 C_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 

@@ -42,8 +42,8 @@ from xla_opt.dialects.shapes.elementwise import (
     select_shape,
 )
 
-from .base import (
-    XlaOp,
+from .base import XlaOp
+from .element_types import (
     bit_width,
     elem_of,
     element_type_name,

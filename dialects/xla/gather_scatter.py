@@ -28,13 +28,8 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xla_opt.dialects.shapes.gather_scatter import check_scatter, gather_shape
 
-from .base import (
-    XlaOp,
-    elem_of,
-    is_integer,
-    shape_of,
-    tensor,
-)
+from .base import XlaOp
+from .element_types import elem_of, is_integer, shape_of, tensor
 from .computation import verify_computation
 
 

@@ -43,16 +43,9 @@ from xla_opt.dialects.shapes.linear_algebra import (
     triangular_solve_shape,
 )
 
-from .base import (
-    XlaOp,
-    elem_of,
-    is_complex,
-    is_float,
-    same_element_type,
-    shape_of,
-    tensor,
-    verified_int_matrix,
-)
+from .base import XlaOp
+from .element_types import elem_of, is_complex, is_float, same_element_type, shape_of, tensor
+from .properties import verified_int_matrix
 
 
 def _check_float_or_complex(t: Attribute, what: str) -> None:

@@ -52,7 +52,9 @@ from xla_opt.dialects.shapes.reductions import (
 )
 from xla_opt.dialects.shapes.windows import Window
 
-from .base import XlaOp, elem_of, shape_of, tensor, verified_int_matrix
+from .base import XlaOp
+from .element_types import elem_of, shape_of, tensor
+from .properties import verified_int_matrix
 from .computation import (
     PRED_SCALAR,
     fmt_types,

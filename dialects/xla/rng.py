@@ -22,15 +22,8 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 from xla_opt.dialects.shapes.rng import check_rng_state
 
-from .base import (
-    XlaOp,
-    elem_of,
-    is_float,
-    is_integer,
-    is_pred,
-    is_unsigned,
-    shape_of,
-)
+from .base import XlaOp
+from .element_types import elem_of, is_float, is_integer, is_pred, is_unsigned, shape_of
 
 
 def _check_scalar_params(op: XlaOp, names: tuple[str, str]) -> Attribute:

@@ -48,7 +48,8 @@ from xla_opt.dialects.shapes.shape_ops import (
     transpose_shape,
 )
 
-from .base import XlaOp, elem_of, is_integer, shape_of, tensor
+from .base import XlaOp
+from .element_types import elem_of, is_integer, shape_of, tensor
 
 I64_ARRAY = DenseArrayBase.constr(i64)
 I64 = IntegerAttr.constr(type=i64)

@@ -28,7 +28,8 @@ from xdsl.irdl import (
     var_result_def,
 )
 
-from .base import TokenType, XlaOp
+from .base import XlaOp
+from .element_types import TokenType
 
 
 @irdl_op_definition

@@ -27,7 +27,7 @@ from xdsl.pattern_rewriter import (
     TypeConversionPattern,
     attr_type_rewrite_pattern,
 )
-from xla_opt.dialects.xla.base import TokenType
+from xla_opt.dialects.xla.element_types import TokenType
 
 from xla_opt.diagnostics import DiagnosticError, op_diagnostic
 

@@ -29,7 +29,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xla_opt.diagnostics import DiagnosticError, op_diagnostic
 from xla_opt.dialects.shapes.collectives import fmt_rows
 from xla_opt.dialects.xla import collectives as co
-from xla_opt.dialects.xla.base import shape_of
+from xla_opt.dialects.xla.element_types import shape_of
 
 from .common import fill_with_zero
 

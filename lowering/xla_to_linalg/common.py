@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
-from xla_opt.dialects.xla.base import elem_of, is_float, shape_of
+from xla_opt.dialects.xla.element_types import elem_of, is_float, shape_of
 from xla_opt.lowering.scalar_ops import signless
 
 PARALLEL = linalg.IteratorTypeAttr.parallel()

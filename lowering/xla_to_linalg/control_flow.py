@@ -25,7 +25,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 from xla_opt.dialects import xla
-from xla_opt.dialects.xla.base import elem_of
+from xla_opt.dialects.xla.element_types import elem_of
 from xla_opt.dialects.xla.computation import ReturnOp
 from xla_opt.dialects.xla.control_flow import CONTROL_FLOW_OPS
 

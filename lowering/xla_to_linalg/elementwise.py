@@ -30,7 +30,8 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xla_opt.dialects.xla import elementwise as ew
-from xla_opt.dialects.xla.base import XlaOp, bit_width, elem_of, shape_of
+from xla_opt.dialects.xla.base import XlaOp
+from xla_opt.dialects.xla.element_types import bit_width, elem_of, shape_of
 from xla_opt.lowering.scalar_ops import (
     ScalarLoweringError,
     emit_bitcast_join,

@@ -32,7 +32,7 @@ from xdsl.pattern_rewriter import (
 from xla_opt.dialects import xla
 from xla_opt.dialects.shapes.common import num_elements
 from xla_opt.dialects.shapes.gather_scatter import remapped_offset_dims
-from xla_opt.dialects.xla.base import elem_of, is_unsigned, shape_of
+from xla_opt.dialects.xla.element_types import elem_of, is_unsigned, shape_of
 from xla_opt.lowering.scalar_ops import emit_convert
 
 from .computation import inline_computation

@@ -43,8 +43,8 @@ from xla_opt.dialects import xla
 from xla_opt.dialects.shapes.reductions import sort_dimension
 from xla_opt.dialects.shapes.windows import Window, padded_size
 from xla_opt.dialects.xla import elementwise as ew
-from xla_opt.dialects.xla.base import elem_of, is_float, shape_of
-from xla_opt.dialects.xla.base import tensor as tensor_type
+from xla_opt.dialects.xla.element_types import elem_of, is_float, shape_of
+from xla_opt.dialects.xla.element_types import tensor as tensor_type
 from xla_opt.dialects.xla.computation import ReturnOp
 from xla_opt.dialects.xla.reductions import REDUCTION_OPS
 

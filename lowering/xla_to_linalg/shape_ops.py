@@ -41,7 +41,7 @@ from xdsl.pattern_rewriter import (
 )
 from xla_opt.dialects.shapes.common import num_elements
 from xla_opt.dialects.xla import shape_ops as so
-from xla_opt.dialects.xla.base import elem_of, is_unsigned, shape_of
+from xla_opt.dialects.xla.element_types import elem_of, is_unsigned, shape_of
 from xla_opt.lowering.scalar_ops import emit_convert
 
 from .common import PARALLEL, affine_map, generic

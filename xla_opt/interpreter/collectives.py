@@ -31,7 +31,7 @@ from xdsl.ir import Operation, Region
 
 from xla_opt.diagnostics import op_location
 from xla_opt.dialects import xla
-from xla_opt.dialects.xla.base import shape_of
+from xla_opt.dialects.xla.element_types import shape_of
 
 from .dtypes import describe
 from .regions import is_elementwise, run_vectorized

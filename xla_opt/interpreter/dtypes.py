@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from xla_opt.dialects.xla.base import TokenType
+from xla_opt.dialects.xla.element_types import TokenType
 
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
 

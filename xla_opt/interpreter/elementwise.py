@@ -18,7 +18,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 
 from xla_opt.dialects.shapes.broadcast import broadcast_operand_map
 from xla_opt.dialects.xla import elementwise as ew
-from xla_opt.dialects.xla.base import elem_of, shape_of
+from xla_opt.dialects.xla.element_types import elem_of, shape_of
 
 from .dtypes import BFLOAT16, numpy_dtype
 

@@ -24,7 +24,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 
 from xla_opt.dialects import xla
 from xla_opt.dialects.shapes.linear_algebra import ConvDimensionNumbers
-from xla_opt.dialects.xla.base import elem_of
+from xla_opt.dialects.xla.element_types import elem_of
 
 from .dtypes import numpy_dtype
 from .elementwise import HALF_TYPES

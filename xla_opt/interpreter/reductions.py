@@ -36,7 +36,7 @@ from xdsl.ir import Region
 
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla import elementwise as ew
-from xla_opt.dialects.xla.base import elem_of, shape_of
+from xla_opt.dialects.xla.element_types import elem_of, shape_of
 from xla_opt.dialects.xla.computation import ReturnOp
 
 from . import regions

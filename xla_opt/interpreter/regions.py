@@ -16,7 +16,7 @@ from xdsl.interpreter import Interpreter
 from xdsl.ir import Region
 
 from xla_opt.dialects.xla import elementwise as ew
-from xla_opt.dialects.xla.base import elem_of
+from xla_opt.dialects.xla.element_types import elem_of
 from xla_opt.dialects.xla.computation import ReturnOp
 
 from .dtypes import numpy_dtype

@@ -11,7 +11,7 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from xla_opt.dialects import xla
-from xla_opt.dialects.xla.base import elem_of, shape_of
+from xla_opt.dialects.xla.element_types import elem_of, shape_of
 
 from .dtypes import numpy_dtype
 from .elementwise import HALF_TYPES

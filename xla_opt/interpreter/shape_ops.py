@@ -17,7 +17,7 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from xla_opt.dialects.xla import shape_ops as so
-from xla_opt.dialects.xla.base import shape_of
+from xla_opt.dialects.xla.element_types import shape_of
 
 from .dynamic import dynamic_sizes, with_dynamic_size
 

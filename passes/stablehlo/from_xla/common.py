@@ -24,7 +24,8 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 from xla_opt.dialects.stablehlo.attrs import STABLEHLO_ENUMS, StablehloTokenType
 from xla_opt.dialects.stablehlo.ops import STABLEHLO_OPS
-from xla_opt.dialects.xla.base import TokenType, elem_of, i64_array, shape_of
+from xla_opt.dialects.xla.element_types import elem_of, shape_of, TokenType
+from xla_opt.dialects.xla.properties import i64_array
 
 from xla_opt.diagnostics import Diagnostic, DiagnosticError, op_diagnostic
 

@@ -10,7 +10,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerType, TupleType
 from xdsl.ir import Operation, SSAValue
 from xla_opt.dialects import xla
-from xla_opt.dialects.xla.base import elem_of
+from xla_opt.dialects.xla.element_types import elem_of
 from xla_opt.dialects.xla.computation import ReturnOp
 
 from .common import Builder, Patterns, flat_types, flatten_block, result_types

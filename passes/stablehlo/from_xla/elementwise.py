@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from xdsl.ir import SSAValue
 from xla_opt.dialects.xla import elementwise as ew
-from xla_opt.dialects.xla.base import elem_of
+from xla_opt.dialects.xla.element_types import elem_of
 
 from .common import Builder, ByTable, Patterns, enum_attr, i32_attr, i64_attr, renamed
 

@@ -12,7 +12,7 @@ from xla_opt.dialects.stablehlo.attrs import (
     ConvDimensionNumbersAttr,
     DotDimensionNumbersAttr,
 )
-from xla_opt.dialects.xla.base import shape_of
+from xla_opt.dialects.xla.element_types import shape_of
 
 from .common import (
     Builder,

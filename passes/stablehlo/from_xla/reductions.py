@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xla_opt.dialects import xla
-from xla_opt.dialects.xla.base import shape_of
+from xla_opt.dialects.xla.element_types import shape_of
 
 from .common import (
     Builder,

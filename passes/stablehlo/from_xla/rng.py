@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation, SSAValue
 from xla_opt.dialects import xla
-from xla_opt.dialects.xla.base import elem_of, shape_of
+from xla_opt.dialects.xla.element_types import elem_of, shape_of
 
 from .common import Builder, Patterns, enum_attr
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 from xla_opt.dialects.xla import shape_ops as sh
-from xla_opt.dialects.xla.base import elem_of, shape_of
+from xla_opt.dialects.xla.element_types import elem_of, shape_of
 
 from .common import (
     Builder,

@@ -28,7 +28,7 @@ from xdsl.ir import Block, Region, SSAValue
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla import elementwise as xe
 from xla_opt.dialects.xla import shape_ops as xs
-from xla_opt.dialects.xla.base import is_complex, is_float
+from xla_opt.dialects.xla.element_types import is_complex, is_float
 from xla_opt.dialects.xla.computation import ReturnOp as XlaReturnOp
 
 from .common import (

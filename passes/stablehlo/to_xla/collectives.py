@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xla_opt.dialects import xla
-from xla_opt.dialects.xla import base as xb
+from xla_opt.dialects.xla.properties import i64_matrix
 
 from .common import (
     Patterns,
@@ -29,9 +29,9 @@ PATTERNS.append(one_to_one({"replica_id": xla.ReplicaIdOp}))
 def _replica_groups(op) -> DenseIntOrFPElementsAttr:
     groups = prop(op, "replica_groups")
     if groups is None:
-        return xb.i64_matrix([])
+        return i64_matrix([])
     rows = matrix(groups)
-    return xb.i64_matrix(rows) if rows and rows[0] else xb.i64_matrix([])
+    return i64_matrix(rows) if rows and rows[0] else i64_matrix([])
 
 
 @PATTERNS.rule("stablehlo.all_reduce")
@@ -80,7 +80,7 @@ def _all_to_all(op, b):
 @PATTERNS.rule("stablehlo.collective_permute")
 def _collective_permute(op, b):
     props = {
-        "source_target_pairs": xb.i64_matrix(matrix(prop(op, "source_target_pairs"))),
+        "source_target_pairs": i64_matrix(matrix(prop(op, "source_target_pairs"))),
         "channel_id": channel_id(op),
     }
     return b.build(xla.CollectivePermuteOp, op.operands, result_types(op), props).results

@@ -31,7 +31,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 from xla_opt.dialects.stablehlo.attrs import StablehloTokenType
-from xla_opt.dialects.xla import base as xb
+from xla_opt.dialects.xla.element_types import TokenType
 from xla_opt.dialects.xla import elementwise as xe
 
 from xla_opt.diagnostics import DiagnosticError, op_diagnostic
@@ -127,7 +127,7 @@ def field(op: Operation, attr_name: str, key: str) -> Attribute | None:
 
 def convert_type(t: Attribute) -> Attribute:
     if isinstance(t, StablehloTokenType):
-        return xb.TokenType()
+        return TokenType()
     if isinstance(t, TupleType):
         return TupleType(ArrayAttr([convert_type(e) for e in t.types.data]))
     return t

@@ -8,7 +8,7 @@ from xdsl.dialects.builtin import BoolAttr
 from xdsl.ir import Attribute, SSAValue
 from xla_opt.dialects import xla
 from xla_opt.dialects.stablehlo.attrs import enum_value
-from xla_opt.dialects.xla import base as xb
+from xla_opt.dialects.xla.properties import i64_matrix
 from xla_opt.dialects.xla import shape_ops as xs
 
 from .common import (
@@ -82,7 +82,7 @@ def _convolution(op, b):
         if prop(op, name) is not None:
             props[name] = i64_array(ints(prop(op, name)))
     if prop(op, "padding") is not None:
-        props["padding"] = xb.i64_matrix(matrix(prop(op, "padding"))) if n else None
+        props["padding"] = i64_matrix(matrix(prop(op, "padding"))) if n else None
     for name in ("feature_group_count", "batch_group_count"):
         if prop(op, name) is not None:
             props[name] = i64_attr(int_of(prop(op, name)))

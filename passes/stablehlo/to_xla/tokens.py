@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import BoolAttr, StringAttr
 from xla_opt.dialects import xla
-from xla_opt.dialects.xla import base as xb
+from xla_opt.dialects.xla.element_types import TokenType
 
 from .common import Patterns, bool_of, channel_id, i64_attr, prop, result_types
 
@@ -18,7 +18,7 @@ def _after_all(op, b):
 
 @PATTERNS.rule("stablehlo.create_token")
 def _create_token(op, b):
-    return b.build(xla.AfterAllOp, [[]], [xb.TokenType()]).results
+    return b.build(xla.AfterAllOp, [[]], [TokenType()]).results
 
 
 @PATTERNS.rule("stablehlo.infeed")
