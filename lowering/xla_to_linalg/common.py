@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, tensor
+from xdsl.dialects import complex as cplx
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     BFloat16Type,
+    ComplexType,
     Float16Type,
     FloatAttr,
     IntegerAttr,
@@ -74,14 +76,19 @@ def fill_from_scalar(value: SSAValue, result_type: TensorType) -> list[Operation
 
 
 def fill_with_zero(result_type: TensorType) -> list[Operation]:
-    """`result_type` filled with zeros (false for i1): tensor.empty + a generic whose
-    body yields the constant; the last op gives the result."""
+    """`result_type` filled with zeros (false for i1, 0 + 0i for complex numbers):
+    tensor.empty + a generic whose body yields the constant; the last op gives the
+    result."""
     rank = len(shape_of(result_type))
     empty = tensor.EmptyOp([], result_type)
+    element = elem_of(result_type)
 
     def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
-        zero = arith.ConstantOp(zero_attr(elem_of(result_type)))
-        return [zero], [zero.result]
+        if isinstance(element, ComplexType):
+            zero = cplx.ConstantOp.from_floats((0.0, 0.0), element.element_type)
+        else:
+            zero = arith.ConstantOp(zero_attr(element))
+        return [zero], [zero.results[0]]
 
     fill = generic(
         [], [empty.tensor], [affine_map(rank, range(rank))], [PARALLEL] * rank, body
