@@ -37,3 +37,19 @@ def _restore_jax_x64():
     yield
     if jax.config.jax_enable_x64 != before:
         jax.config.update("jax_enable_x64", before)
+
+
+@pytest.fixture
+def targets():
+    """`targets(name, fn)` registers a custom-call target for one test."""
+    from xla_opt.interpreter.custom_call import register_custom_call, unregister_custom_call
+
+    names = []
+
+    def add(name, fn):
+        register_custom_call(name, fn)
+        names.append(name)
+
+    yield add
+    for n in names:
+        unregister_custom_call(n)

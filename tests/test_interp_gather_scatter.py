@@ -575,19 +575,6 @@ func.func @main(%a: tensor<f32>, %b: tensor<f32>) -> (tensor<8xf32>, tensor<8xf3
 # ---- custom_call -----------------------------------------------------------------------
 
 
-@pytest.fixture
-def targets():
-    names = []
-
-    def add(name, fn):
-        register_custom_call(name, fn)
-        names.append(name)
-
-    yield add
-    for n in names:
-        unregister_custom_call(n)
-
-
 def test_custom_call_spec_myfunc(targets):
     # the spec's CustomCall example: myfunc(x: f32[2], y: f32[2x3]) -> f32[3x3]
     x = np.array([1, 2], f32)

@@ -12,8 +12,7 @@ import pytest
 
 import xla_opt
 from tests.test_interp_gather_scatter import _random_gather_config, _random_scatter_config
-from tests.test_jit_reductions import BF16, FLOATS, INTS, exact, rand, scalar
-from tests.util import run_one, tensor_type, ttype
+from tests.util import BF16, FLOATS, INTS, exact, rand, run_one, scalar, tensor_type, ttype
 from xla_opt.dialects.shapes.gather_scatter import gather_shape
 
 INDEX_TYPES = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]

@@ -12,7 +12,6 @@ import pytest
 
 import xla_opt
 from tests.test_interp_collectives import computation
-from tests.test_interp_gather_scatter import targets  # noqa: F401 - the fixture registering custom-call targets
 from tests.test_jit_differential import both
 from tests.util import tensor_type, ttype
 

@@ -7,50 +7,10 @@ order), so results are compared exactly, floats included (NaN matching NaN)."""
 
 from __future__ import annotations
 
-import ml_dtypes
 import numpy as np
 import pytest
 
-import xla_opt
-from tests.util import ELEMENT_TYPES, one_op_program, tensor_type, ttype
-
-BF16 = np.dtype(ml_dtypes.bfloat16)
-FLOATS = [np.float32, np.float64, np.float16, BF16]
-INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
-
-
-def exact(op_text: str, inputs: list[np.ndarray], results: list[str]) -> list[np.ndarray]:
-    """Run the one-op program (`one_op_program`) on both backends; the JIT must give
-    the interpreter's results exactly."""
-    program = one_op_program(op_text, inputs, results)
-    expected = xla_opt.run(program, *inputs, backend="interpreter")
-    got = xla_opt.run(program, *inputs, backend="jit")
-    assert len(got) == len(expected)
-    for g, e in zip(got, expected, strict=True):
-        assert g.dtype == e.dtype and g.shape == e.shape
-        if e.dtype.kind == "f" or e.dtype == BF16:
-            # NaN matches NaN; -0.0 and 0.0 are told apart through the sign bit
-            g64, e64 = g.astype(np.float64), e.astype(np.float64)
-            np.testing.assert_array_equal(g64, e64)
-            np.testing.assert_array_equal(np.signbit(g64), np.signbit(e64))
-        else:
-            np.testing.assert_array_equal(g, e)
-    return got
-
-
-def rand(rng: np.random.Generator, shape, dtype) -> np.ndarray:
-    dtype = np.dtype(dtype)
-    if dtype == np.bool_:
-        return rng.random(shape) < 0.5
-    if dtype.kind in "iu":
-        info = np.iinfo(dtype)
-        return rng.integers(max(info.min, -100), min(info.max, 100), shape, endpoint=True).astype(dtype)
-    return (rng.standard_normal(shape) * 3).astype(dtype)
-
-
-def scalar(dtype) -> str:
-    return f"tensor<{ELEMENT_TYPES[np.dtype(dtype)]}>"
-
+from tests.util import BF16, FLOATS, INTS, exact, rand, scalar, tensor_type, ttype
 
 def region(arg_types: list[str], body: str) -> str:
     """A computation region `^bb0(%p0: T0, %p1: T1, ...)` with `body`'s lines."""
