@@ -1,5 +1,5 @@
 """The JIT against the reference interpreter (the oracle) on the linear-algebra ops
-lowered beyond dot: convolution, cholesky, triangular_solve.
+lowered beyond dot: convolution, cholesky, triangular_solve, fft.
 
 Integers and booleans must agree exactly. Float results are sums whose order differs
 between the two backends (numpy's BLAS/LAPACK vs the generated loops), so they agree to
@@ -32,6 +32,8 @@ RTOL = {
     np.dtype(np.float32): 1e-5,
     np.dtype(np.float16): 2.0**-10,
     BF16: 2.0**-7,
+    np.dtype(np.complex64): 1e-5,
+    np.dtype(np.complex128): 1e-12,
 }
 FLOATS = [np.float32, np.float64, np.float16, BF16]
 INTS = [np.int8, np.int32, np.int64, np.uint8, np.uint32, np.uint64]
@@ -46,7 +48,8 @@ def check(program: str, *inputs: np.ndarray) -> list[np.ndarray]:
     for g, e in zip(got, expected):
         assert g.dtype == e.dtype and g.shape == e.shape
         if e.dtype in RTOL:
-            g64, e64 = g.astype(np.float64), e.astype(np.float64)
+            wide = np.complex128 if e.dtype.kind == "c" else np.float64
+            g64, e64 = g.astype(wide), e.astype(wide)
             nan = np.isnan(e64)
             np.testing.assert_array_equal(np.isnan(g64), nan)
             rtol = RTOL[e.dtype]
@@ -320,3 +323,79 @@ def test_triangular_solve_singular_and_empty():
     triangular_solve(a, np.array([[1.0], [1.0]], np.float32), True, True, False, "NO_TRANSPOSE")
     triangular_solve(np.zeros((2, 2), np.float64), np.zeros((2, 0), np.float64), True, True, True, "ADJOINT")
     triangular_solve(np.zeros((0, 0), np.float32), np.zeros((3, 0), np.float32), False, False, False, "TRANSPOSE")
+
+
+# --------------------------------------------------------------------------------------
+# Fft
+# --------------------------------------------------------------------------------------
+
+
+def fft(x: np.ndarray, kind: str, lengths: list[int], result_shape, result_dtype) -> np.ndarray:
+    rt = tensor_type(result_shape, result_dtype)
+    op = f"xla.fft %a0, fft_type = {kind}, fft_length = {lengths} : ({ttype(x)}) -> {rt}"
+    (out,) = check(func([x], rt, f"  %r = {op}"), x)
+    return out
+
+
+def crand(rng: np.random.Generator, shape, dtype) -> np.ndarray:
+    return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+
+
+def inner(shape, dims: int) -> list[int]:
+    return list(shape[len(shape) - dims :])
+
+
+# (shape, number of transformed axes, dtype). Lengths: powers of 2, mixed radices, a
+# small prime (Cooley-Tukey steps), primes > 16 (Bluestein) and 1.
+FFT_CASES = [
+    ((2, 8), 1, "complex64"),
+    ((3, 12), 1, "complex128"),
+    ((2, 7), 1, "complex64"),
+    ((2, 17), 1, "complex128"),
+    ((3, 1), 1, "complex64"),
+    ((2, 4, 6), 2, "complex64"),
+    ((19, 2), 2, "complex64"),
+    ((2, 3, 5, 4), 3, "complex128"),
+]
+
+
+@pytest.mark.parametrize("kind", ["FFT", "IFFT"])
+@pytest.mark.parametrize("shape, dims, dtype", FFT_CASES, ids=str)
+def test_fft_and_ifft(shape, dims, dtype, kind):
+    rng = np.random.default_rng(15)
+    x = crand(rng, shape, dtype)
+    out = fft(x, kind, inner(shape, dims), shape, dtype)
+    transform = np.fft.fftn if kind == "FFT" else np.fft.ifftn
+    expected = transform(x.astype("complex128"), axes=range(len(shape) - dims, len(shape)))
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())
+
+
+@pytest.mark.parametrize(
+    "shape, dims, dtype",
+    [((2, 8), 1, "float32"), ((3, 9), 1, "float64"), ((2, 3, 6), 2, "float32"),
+     ((3, 2, 5, 7), 3, "float64"), ((2, 17), 1, "float32"), ((2, 1), 1, "float64")],
+    ids=str,
+)  # fmt: skip
+def test_rfft_and_irfft(shape, dims, dtype):
+    rng = np.random.default_rng(16)
+    x = rng.standard_normal(shape).astype(dtype)
+    lengths = inner(shape, dims)
+    half = (*shape[:-1], shape[-1] // 2 + 1)
+    spectrum = fft(x, "RFFT", lengths, half, np.result_type(dtype, "complex64"))
+    back = fft(spectrum, "IRFFT", lengths, shape, dtype)
+    np.testing.assert_allclose(back, x, rtol=1e-4, atol=1e-4)
+
+
+def test_irfft_ignores_the_imaginary_parts_numpy_ignores():
+    """X[0] and X[n/2] (n even) of a Hermitian spectrum are real: numpy's irfft drops
+    their imaginary parts, and so does the JIT (through the interpreter)."""
+    rng = np.random.default_rng(17)
+    for n in (6, 7):
+        x = crand(rng, (2, n // 2 + 1), np.complex128)
+        fft(x, "IRFFT", [n], (2, n), np.float64)
+
+
+def test_fft_of_zero_length_and_empty_operands():
+    fft(np.zeros((2, 0), np.complex64), "FFT", [0], (2, 0), np.complex64)
+    fft(np.ones((0, 4), np.float32), "RFFT", [4], (0, 3), np.complex64)
+    fft(crand(np.random.default_rng(18), (2, 3), np.complex128), "IFFT", [0], (2, 3), np.complex128)

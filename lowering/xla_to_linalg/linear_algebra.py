@@ -7,7 +7,10 @@
   tensor.extract at computed indices (zeros where padding or lhs dilation put them);
 * `xla.cholesky`, `xla.triangular_solve` -> scf.for loops over the batch, rows and
   columns carrying the result tensor (tensor.extract / tensor.insert), as the
-  interpreter's algorithms.
+  interpreter's algorithms;
+* `xla.fft` -> generics on complex<f64> tensors: mixed-radix Cooley-Tukey steps over
+  the small prime factors of each length, Bluestein's algorithm for a length with a
+  larger one.
 
 f16/bf16 accumulate in an f32 tensor, rounded once by a truncating generic (as the
 interpreter does)."""
@@ -17,8 +20,18 @@ from __future__ import annotations
 import math as pymath
 from collections.abc import Callable, Sequence
 
+import numpy as np
 from xdsl.dialects import arith, math, scf, tensor
-from xdsl.dialects.builtin import FloatAttr, IndexType, TensorType, f32
+from xdsl.dialects import complex as cplx
+from xdsl.dialects.builtin import (
+    ComplexType,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IndexType,
+    TensorType,
+    f32,
+    f64,
+)
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -27,8 +40,8 @@ from xdsl.pattern_rewriter import (
 )
 from xla_opt.dialects import xla
 from xla_opt.dialects.shapes.windows import Window
-from xla_opt.dialects.xla.base import elem_of, is_float, is_pred, shape_of
-from xla_opt.dialects.xla.base import tensor as tensor_type
+from xla_opt.dialects.xla.element_types import elem_of, is_float, is_pred, shape_of
+from xla_opt.dialects.xla.element_types import tensor as tensor_type
 
 from .common import (
     PARALLEL,
@@ -494,7 +507,302 @@ class TriangularSolveToLoops(RewritePattern):
         rewriter.replace(op, new_ops, new_ops[-1].results)
 
 
+# --------------------------------------------------------------------------------------
+# Fft: mixed-radix Cooley-Tukey stages, each one generic
+# --------------------------------------------------------------------------------------
+
+WORK = ComplexType(f64)  # FFTs compute in complex<f64>, rounded once at the end
+
+
+def prime_factors(n: int) -> list[int]:
+    """n's prime factors, smallest first (n >= 1; [] for 1)."""
+    factors, p = [], 2
+    while p * p <= n:
+        while n % p == 0:
+            factors.append(p)
+            n //= p
+        p += 1
+    return [*factors, n] if n > 1 else factors
+
+
+def complex_fill(result_type: TensorType) -> list[Operation]:
+    """`result_type` (complex) filled with 0 + 0i; the last op gives the result."""
+    element = elem_of(result_type)
+    assert isinstance(element, ComplexType)
+    zero = cplx.ConstantOp.from_floats((0.0, 0.0), element.element_type)  # type: ignore[arg-type]
+    return identity_generic([], result_type, lambda args: ([zero], [zero.complex]))
+
+
+def reshaped_axis(t: TensorType, axis: int, size: int, element: Attribute) -> TensorType:
+    shape = list(shape_of(t))
+    shape[axis] = size
+    return tensor_type(shape, element)
+
+
+def over_result(
+    result_type: TensorType, axis: int, element: Callable[[LoopBuilder, SSAValue, list[SSAValue]], SSAValue]
+) -> list[Operation]:
+    """A generic over `result_type` whose element at `indices` is `element(builder,
+    position along axis, indices)`; the last op gives the result."""
+    rank = len(shape_of(result_type))
+
+    def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+        b = LoopBuilder()
+        indices = [b.loop_index(d) for d in range(rank)]
+        return b.ops, [element(b, indices[axis], indices)]
+
+    return identity_generic([], result_type, body)
+
+
+def complex_table(values: Sequence[complex]) -> arith.ConstantOp:
+    """A constant tensor<N x complex<f64>> of `values` (twiddle factors, chirps)."""
+    table_type = TensorType(WORK, [len(values)])
+    return arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(table_type, [(v.real, v.imag) for v in values]))
+
+
+def roots_of_unity(n: int, sign: float) -> list[complex]:
+    """exp(sign 2 pi i k / n) for k < n, each rounded once from the exact value."""
+    return [complex(pymath.cos(2 * pymath.pi * k / n), sign * pymath.sin(2 * pymath.pi * k / n)) for k in range(n)]
+
+
+def parts(b: LoopBuilder, z: SSAValue) -> tuple[SSAValue, SSAValue]:
+    return b.add_op(cplx.ReOp(z)), b.add_op(cplx.ImOp(z))
+
+
+def times(b: LoopBuilder, z: SSAValue, w: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """The parts of the product z * w."""
+    re, im = parts(b, z)
+    c, s = parts(b, w)
+    mul, add, sub = arith.MulfOp, arith.AddfOp, arith.SubfOp
+    return (
+        b.add_op(sub(b.add_op(mul(re, c)), b.add_op(mul(im, s)))),
+        b.add_op(add(b.add_op(mul(re, s)), b.add_op(mul(im, c)))),
+    )
+
+
+def make_complex(b: LoopBuilder, re: SSAValue, im: SSAValue) -> SSAValue:
+    return b.add_op(cplx.CreateOp(re, im, ComplexType(re.type)))  # type: ignore[arg-type]
+
+
+def complex_zero(b: LoopBuilder) -> SSAValue:
+    return b.add_op(cplx.ConstantOp.from_floats((0.0, 0.0), f64))  # type: ignore[arg-type]
+
+
+def scaled(b: LoopBuilder, z: SSAValue, factor: float) -> SSAValue:
+    f = b.float_const(factor, f64)
+    return make_complex(b, *(b.add_op(arith.MulfOp(p, f)) for p in parts(b, z)))
+
+
+def at_axis(indices: list[SSAValue], axis: int, position: SSAValue) -> list[SSAValue]:
+    return [position if d == axis else i for d, i in enumerate(indices)]
+
+
+def dft_stage(z: SSAValue, axis: int, block: int, radix: int, roots: SSAValue) -> list[Operation]:
+    """One Cooley-Tukey step on every block of `block` = radix * q elements along
+    `axis` (a sub-transform of the previous steps): with j = q j1 + j2, position
+    b*block + k1*q + j2 gets sum_j1 z[b*block + q*j1 + j2] * w^(k1 (j2 + q j1)) with
+    w = exp(sign 2 pi i / block), summed over j1 in increasing order (unrolled: the
+    radix is small). `roots` holds the n-th roots of unity (n = the axis's length),
+    w^e = roots[e * n / block]. The remaining length-q transforms of each (b, k1) row
+    are the next steps'; the last op gives the result."""
+    z_type = z.type
+    assert isinstance(z_type, TensorType)
+    n = shape_of(z_type)[axis]
+    q = block // radix
+
+    def element(b: LoopBuilder, position: SSAValue, indices: list[SSAValue]) -> SSAValue:
+        base = b.mul_const(b.div_const(position, block), block)
+        within = b.rem_const(position, block)
+        k1, j2 = b.div_const(within, q), b.rem_const(within, q)
+        total: tuple[SSAValue, SSAValue] | None = None
+        for j1 in range(radix):
+            offset = b.add_const(j2, q * j1)
+            x = b.read(z, at_axis(indices, axis, b.add(base, offset)), WORK)
+            exponent = b.rem_const(b.add_op(arith.MuliOp(k1, offset)), block)
+            term = times(b, x, b.read(roots, [b.mul_const(exponent, n // block)], WORK))
+            total = term if total is None else (
+                b.add_op(arith.AddfOp(total[0], term[0])), b.add_op(arith.AddfOp(total[1], term[1]))
+            )  # fmt: skip
+        assert total is not None
+        return make_complex(b, *total)
+
+    return over_result(z_type, axis, element)
+
+
+# Prime factors up to this are Cooley-Tukey steps (n * p terms each); a length with a
+# larger one is transformed by Bluestein's algorithm (two power-of-2 transforms).
+LARGEST_RADIX = 16
+
+
+def dft_axis(z: SSAValue, axis: int, inverse: bool) -> list[Operation]:
+    """The DFT of length n = z's size along `axis` (complex<f64>; the inverse one
+    scaled by 1/n); the last op gives the result. One stage per prime factor of n (4
+    for two 2s),
+    then a generic reading each frequency k = k1 + p1 k2 + p1 p2 k3 ... where the
+    stages left it, at digit-reversed position k1 n/p1 + k2 n/(p1 p2) + ...; Bluestein
+    when a prime factor exceeds LARGEST_RADIX."""
+    z_type = z.type
+    assert isinstance(z_type, TensorType)
+    n = shape_of(z_type)[axis]
+    radices = prime_factors(n)
+    if not radices:
+        return []  # a length-1 transform is the identity
+    if radices[-1] > LARGEST_RADIX:
+        return bluestein(z, axis, inverse)
+    # radix-4 steps where two factors 2 allow: as many terms, half the generics
+    twos = radices.count(2)
+    radices = [4] * (twos // 2) + [2] * (twos % 2) + radices[twos:]
+    roots = complex_table(roots_of_unity(n, 1.0 if inverse else -1.0))
+    ops: list[Operation] = [roots]
+    block = n
+    for radix in radices:
+        ops += dft_stage(z, axis, block, radix, roots.result)
+        z = ops[-1].results[0]
+        block //= radix
+
+    def reorder(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
+        position, below, above = None, 1, n
+        for radix in radices:
+            above //= radix
+            term = b.mul_const(b.rem_const(b.div_const(k, below), radix), above)
+            position = term if position is None else b.add(position, term)
+            below *= radix
+        assert position is not None
+        value = b.read(z, at_axis(indices, axis, position), WORK)
+        return scaled(b, value, 1.0 / n) if inverse else value
+
+    return [*ops, *over_result(z_type, axis, reorder)]
+
+
+def bluestein(z: SSAValue, axis: int, inverse: bool) -> list[Operation]:
+    """Bluestein's DFT of length n along `axis`: with the chirp w[k] = exp(s i pi k^2 /
+    n) (s = -1, or +1 for the inverse), jk = (k^2 + j^2 - (k - j)^2) / 2 makes
+    X[k] = w[k] sum_j (z[j] w[j]) conj(w[k - j]), a cyclic convolution of length
+    M = the power of 2 >= 2n - 1: the FFT of the chirped z, times the FFT of the
+    filter conj(w[min(j, M - j)]) (a constant, as the chirp: k^2 taken mod 2n), and
+    the inverse FFT of that product, chirped again."""
+    z_type = z.type
+    assert isinstance(z_type, TensorType)
+    n = shape_of(z_type)[axis]
+    m = 1 << (2 * n - 2).bit_length()
+    sign = 1.0 if inverse else -1.0
+    # exp(s i pi k^2 / n) = the (2n)-th root of unity number k^2 mod 2n
+    roots = roots_of_unity(2 * n, sign)
+    chirp_values = [roots[k * k % (2 * n)] for k in range(n)]
+    filter_values = [chirp_values[min(j, m - j)].conjugate() if min(j, m - j) < n else 0j for j in range(m)]
+    chirp = complex_table(chirp_values)
+    # a constant: its FFT at compile time (numpy's, in f64)
+    spectrum_of_filter = complex_table(list(np.fft.fft(np.array(filter_values, np.complex128))))
+
+    def chirped(b: LoopBuilder, j: SSAValue, indices: list[SSAValue]) -> SSAValue:
+        """z[j] w[j] for j < n, else 0."""
+        last = b.const(n - 1)
+        jj = b.min_u(j, last)
+        product = make_complex(b, *times(b, b.read(z, at_axis(indices, axis, jj), WORK), b.read(chirp.result, [jj], WORK)))
+        return b.add_op(arith.SelectOp(b.cmp("ule", j, last), product, complex_zero(b)))
+
+    ops: list[Operation] = [chirp, spectrum_of_filter]
+    ops += over_result(reshaped_axis(z_type, axis, m, WORK), axis, chirped)
+    ops += dft_axis(ops[-1].results[0], axis, False)
+    spectrum = ops[-1].results[0]
+
+    def product(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
+        y = b.read(spectrum, indices, WORK)
+        return make_complex(b, *times(b, y, b.read(spectrum_of_filter.result, [k], WORK)))
+
+    spectrum_type = spectrum.type
+    assert isinstance(spectrum_type, TensorType)
+    ops += over_result(spectrum_type, axis, product)
+    ops += dft_axis(ops[-1].results[0], axis, True)
+    convolved = ops[-1].results[0]
+
+    def dechirp(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
+        value = make_complex(b, *times(b, b.read(convolved, indices, WORK), b.read(chirp.result, [k], WORK)))
+        return scaled(b, value, 1.0 / n) if inverse else value
+
+    return [*ops, *over_result(z_type, axis, dechirp)]
+
+
+class FftToGeneric(RewritePattern):
+    """xla.fft -> generics on complex<f64> tensors (rounded once to the result type):
+
+    * FFT / IFFT: the DFT (exp(-2 pi i jk/n); IFFT exp(+...) and 1/n) along each of the
+      len(fft_length) innermost axes, over the operand's own sizes;
+    * RFFT: the real operand as complex, its FFT, the innermost axis cut to
+      fft_length[-1] // 2 + 1;
+    * IRFFT: the IFFT of the outer axes, then the innermost axis extended to
+      fft_length[-1] by Hermitian symmetry (X[k] = conj(X[n - k]) for k > n / 2) and
+      inverse-transformed, its real part the result (so the imaginary parts of X[0]
+      and X[n/2] are ignored, as numpy's irfft does);
+    * a zero fft_length or an empty operand gives zeros, as the interpreter.
+
+    Each DFT (`dft_axis`) is mixed-radix Cooley-Tukey over the prime factors of its
+    length, n (p1 + p2 + ...) terms, or, for a length with a prime factor above
+    LARGEST_RADIX, Bluestein's algorithm (`bluestein`): O(n log n) for every length."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.FftOp, rewriter: PatternRewriter):
+        result_type = nonempty_result(op, rewriter)
+        if result_type is None:
+            return
+        operand_type = op.operand.type
+        assert isinstance(operand_type, TensorType)
+        kind, lengths = op.get_fft_type(), op.get_fft_length()
+        result_element = elem_of(result_type)
+        if 0 in lengths or 0 in shape_of(operand_type):
+            zeros = complex_fill(result_type) if isinstance(result_element, ComplexType) else fill_with_zero(result_type)
+            rewriter.replace(op, zeros)
+            return
+        rank = len(shape_of(operand_type))
+        axes = list(range(rank - len(lengths), rank))
+        last = axes[-1]
+        inverse = kind in (xla.FftType.IFFT, xla.FftType.IRFFT)
+
+        def widen(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
+            x = b.add_op(tensor.ExtractOp(op.operand, indices, elem_of(operand_type)))
+            real = kind == xla.FftType.RFFT
+            pair = (x, b.float_const(0.0, x.type)) if real else parts(b, x)
+            return make_complex(b, *(p if p.type == f64 else b.add_op(arith.ExtFOp(p, f64)) for p in pair))
+
+        ops = over_result(tensor_type(shape_of(operand_type), WORK), last, widen)
+        z = ops[-1].results[0]
+        for axis in axes[:-1]:
+            ops += dft_axis(z, axis, inverse)
+            z = ops[-1].results[0]
+        if kind == xla.FftType.IRFFT:
+            n, half = lengths[-1], shape_of(operand_type)[last]
+
+            def hermitian(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
+                upper = b.cmp("ugt", k, b.const(half - 1))
+                mirrored = b.min_u(b.sub(b.const(n), k), b.const(half - 1))
+                source = b.add_op(arith.SelectOp(upper, mirrored, k))
+                re, im = parts(b, b.read(z, at_axis(indices, last, source), WORK))
+                return make_complex(b, re, b.add_op(arith.SelectOp(upper, b.add_op(arith.NegfOp(im)), im)))
+
+            z_type = z.type
+            assert isinstance(z_type, TensorType)
+            ops += over_result(reshaped_axis(z_type, last, n, WORK), last, hermitian)
+            z = ops[-1].results[0]
+        ops += dft_axis(z, last, inverse)
+        z = ops[-1].results[0]
+
+        def narrow(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
+            x = b.read(z, indices, WORK)
+            if kind == xla.FftType.IRFFT:
+                re = parts(b, x)[0]
+                return re if result_element == f64 else b.add_op(arith.TruncFOp(re, result_element))
+            assert isinstance(result_element, ComplexType)
+            if result_element == WORK:
+                return x
+            part_type = result_element.element_type
+            return make_complex(b, *(b.add_op(arith.TruncFOp(p, part_type)) for p in parts(b, x)))
+
+        ops += over_result(result_type, last, narrow)
+        rewriter.replace(op, ops, ops[-1].results)
+
+
 PATTERNS: list[RewritePattern] = [
+    FftToGeneric(),
     DotToGeneric(),
     DotGeneralToGeneric(),
     ConvolutionToGeneric(),
@@ -505,5 +813,7 @@ PATTERNS: list[RewritePattern] = [
 # The ops these patterns lower.
 LOWERED: frozenset[str] = frozenset(
     op.name
-    for op in (xla.DotOp, xla.DotGeneralOp, xla.ConvolutionOp, xla.CholeskyOp, xla.TriangularSolveOp)
+    for op in (
+        xla.DotOp, xla.DotGeneralOp, xla.ConvolutionOp, xla.CholeskyOp, xla.TriangularSolveOp, xla.FftOp
+    )
 )

@@ -1,0 +1,73 @@
+// RUN: xla-opt %s -p convert-xla-to-linalg | filecheck %s
+
+// FFT of length 6 = 2 * 3 on complex<f32>: widened to complex<f64>, a constant table
+// of the 6th roots of unity, one unrolled Cooley-Tukey step per prime factor (2 terms,
+// then 3), a generic reading each frequency at its digit-reversed position, and one
+// rounding to complex<f32>.
+// CHECK-LABEL: func.func @fft_mixed_radix
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x6xcomplex<f32>>)
+// CHECK:         %[[WIDE:.*]] = linalg.generic
+// CHECK:           tensor.extract %[[A]]
+// CHECK:           arith.extf %{{.*}} : f32 to f64
+// CHECK:           complex.create %{{.*}}, %{{.*}} : complex<f64>
+// CHECK:         %[[ROOTS:.*]] = arith.constant dense<[(1.000000e+00,-0.000000e+00), (0.50000000000000011,-0.8660254037844386), {{.*}}]> : tensor<6xcomplex<f64>>
+// CHECK:         %[[STEP2:.*]] = linalg.generic
+// CHECK-COUNT-2:   tensor.extract %[[ROOTS]]
+// CHECK-NOT:       tensor.extract %[[ROOTS]]
+// CHECK:         } -> tensor<2x6xcomplex<f64>>
+// CHECK:         %[[STEP3:.*]] = linalg.generic
+// CHECK-COUNT-3:   tensor.extract %[[ROOTS]]
+// CHECK-NOT:       tensor.extract %[[ROOTS]]
+// CHECK:         } -> tensor<2x6xcomplex<f64>>
+// CHECK:         %[[ORDERED:.*]] = linalg.generic
+// CHECK:           tensor.extract %[[STEP3]]
+// CHECK:         } -> tensor<2x6xcomplex<f64>>
+// CHECK:         linalg.generic
+// CHECK:           tensor.extract %[[ORDERED]]
+// CHECK:           arith.truncf %{{.*}} : f64 to f32
+// CHECK:           arith.truncf %{{.*}} : f64 to f32
+// CHECK:           complex.create %{{.*}}, %{{.*}} : complex<f32>
+// CHECK:         } -> tensor<2x6xcomplex<f32>>
+func.func @fft_mixed_radix(%a: tensor<2x6xcomplex<f32>>) -> tensor<2x6xcomplex<f32>> {
+  %r = xla.fft %a, fft_type = FFT, fft_length = [6] : (tensor<2x6xcomplex<f32>>) -> tensor<2x6xcomplex<f32>>
+  func.return %r : tensor<2x6xcomplex<f32>>
+}
+
+// A prime length above 16 (17): Bluestein. The chirp (17 values) and the spectrum of
+// its filter (M = 64, computed at compile time) are constants; the chirped input is
+// padded to 64, transformed (radix 4: 3 steps), multiplied by the filter's spectrum,
+// inverse-transformed (scaled by 1/64) and chirped again.
+// CHECK-LABEL: func.func @fft_bluestein
+// CHECK:         %[[CHIRP:.*]] = arith.constant dense<{{.*}}> : tensor<17xcomplex<f64>>
+// CHECK:         %[[FILTER:.*]] = arith.constant dense<{{.*}}> : tensor<64xcomplex<f64>>
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<64xcomplex<f64>>)
+// CHECK:           tensor.extract %[[CHIRP]]
+// CHECK:           arith.select
+// CHECK-COUNT-3: linalg.generic {{.*}} outs(%{{.*}} : tensor<64xcomplex<f64>>)
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<64xcomplex<f64>>)
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<64xcomplex<f64>>)
+// CHECK:           tensor.extract %[[FILTER]]
+// CHECK-COUNT-3: linalg.generic {{.*}} outs(%{{.*}} : tensor<64xcomplex<f64>>)
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<64xcomplex<f64>>)
+// CHECK:           arith.constant 1.562500e-02 : f64
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<17xcomplex<f64>>)
+// CHECK:           tensor.extract %[[CHIRP]]
+func.func @fft_bluestein(%a: tensor<17xcomplex<f64>>) -> tensor<17xcomplex<f64>> {
+  %r = xla.fft %a, fft_type = FFT, fft_length = [17] : (tensor<17xcomplex<f64>>) -> tensor<17xcomplex<f64>>
+  func.return %r : tensor<17xcomplex<f64>>
+}
+
+// IRFFT of length 6 from 4 bins: the innermost axis extended by Hermitian symmetry
+// (bins above 3 read conj(X[6 - k])), inverse-transformed, its real part the result.
+// CHECK-LABEL: func.func @irfft
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<6xcomplex<f64>>)
+// CHECK:           arith.cmpi ugt
+// CHECK:           arith.select
+// CHECK:           arith.negf
+// CHECK:           arith.select
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<6xf64>)
+// CHECK:           complex.re
+func.func @irfft(%a: tensor<4xcomplex<f64>>) -> tensor<6xf64> {
+  %r = xla.fft %a, fft_type = IRFFT, fft_length = [6] : (tensor<4xcomplex<f64>>) -> tensor<6xf64>
+  func.return %r : tensor<6xf64>
+}
