@@ -206,3 +206,19 @@ def test_bitcast_convert_between_widths(src, dst):
         out_shape = shape[:-1]
     rt = tensor_type(out_shape, dst)
     both(one_op_program(f"xla.bitcast_convert %a0 : ({ttype(x)}) -> {rt}", [x], [rt]), x)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
+def test_complex_dot_and_dot_general(dtype):
+    """Complex products accumulate as numpy multiplies (fused re/im parts); the sums
+    are taken in another order, so relatively."""
+    rng = np.random.default_rng(0)
+    t = lambda s: tensor_type(s, dtype)  # noqa: E731
+    a, b = crand(rng, (3, 5), dtype), crand(rng, (5, 4), dtype)
+    both(one_op_program(f"xla.dot %a0, %a1 : ({t((3, 5))}, {t((5, 4))}) -> {t((3, 4))}", [a, b], [t((3, 4))]),
+         a, b, reduction=True)  # fmt: skip
+    x, y = crand(rng, (2, 3, 4), dtype), crand(rng, (2, 4, 5), dtype)
+    both(one_op_program(
+        "xla.dot_general %a0, %a1, lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], "
+        f"lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1] : ({t((2, 3, 4))}, {t((2, 4, 5))}) -> "
+        f"{t((2, 3, 5))}", [x, y], [t((2, 3, 5))]), x, y, reduction=True)  # fmt: skip

@@ -125,6 +125,15 @@ def test_conv_element_types(dtype):
     conv(lhs, rhs, NCHW, padding=[(1, 1), (0, 1)])
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
+def test_conv_complex(dtype):
+    """Complex products as numpy multiplies; padding reads 0 + 0i."""
+    rng = np.random.default_rng(3)
+    lhs = (rand(rng, (1, 2, 4, 4), np.float64) + 1j * rand(rng, (1, 2, 4, 4), np.float64)).astype(dtype)
+    rhs = (rand(rng, (3, 2, 2, 2), np.float64) + 1j * rand(rng, (3, 2, 2, 2), np.float64)).astype(dtype)
+    conv(lhs, rhs, NCHW, padding=[(1, 1), (0, 1)])
+
+
 def test_conv_integers_wrap():
     lhs = np.full((1, 4, 3), 100, np.int8)
     rhs = np.full((2, 4, 2), 7, np.int8)

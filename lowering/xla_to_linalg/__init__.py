@@ -73,11 +73,11 @@ class SignlessIntegers(TypeConversionPattern):
 
 
 # The lowerings that build their arithmetic themselves, on real numbers only (the
-# linear-algebra family's multiply-accumulate and zero fill): complex values of these
-# ops run on the interpreter. Every other lowering computes through scalar_ops, which
-# has complex arithmetic.
+# factorizations' divisions and square roots of pivots): complex values of these ops
+# run on the interpreter. Every other lowering computes through scalar_ops, which has
+# complex arithmetic.
 REAL_ONLY_OPS: frozenset[str] = frozenset(
-    {"xla.dot", "xla.dot_general", "xla.convolution", "xla.cholesky", "xla.triangular_solve"}
+    {"xla.cholesky", "xla.triangular_solve"}
 )
 
 

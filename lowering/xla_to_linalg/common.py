@@ -84,16 +84,20 @@ def fill_with_zero(result_type: TensorType) -> list[Operation]:
     element = elem_of(result_type)
 
     def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
-        if isinstance(element, ComplexType):
-            zero = cplx.ConstantOp.from_floats((0.0, 0.0), element.element_type)
-        else:
-            zero = arith.ConstantOp(zero_attr(element))
+        zero = zero_constant(element)
         return [zero], [zero.results[0]]
 
     fill = generic(
         [], [empty.tensor], [affine_map(rank, range(rank))], [PARALLEL] * rank, body
     )
     return [empty, fill]
+
+
+def zero_constant(element_type: Attribute) -> Operation:
+    """The constant 0 (false, 0 + 0i) of a scalar type."""
+    if isinstance(element_type, ComplexType):
+        return cplx.ConstantOp.from_floats((0.0, 0.0), element_type.element_type)
+    return arith.ConstantOp(zero_attr(element_type))
 
 
 def zero_attr(element_type: Attribute) -> IntegerAttr | FloatAttr:

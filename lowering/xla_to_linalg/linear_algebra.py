@@ -40,8 +40,9 @@ from xdsl.pattern_rewriter import (
 )
 from xla_opt.dialects import xla
 from xla_opt.dialects.shapes.windows import Window
-from xla_opt.dialects.xla.element_types import elem_of, is_float, is_pred, shape_of
+from xla_opt.dialects.xla.element_types import elem_of, is_complex, is_float, is_pred, shape_of
 from xla_opt.dialects.xla.element_types import tensor as tensor_type
+from xla_opt.lowering.scalar_ops import complex_multiply_accumulate
 
 from .common import (
     PARALLEL,
@@ -50,7 +51,7 @@ from .common import (
     fill_with_zero,
     generic,
     is_half,
-    zero_attr,
+    zero_constant,
 )
 from .elementwise import identity_generic
 from .shape_ops import IndexArithmetic
@@ -60,7 +61,8 @@ def multiply_accumulate(
     element_type: Attribute,
 ) -> Callable[[SSAValue, SSAValue, SSAValue], tuple[list[Operation], SSAValue]]:
     """acc + lhs * rhs on scalars of `element_type` (the accumulator in f32 for
-    f16/bf16): floats round per op, integers wrap, PRED is acc | (lhs & rhs)."""
+    f16/bf16): floats round per op, integers wrap, PRED is acc | (lhs & rhs), complex
+    numbers multiply as numpy does (scalar_ops.complex_multiply_accumulate)."""
 
     def half(lhs: SSAValue, rhs: SSAValue, acc: SSAValue):
         wide_lhs, wide_rhs = arith.ExtFOp(lhs, f32), arith.ExtFOp(rhs, f32)
@@ -83,6 +85,8 @@ def multiply_accumulate(
         either = arith.OrIOp(acc, both)
         return [both, either], either.result
 
+    if is_complex(element_type):
+        return lambda lhs, rhs, acc: complex_multiply_accumulate(acc, lhs, rhs)
     if is_half(element_type):
         return half
     if is_float(element_type):
@@ -250,7 +254,7 @@ class ConvolutionToGeneric(RewritePattern):
 
         def input_element(b: IndexArithmetic) -> SSAValue:
             """The input element (or 0) this iteration multiplies."""
-            zero = b.add_op(arith.ConstantOp(zero_attr(element_type)))
+            zero = b.add_op(zero_constant(element_type))
             if 0 in lhs_shape:
                 return zero  # all padding
 
