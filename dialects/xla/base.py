@@ -82,10 +82,3 @@ class XlaOp(UniformAssembly, IRDLOperation):
             if d != e:
                 which = "result type" if len(declared) == 1 else f"result #{i} type"
                 raise VerifyException(f"inferred {which} {e} does not match declared {d}")
-
-
-# Transitional: the names that lived here before the split, until every importer names
-# their new home.
-from .assembly import *  # noqa: E402, F403
-from .element_types import *  # noqa: E402, F403
-from .properties import *  # noqa: E402, F403

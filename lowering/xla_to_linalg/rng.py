@@ -38,7 +38,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 from xla_opt.dialects import xla
 from xla_opt.dialects.shapes.common import num_elements
-from xla_opt.dialects.xla.base import (
+from xla_opt.dialects.xla.element_types import (
     bit_width,
     elem_of,
     is_float,
