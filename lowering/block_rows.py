@@ -40,7 +40,7 @@ from xla_opt.lowering.xla_to_linalg.common import PARALLEL, REDUCTION, is_half
 ROW_BLOCK = 4
 
 
-def _is_multiply_accumulate(op: linalg.GenericOp) -> bool:
+def is_multiply_accumulate(op: linalg.GenericOp) -> bool:
     """The body is `yield acc + lhs * rhs` on the block's (lhs, rhs, acc) arguments."""
     body = op.body.block
     lhs, rhs, acc = body.args
@@ -82,7 +82,7 @@ class BlockRowsOfDot(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        if len(op.inputs) != 2 or len(op.outputs) != 1 or not _is_multiply_accumulate(op):
+        if len(op.inputs) != 2 or len(op.outputs) != 1 or not is_multiply_accumulate(op):
             return
         output_type = op.outputs[0].type
         if not isinstance(output_type, TensorType):

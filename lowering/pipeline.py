@@ -2,7 +2,9 @@
 
     xla  --xla-expand-batch-norm-->   xla (batch norms as reduce, broadcast, arithmetic)
          --xla-legalize-broadcast-->  xla (explicit broadcasts)
-         --convert-xla-to-linalg-->   linalg/tensor/arith/math/scf on tensors
+         --convert-xla-to-linalg-->   linalg (named matmul, generics)/tensor/arith/math/scf on tensors
+         --linalg-generalize-named-ops--> every linalg op a generic
+         --linalg-interchange-contractions--> contraction loops in vectorizable order
          --linalg-block-rows-->       register blocking of float dots
          --linalg-fuse-elementwise--> producer/consumer loop fusion
          --canonicalize, cse-->
@@ -28,6 +30,8 @@ STAGES: tuple[str, ...] = (
     "xla-expand-batch-norm",
     "xla-legalize-broadcast",
     "convert-xla-to-linalg",
+    "linalg-generalize-named-ops",
+    "linalg-interchange-contractions",
     "linalg-block-rows",
     "linalg-fuse-elementwise",
     "canonicalize",

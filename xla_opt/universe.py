@@ -49,6 +49,7 @@ PASSES: dict[str, str] = {
     "xla-expand-batch-norm": "xla_opt.passes.expand_batch_norm:XlaExpandBatchNormPass",
     "xla-legalize-broadcast": "xla_opt.lowering.legalize_broadcast:XlaLegalizeBroadcastPass",
     "convert-xla-to-linalg": "xla_opt.lowering.xla_to_linalg:ConvertXlaToLinalgPass",
+    "linalg-interchange-contractions": "xla_opt.lowering.interchange_contractions:InterchangeContractionsPass",
     "linalg-block-rows": "xla_opt.lowering.block_rows:BlockRowsPass",
     "linalg-fuse-elementwise": "xla_opt.lowering.fuse_elementwise:FuseElementwisePass",
     "xla-bufferize": "xla_opt.lowering.bufferize:XlaBufferizePass",

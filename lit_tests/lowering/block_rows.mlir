@@ -1,6 +1,7 @@
-// RUN: xla-opt %s -p convert-xla-to-linalg,linalg-block-rows | filecheck %s
+// RUN: xla-opt %s -p convert-xla-to-linalg,linalg-generalize-named-ops,linalg-interchange-contractions,linalg-block-rows | filecheck %s
 
-// Float dots whose lhs has more than 4 rows, a multiple of 4, compute 4 result rows per
+// (A matmul is generalized and its loops interchanged first.) Float dots whose lhs has
+// more than 4 rows, a multiple of 4, compute 4 result rows per
 // innermost loop (r = d0 * 4 + d3): two unread placeholder inputs carry the extents of
 // the split loop for xDSL's loop-bound inference.
 // CHECK-LABEL: func.func @row_blocked
@@ -9,7 +10,7 @@
 // CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (((d0 * 4) + d3), d1)>, affine_map<(d0, d1, d2, d3) -> (d1, d2)>, affine_map<(d0, d1, d2, d3) -> (((d0 * 4) + d3), d2)>], iterator_types = ["parallel", "reduction", "parallel", "parallel"]} ins(%[[BLOCKS]], %[[ROWS]], %a, %b : tensor<2xf32>, tensor<4xf32>, tensor<8x6xf32>, tensor<6x5xf32>)
 // CHECK-NEXT:    ^{{.*}}(%{{.*}}: f32, %{{.*}}: f32, %[[L:.*]]: f32, %[[R:.*]]: f32, %[[ACC:.*]]: f32):
 // CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[L]], %[[R]] : f32
-// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[P]] : f32
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[P]], %[[ACC]] : f32
 func.func @row_blocked(%a: tensor<8x6xf32>, %b: tensor<6x5xf32>) -> tensor<8x5xf32> {
   %0 = xla.dot %a, %b : (tensor<8x6xf32>, tensor<6x5xf32>) -> tensor<8x5xf32>
   func.return %0 : tensor<8x5xf32>

@@ -33,7 +33,7 @@ func.func @while_loop(%p: tensor<i1>, %i: tensor<i32>, %x: tensor<4xf32>) -> ten
 // CHECK:         scf.while
 // CHECK:           scf.condition
 // CHECK:         } do {
-// CHECK:           linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK:           linalg.matmul ins(
 // CHECK:           scf.yield
 // CHECK-NOT:     xla.
 func.func @while_with_dot(%p: tensor<i1>, %m: tensor<2x2xf32>) -> tensor<2x2xf32> {

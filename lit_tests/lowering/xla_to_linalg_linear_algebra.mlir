@@ -1,7 +1,7 @@
 // RUN: xla-opt %s -p convert-xla-to-linalg | filecheck %s
 
-// matrix . matrix: a zero fill, then (d0, d1) parallel over the result and d2
-// reducing the contracted dimension.
+// matrix . matrix of f32: a zero fill, then the named linalg.matmul (generalized and
+// given a vectorizable loop order by later passes).
 // CHECK-LABEL: func.func @dot_matmul
 // CHECK-SAME:    (%[[A:.*]]: tensor<2x3xf32>, %[[B:.*]]: tensor<3x4xf32>)
 // CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<2x4xf32>
@@ -10,12 +10,7 @@
 // CHECK-NEXT:      %[[C0:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:      linalg.yield %[[C0]] : f32
 // CHECK-NEXT:    } -> tensor<2x4xf32>
-// CHECK-NEXT:    %[[DOT:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[A]], %[[B]] : tensor<2x3xf32>, tensor<3x4xf32>) outs(%[[ZERO]] : tensor<2x4xf32>) {
-// CHECK-NEXT:    ^{{.*}}(%[[L:.*]]: f32, %[[R:.*]]: f32, %[[ACC:.*]]: f32):
-// CHECK-NEXT:      %[[MUL:.*]] = arith.mulf %[[L]], %[[R]] : f32
-// CHECK-NEXT:      %[[ADD:.*]] = arith.addf %[[ACC]], %[[MUL]] : f32
-// CHECK-NEXT:      linalg.yield %[[ADD]] : f32
-// CHECK-NEXT:    } -> tensor<2x4xf32>
+// CHECK-NEXT:    %[[DOT:.*]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<2x3xf32>, tensor<3x4xf32>) outs(%[[ZERO]] : tensor<2x4xf32>) -> tensor<2x4xf32>
 // CHECK-NEXT:    func.return %[[DOT]] : tensor<2x4xf32>
 func.func @dot_matmul(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
   %r = xla.dot %a, %b : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
@@ -32,7 +27,7 @@ func.func @dot_matvec(%a: tensor<2x3xf64>, %b: tensor<3xf64>) -> tensor<2xf64> {
 
 // vector . matrix
 // CHECK-LABEL: func.func @dot_vecmat
-// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]}
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
 func.func @dot_vecmat(%a: tensor<3xf32>, %b: tensor<3x4xf32>) -> tensor<4xf32> {
   %r = xla.dot %a, %b : (tensor<3xf32>, tensor<3x4xf32>) -> tensor<4xf32>
   func.return %r : tensor<4xf32>
@@ -89,7 +84,7 @@ func.func @dot_bf16(%a: tensor<3xbf16>, %b: tensor<3xbf16>) -> tensor<bf16> {
 // Integers wrap: plain muli/addi; ui32 becomes i32.
 // CHECK-LABEL: func.func @dot_general_batched
 // CHECK:         arith.constant 0 : i32
-// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<2x3x4xi32>, tensor<2x4x5xi32>) outs(%{{.*}} : tensor<2x3x5xi32>)
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<2x3x4xi32>, tensor<2x4x5xi32>) outs(%{{.*}} : tensor<2x3x5xi32>)
 // CHECK-NEXT:    ^{{.*}}(%[[L:.*]]: i32, %[[R:.*]]: i32, %[[ACC:.*]]: i32):
 // CHECK-NEXT:      %[[MUL:.*]] = arith.muli %[[L]], %[[R]] : i32
 // CHECK-NEXT:      %[[ADD:.*]] = arith.addi %[[ACC]], %[[MUL]] : i32
@@ -104,7 +99,7 @@ func.func @dot_general_batched(%a: tensor<2x3x4xui32>, %b: tensor<2x4x5xui32>) -
 // lhs 5x2x3x7 (contracting 0 and 2, batch 1), rhs 3x2x5x6 (contracting 2 and 0, batch 1)
 // -> result 2x7x6.
 // CHECK-LABEL: func.func @dot_general_permuted
-// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d3, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d3, d0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>], iterator_types = ["parallel", "parallel", "reduction", "reduction", "parallel"]}
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d3, d0, d4, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d4, d0, d3, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
 func.func @dot_general_permuted(%a: tensor<5x2x3x7xf32>, %b: tensor<3x2x5x6xf32>) -> tensor<2x7x6xf32> {
   %r = xla.dot_general %a, %b, lhs_batching_dimensions = [1], rhs_batching_dimensions = [1], lhs_contracting_dimensions = [0, 2], rhs_contracting_dimensions = [2, 0] : (tensor<5x2x3x7xf32>, tensor<3x2x5x6xf32>) -> tensor<2x7x6xf32>
   func.return %r : tensor<2x7x6xf32>
@@ -122,7 +117,7 @@ func.func @dot_general_outer(%a: tensor<3xf32>, %b: tensor<4xf32>) -> tensor<3x4
 // job (lit_tests/lowering/block_rows.mlir).
 // CHECK-LABEL: func.func @row_blocked
 // CHECK-NOT:     arith.constant dense<0.000000e+00> : tensor<4xf32>
-// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : tensor<8x6xf32>, tensor<6x5xf32>)
+// CHECK:         linalg.matmul ins(%a, %b : tensor<8x6xf32>, tensor<6x5xf32>)
 func.func @row_blocked(%a: tensor<8x6xf32>, %b: tensor<6x5xf32>) -> tensor<8x5xf32> {
   %0 = xla.dot %a, %b : (tensor<8x6xf32>, tensor<6x5xf32>) -> tensor<8x5xf32>
   func.return %0 : tensor<8x5xf32>

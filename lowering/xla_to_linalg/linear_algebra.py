@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
     f32,
     f64,
 )
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -136,18 +137,31 @@ def lower_dot_general(
     lhs_contracting: Sequence[int],
     rhs_contracting: Sequence[int],
 ) -> None:
-    """One generic whose loops nest as (batch, lhs free, contracting, rhs free): the
-    innermost loop then walks rows of rhs and of the result contiguously, which LLVM
-    vectorizes, while each result element still sums its products in contracting
-    order (the same result as with the contraction innermost)."""
+    """A zero fill and the contraction: `linalg.matmul` for a plain f32/f64 matrix
+    product, otherwise one generic whose loops nest as linalg's named contractions do,
+    (batch, lhs free, rhs free, contracting), with the body acc + lhs * rhs. (The loop
+    order that vectorizes is `linalg-interchange-contractions`'s business.)"""
     element_type = elem_of(op.lhs.type)
     lhs_rank, rhs_rank = len(shape_of(op.lhs.type)), len(shape_of(op.rhs.type))
+    result_type = op.result.type
+    assert isinstance(result_type, TensorType)
+    fill = fill_with_zero(accumulator_type(result_type))
+    if (
+        not lhs_batch
+        and (lhs_rank, rhs_rank) == (2, 2)
+        and tuple(lhs_contracting) == (1,)
+        and tuple(rhs_contracting) == (0,)
+        and is_float(element_type)
+        and not is_half(element_type)
+    ):
+        matmul = linalg.MatmulOp([op.lhs, op.rhs], [fill[-1].results[0]], [result_type])
+        rewriter.replace(op, [*fill, matmul], matmul.results)
+        return
     lhs_free = [d for d in range(lhs_rank) if d not in lhs_batch and d not in lhs_contracting]
     rhs_free = [d for d in range(rhs_rank) if d not in rhs_batch and d not in rhs_contracting]
-    n_batch, n_lhs_free, n_contracting = len(lhs_batch), len(lhs_free), len(lhs_contracting)
-    n_loops = n_batch + n_lhs_free + len(rhs_free) + n_contracting
-    contracting_start = n_batch + n_lhs_free
-    rhs_free_start = contracting_start + n_contracting
+    n_batch, n_lhs_free, n_rhs_free = len(lhs_batch), len(lhs_free), len(rhs_free)
+    n_parallel = n_batch + n_lhs_free + n_rhs_free
+    n_loops = n_parallel + len(lhs_contracting)
 
     def operand_loops(rank: int, batch, free, contracting, free_offset: int) -> list[int]:
         loops = [0] * rank
@@ -156,21 +170,14 @@ def lower_dot_general(
         for i, d in enumerate(free):
             loops[d] = free_offset + i
         for i, d in enumerate(contracting):
-            loops[d] = contracting_start + i
+            loops[d] = n_parallel + i
         return loops
 
     lhs_map = affine_map(n_loops, operand_loops(lhs_rank, lhs_batch, lhs_free, lhs_contracting, n_batch))
-    rhs_map = affine_map(
-        n_loops, operand_loops(rhs_rank, rhs_batch, rhs_free, rhs_contracting, rhs_free_start)
-    )
-    result_loops = [*range(contracting_start), *range(rhs_free_start, n_loops)]
-    iterators = [REDUCTION if contracting_start <= d < rhs_free_start else PARALLEL for d in range(n_loops)]
-    result_type = op.result.type
-    assert isinstance(result_type, TensorType)
-    fill = fill_with_zero(accumulator_type(result_type))
+    rhs_map = affine_map(n_loops, operand_loops(rhs_rank, rhs_batch, rhs_free, rhs_contracting, n_batch + n_lhs_free))
+    iterators = [PARALLEL] * n_parallel + [REDUCTION] * len(lhs_contracting)
     mac = multiply_accumulate(element_type)
-
-    maps = [lhs_map, rhs_map, affine_map(n_loops, result_loops)]
+    maps = [lhs_map, rhs_map, affine_map(n_loops, range(n_parallel))]
 
     def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
         ops, total = mac(*args)
