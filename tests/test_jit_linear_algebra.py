@@ -134,6 +134,21 @@ def test_conv_complex(dtype):
     conv(lhs, rhs, NCHW, padding=[(1, 1), (0, 1)])
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize(
+    "props",
+    [{}, {"window_strides": [2, 1], "padding": [(1, 1), (2, 0)]}, {"padding": [(-1, 1), (0, -1)]},
+     {"lhs_dilation": [2, 1], "rhs_dilation": [1, 2], "padding": [(1, 1), (1, 1)]}],
+    ids=["plain", "strided-padded", "negative-padding", "dilations"],
+)  # fmt: skip
+def test_conv_in_linalg_layout_through_the_named_op(dtype, props):
+    """NHWC/HWIO/NHWC float convolutions lower to linalg.conv_2d_nhwc_hwcf over the
+    zero-padded, lhs-dilated input (ConvolutionToNamedConv)."""
+    rng = np.random.default_rng(5)
+    lhs, rhs = rand(rng, (2, 5, 6, 3), dtype), rand(rng, (2, 3, 3, 4), dtype)
+    conv(lhs, rhs, NHWC, **props)
+
+
 def test_conv_integers_wrap():
     lhs = np.full((1, 4, 3), 100, np.int8)
     rhs = np.full((2, 4, 2), 7, np.int8)

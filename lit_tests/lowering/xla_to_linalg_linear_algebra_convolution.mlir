@@ -1,30 +1,44 @@
 // RUN: xla-opt %s -p convert-xla-to-linalg | filecheck %s
 
-// NHWC input, HWIO kernel, stride 2, padding 1: a zero fill, then one generic whose
+// An integer convolution (the named form is for floats) with NHWC input, HWIO kernel,
+// stride 2, padding 1: a zero fill, then one generic whose
 // loops are the output's dimensions (parallel), then the kernel's spatial dimensions
 // and the input features (reduction). The kernel is read through its map (H, W, I, O
 // = d4, d5, d6, d3); the input through tensor.extract at p * stride + k - low,
 // zero where that falls outside it (one unsigned compare per dimension).
-// CHECK-LABEL: func.func @conv_nhwc
-// CHECK-SAME:    (%[[X:.*]]: tensor<1x5x5x2xf32>, %[[K:.*]]: tensor<3x3x2x4xf32>)
-// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<1x3x3x4xf32>
-// CHECK:         %[[ZERO:.*]] = linalg.generic {{.*}} outs(%[[EMPTY]] : tensor<1x3x3x4xf32>)
-// CHECK:         %[[CONV:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[K]] : tensor<3x3x2x4xf32>) outs(%[[ZERO]] : tensor<1x3x3x4xf32>) {
-// CHECK-NEXT:    ^{{.*}}(%[[W:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-LABEL: func.func @conv_nhwc_i32
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x5x5x2xi32>, %[[K:.*]]: tensor<3x3x2x4xi32>)
+// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<1x3x3x4xi32>
+// CHECK:         %[[ZERO:.*]] = linalg.generic {{.*}} outs(%[[EMPTY]] : tensor<1x3x3x4xi32>)
+// CHECK:         %[[CONV:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[K]] : tensor<3x3x2x4xi32>) outs(%[[ZERO]] : tensor<1x3x3x4xi32>) {
+// CHECK-NEXT:    ^{{.*}}(%[[W:.*]]: i32, %[[ACC:.*]]: i32):
 // CHECK:           %[[P:.*]] = linalg.index 1 : index
 // CHECK:           %[[ROW:.*]] = arith.muli %[[P]], %{{.*}} : index
 // CHECK:           %[[KH:.*]] = linalg.index 4 : index
 // CHECK:           %[[POS:.*]] = arith.addi %[[ROW]], %[[KH]] : index
 // CHECK:           %[[Q:.*]] = arith.addi %[[POS]], %{{.*}} : index
 // CHECK:           arith.cmpi ule, %[[Q]], %{{.*}} : index
-// CHECK:           %[[READ:.*]] = tensor.extract %[[X]][{{.*}}] : tensor<1x5x5x2xf32>
+// CHECK:           %[[READ:.*]] = tensor.extract %[[X]][{{.*}}] : tensor<1x5x5x2xi32>
 // CHECK:           %[[INSIDE:.*]] = arith.andi
-// CHECK:           %[[V:.*]] = arith.select %[[INSIDE]], %[[READ]], %{{.*}} : f32
-// CHECK:           %[[MUL:.*]] = arith.mulf %[[V]], %[[W]] : f32
-// CHECK:           %[[ADD:.*]] = arith.addf %[[ACC]], %[[MUL]] : f32
-// CHECK-NEXT:      linalg.yield %[[ADD]] : f32
-// CHECK:         func.return %[[CONV]] : tensor<1x3x3x4xf32>
-func.func @conv_nhwc(%x: tensor<1x5x5x2xf32>, %k: tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32> {
+// CHECK:           %[[V:.*]] = arith.select %[[INSIDE]], %[[READ]], %{{.*}} : i32
+// CHECK:           %[[MUL:.*]] = arith.muli %[[V]], %[[W]] : i32
+// CHECK:           %[[ADD:.*]] = arith.addi %[[ACC]], %[[MUL]] : i32
+// CHECK-NEXT:      linalg.yield %[[ADD]] : i32
+// CHECK:         func.return %[[CONV]] : tensor<1x3x3x4xi32>
+func.func @conv_nhwc_i32(%x: tensor<1x5x5x2xi32>, %k: tensor<3x3x2x4xi32>) -> tensor<1x3x3x4xi32> {
+  %r = xla.convolution %x, %k, window_strides = [2, 2], padding = [[1, 1], [1, 1]], input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2] : (tensor<1x5x5x2xi32>, tensor<3x3x2x4xi32>) -> tensor<1x3x3x4xi32>
+  func.return %r : tensor<1x3x3x4xi32>
+}
+
+// The same in f32 is linalg's own convolution: the input padded with zeros (an xla.pad,
+// lowered to a generic), a zero fill, then linalg.conv_2d_nhwc_hwcf with the strides.
+// CHECK-LABEL: func.func @conv_nhwc_named
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x5x5x2xf32>, %[[K:.*]]: tensor<3x3x2x4xf32>)
+// CHECK:         %[[PADDED:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x7x7x2xf32>)
+// CHECK:         %[[ZERO:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x3x3x4xf32>)
+// CHECK:         %[[CONV:.*]] = linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>} ins(%[[PADDED]], %[[K]] : tensor<1x7x7x2xf32>, tensor<3x3x2x4xf32>) outs(%[[ZERO]] : tensor<1x3x3x4xf32>) -> tensor<1x3x3x4xf32>
+// CHECK-NEXT:    func.return %[[CONV]] : tensor<1x3x3x4xf32>
+func.func @conv_nhwc_named(%x: tensor<1x5x5x2xf32>, %k: tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32> {
   %r = xla.convolution %x, %k, window_strides = [2, 2], padding = [[1, 1], [1, 1]], input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2] : (tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
   func.return %r : tensor<1x3x3x4xf32>
 }

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import arith, tensor
 from xdsl.dialects import complex as cplx
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     AffineMapAttr,
     BFloat16Type,
     ComplexType,
@@ -15,11 +16,15 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     TensorType,
+    i64,
 )
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
+from xla_opt.dialects.shapes.windows import Window, padded_size
 from xla_opt.dialects.xla.element_types import elem_of, is_float, shape_of
+from xla_opt.dialects.xla.element_types import tensor as tensor_type
+from xla_opt.dialects.xla.shape_ops import PadOp
 from xla_opt.lowering.scalar_ops import signless
 
 PARALLEL = linalg.IteratorTypeAttr.parallel()
@@ -147,3 +152,28 @@ def is_half(element_type: Attribute) -> bool:
 # --------------------------------------------------------------------------------------
 # Control flow
 # --------------------------------------------------------------------------------------
+
+
+def padded_and_dilated(x: SSAValue, init: SSAValue, window: Window) -> list[Operation]:
+    """`x` base-dilated and padded with `init` as a window sees it (reduce_window: the
+    padded and dilated positions hold the init value; convolution: zeros): an xla.pad
+    with interior padding dilation - 1, lowered by its own pattern; nothing when there
+    is neither."""
+    rank = len(window.dimensions)
+    lows = [lo for lo, _ in window.padding]
+    highs = [hi for _, hi in window.padding]
+    interiors = [d - 1 for d in window.base_dilations]
+    if not any(lows) and not any(highs) and not any(interiors):
+        return []
+    shape = shape_of(x.type)
+    padded = [padded_size(shape[d], window.base_dilations[d], window.padding[d]) for d in range(rank)]
+    pad = PadOp.build(
+        operands=[x, init],
+        result_types=[tensor_type(padded, elem_of(x.type))],
+        properties={
+            "edge_padding_low": DenseArrayBase.from_list(i64, lows),
+            "edge_padding_high": DenseArrayBase.from_list(i64, highs),
+            "interior_padding": DenseArrayBase.from_list(i64, interiors),
+        },
+    )
+    return [pad]

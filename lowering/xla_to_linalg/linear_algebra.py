@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     f32,
     f64,
+    i64,
 )
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
@@ -52,6 +53,7 @@ from .common import (
     fill_with_zero,
     generic,
     is_half,
+    padded_and_dilated,
     zero_constant,
 )
 from .elementwise import identity_generic
@@ -209,6 +211,50 @@ class DotGeneralToGeneric(RewritePattern):
             op.get_lhs_contracting_dimensions(),
             op.get_rhs_contracting_dimensions(),
         )
+
+
+class ConvolutionToNamedConv(RewritePattern):
+    """A plain 2-D f32/f64 convolution in linalg's layout (input NHWC, kernel HWIO,
+    output NHWC; no feature or batch groups) -> its input padded and lhs-dilated with
+    zeros (an xla.pad, lowered by its own pattern), a zero fill and the named
+    `linalg.conv_2d_nhwc_hwcf` with the window strides and rhs dilation. A padded
+    position contributes 0 * kernel, as in the generic lowering. Anything else is
+    ConvolutionToGeneric's."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.ConvolutionOp, rewriter: PatternRewriter):
+        element_type = elem_of(op.lhs.type)
+        dims = op.dimension_numbers()
+        nhwc = (dims.input_batch, dims.input_feature, tuple(dims.input_spatial)) == (0, 3, (1, 2))
+        hwio = (dims.kernel_input_feature, dims.kernel_output_feature, tuple(dims.kernel_spatial)) == (2, 3, (0, 1))
+        out = (dims.output_batch, dims.output_feature, tuple(dims.output_spatial)) == (0, 3, (1, 2))
+        if not (nhwc and hwio and out) or not is_float(element_type) or is_half(element_type):
+            return
+        if op.get_feature_group_count() != 1 or op.get_batch_group_count() != 1:
+            return
+        result_type = nonempty_result(op, rewriter)
+        if result_type is None:
+            return
+        strides = op.get_window_strides() or (1, 1)
+        rhs_dilation = op.get_rhs_dilation() or (1, 1)
+        window = Window.of(
+            (1, 1, 1, 1),
+            base_dilations=(1, *(op.get_lhs_dilation() or (1, 1)), 1),
+            padding=((0, 0), *(op.get_padding() or ((0, 0), (0, 0))), (0, 0)),
+        )
+        zero = arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(tensor_type((), element_type), [0.0]))
+        pad = padded_and_dilated(op.lhs, zero.result, window)
+        lhs = pad[-1].results[0] if pad else op.lhs
+        fill = fill_with_zero(result_type)
+
+        def i64_vector(values) -> DenseIntOrFPElementsAttr:
+            return DenseIntOrFPElementsAttr.from_list(TensorType(i64, [2]), list(values))
+
+        conv = linalg.Conv2DNhwc_HwcfOp(
+            [lhs, op.rhs], [fill[-1].results[0]], [result_type],
+            strides=i64_vector(strides), dilations=i64_vector(rhs_dilation),
+        )  # fmt: skip
+        rewriter.replace(op, [zero, *pad, *fill, conv], conv.results)
 
 
 class ConvolutionToGeneric(RewritePattern):
@@ -816,6 +862,7 @@ PATTERNS: list[RewritePattern] = [
     FftToGeneric(),
     DotToGeneric(),
     DotGeneralToGeneric(),
+    ConvolutionToNamedConv(),  # before the generic: the named form where it fits
     ConvolutionToGeneric(),
     CholeskyToLoops(),
     TriangularSolveToLoops(),

@@ -22,7 +22,6 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
-    DenseArrayBase,
     IndexType,
     IntegerAttr,
     TensorType,
@@ -41,14 +40,12 @@ from xdsl.pattern_rewriter import (
 )
 from xla_opt.dialects import xla
 from xla_opt.dialects.shapes.reductions import sort_dimension
-from xla_opt.dialects.shapes.windows import Window, padded_size
 from xla_opt.dialects.xla import elementwise as ew
 from xla_opt.dialects.xla.element_types import elem_of, is_float, shape_of
-from xla_opt.dialects.xla.element_types import tensor as tensor_type
 from xla_opt.dialects.xla.computation import ReturnOp
 from xla_opt.dialects.xla.reductions import REDUCTION_OPS
 
-from .common import PARALLEL, REDUCTION, affine_map, fill_from_scalar, generic
+from .common import PARALLEL, REDUCTION, affine_map, fill_from_scalar, generic, padded_and_dilated
 from .computation import inline_computation
 from .elementwise import identity_generic, in_computation
 from .shape_ops import IndexArithmetic, row_major_strides
@@ -144,30 +141,6 @@ class MapToGeneric(RewritePattern):
         rewriter.replace(op, identity_generic(inputs, op.result.type, body))
 
 
-def _padded_and_dilated(x: SSAValue, init: SSAValue, window: Window) -> list[Operation]:
-    """`x` base-dilated and padded with `init` as the window sees it (the spec: padded
-    and dilated positions hold the init value): an xla.pad with interior padding
-    dilation - 1, lowered by its own pattern; nothing when there is neither."""
-    rank = len(window.dimensions)
-    lows = [lo for lo, _ in window.padding]
-    highs = [hi for _, hi in window.padding]
-    interiors = [d - 1 for d in window.base_dilations]
-    if not any(lows) and not any(highs) and not any(interiors):
-        return []
-    shape = shape_of(x.type)
-    padded = [padded_size(shape[d], window.base_dilations[d], window.padding[d]) for d in range(rank)]
-    pad = xla.PadOp.build(
-        operands=[x, init],
-        result_types=[tensor_type(padded, elem_of(x.type))],
-        properties={
-            "edge_padding_low": DenseArrayBase.from_list(i64, lows),
-            "edge_padding_high": DenseArrayBase.from_list(i64, highs),
-            "interior_padding": DenseArrayBase.from_list(i64, interiors),
-        },
-    )
-    return [pad]
-
-
 class ReduceWindowToGeneric(RewritePattern):
     """xla.reduce_window -> each input padded and base-dilated with its init value
     (xla.pad), fills of the init values into the results, then one generic with
@@ -195,7 +168,7 @@ class ReduceWindowToGeneric(RewritePattern):
         new_ops: list[Operation] = []
         sources: list[SSAValue] = []
         for x, init in zip(inputs, inits, strict=True):
-            pad = _padded_and_dilated(x, init, window)
+            pad = padded_and_dilated(x, init, window)
             new_ops += pad
             sources.append(pad[-1].results[0] if pad else x)
         accumulators: list[SSAValue] = []
