@@ -104,3 +104,12 @@ def rand(rng: np.random.Generator, shape, dtype) -> np.ndarray:
 
 def scalar(dtype) -> str:
     return f"tensor<{ELEMENT_TYPES[np.dtype(dtype)]}>"
+
+
+def jax_with_x64(reason: str):
+    """JAX with 64-bit types on (the XLA oracle), or the test skipped with `reason`."""
+    import pytest
+
+    jax = pytest.importorskip("jax", reason=reason)
+    jax.config.update("jax_enable_x64", True)
+    return jax
