@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf, tensor
 from xdsl.dialects.builtin import (
+    ComplexType,
     DenseIntOrFPElementsAttr,
     FunctionType,
     MemRefType,
@@ -64,8 +65,12 @@ def _byte_size(t: MemRefType) -> int:
     n = 1
     for d in t.get_shape():
         n *= d
-    width = getattr(t.get_element_type(), "bitwidth", 64)
-    return n * max(1, (width + 7) // 8)
+    element = t.get_element_type()
+    parts = 1
+    if isinstance(element, ComplexType):  # (re, im)
+        element, parts = element.element_type, 2
+    width = getattr(element, "bitwidth", 64)
+    return n * parts * max(1, (width + 7) // 8)
 
 
 def _erase(op: Operation) -> None:
