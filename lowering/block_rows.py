@@ -84,6 +84,10 @@ class BlockRowsOfDot(RewritePattern):
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
         if len(op.inputs) != 2 or len(op.outputs) != 1 or not is_multiply_accumulate(op):
             return
+        from xla_opt.lowering.matmul_to_kernel import kernel_matmul  # it imports this module
+
+        if kernel_matmul(op) is not None:
+            return  # linalg-matmul-to-kernel makes it a GEMM micro-kernel call
         output_type = op.outputs[0].type
         if not isinstance(output_type, TensorType):
             return

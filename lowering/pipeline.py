@@ -9,6 +9,7 @@
          --linalg-fuse-elementwise--> producer/consumer loop fusion
          --canonicalize, cse-->
          --xla-bufferize-->           linalg on memrefs (destination passing)
+         --linalg-matmul-to-kernel--> f32 matrix products as calls of the GEMM micro-kernel
          --convert-linalg-to-loops--> scf loops with memref.load/store
          --lower-affine-->            index arithmetic of non-trivial indexing maps
          --convert-scf-while-to-cf, convert-scf-to-cf--> cf branches
@@ -37,6 +38,7 @@ STAGES: tuple[str, ...] = (
     "canonicalize",
     "cse",
     "xla-bufferize",
+    "linalg-matmul-to-kernel",
     "convert-linalg-to-loops",
     "lower-affine",
     "convert-scf-while-to-cf",

@@ -113,6 +113,7 @@ class JitFunction:
     """A compiled entry function callable on numpy arrays."""
 
     def __init__(self, xla_module: ModuleOp, entry: str, times: StageTimes | None = None):
+        from xla_opt.lowering.kernels.runtime import bind_kernel_symbols
         from xla_opt.lowering.pipeline import lower_to_llvm_ir
 
         self.entry = entry
@@ -134,6 +135,7 @@ class JitFunction:
             raise NotImplementedError(f"the jit backend cannot compile @{entry}:\n{e}") from None
         start = time.perf_counter()
         self.calls_host = bind_host_symbols(self.llvm_ir)
+        bind_kernel_symbols(self.llvm_ir)  # the micro-kernels it calls, compiled on first use
         self.native = compile_llvm_ir(self.llvm_ir)
         self.times.record("llvm-O3+codegen", start)
         n_args = len(self.signature.inputs.data) + len(self.out_specs)

@@ -53,6 +53,7 @@ PASSES: dict[str, str] = {
     "linalg-block-rows": "xla_opt.lowering.block_rows:BlockRowsPass",
     "linalg-fuse-elementwise": "xla_opt.lowering.fuse_elementwise:FuseElementwisePass",
     "xla-bufferize": "xla_opt.lowering.bufferize:XlaBufferizePass",
+    "linalg-matmul-to-kernel": "xla_opt.lowering.matmul_to_kernel:MatmulToKernelPass",
     "convert-scf-while-to-cf": "xla_opt.lowering.scf_while:ConvertScfWhileToCfPass",
     "convert-to-llvm": "xla_opt.lowering.to_llvm:ConvertToLLVMPass",
     "xla-to-llvm": "xla_opt.lowering.pipeline:XlaToLLVMPass",

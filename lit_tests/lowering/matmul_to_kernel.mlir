@@ -1,0 +1,86 @@
+// RUN: xla-opt %s -p linalg-matmul-to-kernel | filecheck %s
+
+// A bufferized f32 matrix product with M, N, K >= 32 becomes a call of the GEMM
+// micro-kernel: M, N, K, then each operand's pointer and strides (A along i and k,
+// B along k and j, C's row stride). The fill before it stays (the kernel adds).
+// CHECK-LABEL: func.func @matmul
+// CHECK:         linalg.generic {{.*}} outs(%c : memref<40x48xf32>)
+// CHECK:         %[[M:.*]] = llvm.mlir.constant(40) : i64
+// CHECK-NEXT:    %[[N:.*]] = llvm.mlir.constant(48) : i64
+// CHECK-NEXT:    %[[K:.*]] = llvm.mlir.constant(33) : i64
+// CHECK-NEXT:    %[[A:.*]] = llvm.bitcast %a : memref<40x33xf32> to !llvm.ptr
+// CHECK-NEXT:    %[[AI:.*]] = llvm.mlir.constant(33) : i64
+// CHECK-NEXT:    %[[AK:.*]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    %[[B:.*]] = llvm.bitcast %b : memref<33x48xf32> to !llvm.ptr
+// CHECK-NEXT:    %[[BK:.*]] = llvm.mlir.constant(48) : i64
+// CHECK-NEXT:    %[[BJ:.*]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    %[[C:.*]] = llvm.bitcast %c : memref<40x48xf32> to !llvm.ptr
+// CHECK-NEXT:    %[[LDC:.*]] = llvm.mlir.constant(48) : i64
+// CHECK-NEXT:    llvm.call @xla_opt_sgemm(%[[M]], %[[N]], %[[K]], %[[A]], %[[AI]], %[[AK]], %[[B]], %[[BK]], %[[BJ]], %[[C]], %[[LDC]])
+// CHECK-NOT:     linalg.generic
+// CHECK:         func.return
+func.func @matmul(%a: memref<40x33xf32>, %b: memref<33x48xf32>, %c: memref<40x48xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%c : memref<40x48xf32>) {
+  ^bb0(%o: f32):
+    %zero = arith.constant 0.000000e+00 : f32
+    linalg.yield %zero : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<40x33xf32>, memref<33x48xf32>) outs(%c : memref<40x48xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
+
+// Transposed operands (A stored k x i, B stored j x k) are strides of the packing.
+// CHECK-LABEL: func.func @transposed
+// CHECK:         %[[A:.*]] = llvm.bitcast %a : memref<33x40xf32> to !llvm.ptr
+// CHECK-NEXT:    %[[AI:.*]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    %[[AK:.*]] = llvm.mlir.constant(40) : i64
+// CHECK-NEXT:    %[[B:.*]] = llvm.bitcast %b : memref<48x33xf32> to !llvm.ptr
+// CHECK-NEXT:    %[[BK:.*]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    %[[BJ:.*]] = llvm.mlir.constant(33) : i64
+// CHECK:         llvm.call @xla_opt_sgemm
+func.func @transposed(%a: memref<33x40xf32>, %b: memref<48x33xf32>, %c: memref<40x48xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<33x40xf32>, memref<48x33xf32>) outs(%c : memref<40x48xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
+
+// Left alone: a dimension below 32 (K = 31), f64, and a body that is not acc + lhs * rhs.
+// CHECK-LABEL: func.func @not_taken
+// CHECK-NOT:     llvm.call
+// CHECK-COUNT-3: linalg.generic
+// CHECK-NOT:     llvm.call
+// CHECK:         func.return
+func.func @not_taken(%a: memref<40x31xf32>, %b: memref<31x48xf32>, %c: memref<40x48xf32>, %d: memref<40x40xf64>, %e: memref<40x40xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<40x31xf32>, memref<31x48xf32>) outs(%c : memref<40x48xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%d, %d : memref<40x40xf64>, memref<40x40xf64>) outs(%d : memref<40x40xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %p, %acc : f64
+    linalg.yield %s : f64
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%e, %e : memref<40x40xf32>, memref<40x40xf32>) outs(%e : memref<40x40xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.subf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
+
+// The declaration, once per module.
+// CHECK:       llvm.func @xla_opt_sgemm(i64, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64)
+// CHECK-NOT:   llvm.func

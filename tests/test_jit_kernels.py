@@ -1,0 +1,176 @@
+"""The GEMM micro-kernel (lowering/kernels, issue 11): f32 matrix products with M, N, K
+>= 32 are `linalg-matmul-to-kernel` calls of `xla_opt_sgemm`, which must give the
+interpreter's results.
+
+Most inputs are small nonzero integers: every product and partial sum is then exact
+in f32, so the kernel's summation order (blocked, fused multiply-adds) gives the
+interpreter's result bit for bit; random normal inputs are compared within the
+rounding bound of a sum of K products."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import xla_opt
+from tests.util import exact, one_op_program, tensor_type
+from xla_opt.lowering.kernels.gemm import AVX2_FMA, SSE, SYMBOL, sgemm_ir, shape_for
+from xla_opt.lowering.matmul_to_kernel import MIN_EXTENT
+
+F32 = np.float32
+
+
+def t(shape, dtype=F32) -> str:
+    return tensor_type(shape, dtype)
+
+
+def small_ints(rng: np.random.Generator, shape, dtype=F32) -> np.ndarray:
+    """Nonzero integers in [-3, 3]: no -0.0 product, exact sums."""
+    values = rng.integers(1, 4, shape) * rng.choice([-1, 1], shape)
+    return values.astype(dtype)
+
+
+def dot_general(lhs: np.ndarray, rhs: np.ndarray, lhs_contracting: int, rhs_contracting: int) -> str:
+    m = lhs.shape[1 - lhs_contracting]
+    n = rhs.shape[1 - rhs_contracting]
+    return one_op_program(
+        f"xla.dot_general %a0, %a1, lhs_contracting_dimensions = [{lhs_contracting}], "
+        f"rhs_contracting_dimensions = [{rhs_contracting}] : ({t(lhs.shape)}, {t(rhs.shape)}) -> {t((m, n))}",
+        [lhs, rhs],
+        [t((m, n))],
+    )
+
+
+def llvm_ir_of(program: str) -> str:
+    return xla_opt.compile(program, backend="jit").jit.llvm_ir
+
+
+# (M, K, N): non-multiples of the 6 x 16 tile and of KC = 384, edges everywhere
+SHAPES = [(32, 32, 32), (33, 65, 47), (97, 385, 128), (256, 256, 256), (300, 40, 37), (121, 33, 300)]
+
+
+@pytest.mark.parametrize("m,k,n", SHAPES, ids=lambda x: str(x))
+def test_dot_exact(m, k, n):
+    rng = np.random.default_rng(m * k + n)
+    a, b = small_ints(rng, (m, k)), small_ints(rng, (k, n))
+    program = dot_general(a, b, 1, 0)
+    assert SYMBOL in llvm_ir_of(program)
+    [got] = exact(f"xla.dot %a0, %a1 : ({t(a.shape)}, {t(b.shape)}) -> {t((m, n))}", [a, b], [t((m, n))])
+    np.testing.assert_array_equal(got, a.astype(np.float64) @ b.astype(np.float64))
+
+
+@pytest.mark.parametrize("lhs_contracting,rhs_contracting", [(0, 0), (1, 1), (0, 1)])
+def test_transposed_operands(lhs_contracting, rhs_contracting):
+    """A contracting dimension first in the lhs or last in the rhs: strides in the packing."""
+    rng = np.random.default_rng(lhs_contracting * 2 + rhs_contracting)
+    m, k, n = 45, 70, 51
+    lhs = small_ints(rng, (k, m) if lhs_contracting == 0 else (m, k))
+    rhs = small_ints(rng, (k, n) if rhs_contracting == 0 else (n, k))
+    program = dot_general(lhs, rhs, lhs_contracting, rhs_contracting)
+    assert SYMBOL in llvm_ir_of(program)
+    expected = xla_opt.run(program, lhs, rhs, backend="interpreter")[0]
+    got = xla_opt.run(program, lhs, rhs, backend="jit")[0]
+    np.testing.assert_array_equal(got, expected)
+    a = lhs.T if lhs_contracting == 0 else lhs
+    b = rhs.T if rhs_contracting == 1 else rhs
+    np.testing.assert_array_equal(got, a.astype(np.float64) @ b.astype(np.float64))
+
+
+def test_random_normal_within_sum_rounding():
+    """Another summation order than the interpreter's: each element within K roundings
+    of the sum of the products' magnitudes."""
+    rng = np.random.default_rng(7)
+    m, k, n = 70, 400, 90
+    a, b = rng.standard_normal((m, k), F32), rng.standard_normal((k, n), F32)
+    program = dot_general(a, b, 1, 0)
+    expected = xla_opt.run(program, a, b, backend="interpreter")[0].astype(np.float64)
+    got = xla_opt.run(program, a, b, backend="jit")[0].astype(np.float64)
+    bound = k * np.finfo(F32).eps * (np.abs(a).astype(np.float64) @ np.abs(b).astype(np.float64))
+    assert np.all(np.abs(got - expected) <= bound)
+
+
+def test_constant_operand_and_fused_consumer():
+    """A constant rhs (a global: its pointer is cast for the call), the product then
+    used by an elementwise op."""
+    rng = np.random.default_rng(3)
+    w = small_ints(rng, (40, 33))
+    x = small_ints(rng, (34, 40))
+    values = ", ".join(f"{v:.1f}" for v in w.ravel())
+    program = f"""
+func.func @main(%x: {t(x.shape)}) -> {t((34, 33))} {{
+  %w = xla.constant dense<[{values}]> : tensor<{40 * 33}xf32>
+  %w2 = xla.reshape %w : (tensor<{40 * 33}xf32>) -> {t(w.shape)}
+  %p = xla.dot %x, %w2 : ({t(x.shape)}, {t(w.shape)}) -> {t((34, 33))}
+  %r = xla.add %p, %p : {t((34, 33))}
+  func.return %r : {t((34, 33))}
+}}"""
+    assert SYMBOL in llvm_ir_of(program)
+    got = xla_opt.run(program, x, backend="jit")[0]
+    np.testing.assert_array_equal(got, xla_opt.run(program, x, backend="interpreter")[0])
+    np.testing.assert_array_equal(got, 2 * (x.astype(np.float64) @ w.astype(np.float64)))
+
+
+def test_dot_in_while_body():
+    """The kernel called in a loop, its output buffer reused across iterations."""
+    rng = np.random.default_rng(5)
+    x = small_ints(rng, (36, 36))
+    w = (np.eye(36) * 2 + np.eye(36, k=1)).astype(F32)
+    ty = t(x.shape)
+    program = f"""
+func.func @main(%x: {ty}, %w: {ty}) -> {ty} {{
+  %n = xla.constant dense<3> : tensor<i32>
+  %r:3 = xla.while %n, %x, %w cond {{
+  ^bb0(%i: tensor<i32>, %v: {ty}, %u: {ty}):
+    %zero = xla.constant dense<0> : tensor<i32>
+    %c = xla.compare %i, %zero, comparison_direction = GT : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    xla.return %c : tensor<i1>
+  }} body {{
+  ^bb0(%i: tensor<i32>, %v: {ty}, %u: {ty}):
+    %one = xla.constant dense<1> : tensor<i32>
+    %j = xla.subtract %i, %one : tensor<i32>
+    %p = xla.dot %v, %u : ({ty}, {ty}) -> {ty}
+    xla.return %j, %p, %u : tensor<i32>, {ty}, {ty}
+  }} : (tensor<i32>, {ty}, {ty}) -> (tensor<i32>, {ty}, {ty})
+  func.return %r#1 : {ty}
+}}"""
+    assert SYMBOL in llvm_ir_of(program)
+    got = xla_opt.run(program, x, w, backend="jit")[0]
+    np.testing.assert_array_equal(got, xla_opt.run(program, x, w, backend="interpreter")[0])
+    w64 = w.astype(np.float64)
+    np.testing.assert_array_equal(got, x.astype(np.float64) @ w64 @ w64 @ w64)
+
+
+@pytest.mark.parametrize(
+    "m,k,n,dtype",
+    [(MIN_EXTENT - 1, 64, 64, F32), (64, MIN_EXTENT - 1, 64, F32), (64, 64, MIN_EXTENT - 1, F32), (40, 40, 40, np.float64)],
+)
+def test_not_taken(m, k, n, dtype):
+    """Below MIN_EXTENT in any dimension, or not f32: today's loops, same results."""
+    rng = np.random.default_rng(1)
+    a, b = small_ints(rng, (m, k), dtype), small_ints(rng, (k, n), dtype)
+    op = f"xla.dot %a0, %a1 : ({t(a.shape, dtype)}, {t(b.shape, dtype)}) -> {t((m, n), dtype)}"
+    assert SYMBOL not in llvm_ir_of(one_op_program(op, [a, b], [t((m, n), dtype)]))
+    exact(op, [a, b], [t((m, n), dtype)])
+
+
+def test_kernel_shape_follows_cpu_features():
+    assert shape_for("+sse2,+avx,+avx2,+fma") == AVX2_FMA
+    assert shape_for("+sse2,+avx,-avx2,+fma") == SSE
+    assert shape_for("+avx2,-fma") == SSE
+
+
+def test_sse_variant_computes_the_product():
+    """The 4 x 8 `<4 x float>` variant, compiled and called directly (C += A @ B)."""
+    import ctypes
+
+    from xla_opt.jit import compile_llvm_ir
+
+    native = compile_llvm_ir(sgemm_ir(SSE).replace(f"@{SYMBOL}(", "@xla_opt_sgemm_sse_test("))
+    args = [ctypes.c_int64] * 3 + [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64] * 2 + [ctypes.c_void_p, ctypes.c_int64]
+    sgemm = ctypes.CFUNCTYPE(None, *args)(native.address("xla_opt_sgemm_sse_test"))
+    rng = np.random.default_rng(9)
+    m, k, n = 37, 300, 29
+    a, b = small_ints(rng, (k, m)), small_ints(rng, (k, n))  # a transposed
+    c = np.ones((m, n), F32)
+    sgemm(m, n, k, a.ctypes.data, 1, m, b.ctypes.data, n, 1, c.ctypes.data, n)
+    np.testing.assert_array_equal(c, 1 + a.T.astype(np.float64) @ b.astype(np.float64))
