@@ -58,7 +58,7 @@ class KernelMatmul:
     b_strides: tuple[int, int]
 
 
-def _loops(value: SSAValue, results) -> list[int] | None:
+def _loops(results) -> list[int] | None:
     """The loop indexing each dimension of a 2-D operand, or None (not plain dims)."""
     if len(results) != 2 or not all(isinstance(e, AffineDimExpr) for e in results):
         return None
@@ -90,7 +90,7 @@ def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
     maps = [m.data for m in op.indexing_maps.data]
     if any(m.num_symbols for m in maps):
         return None
-    loops = [_loops(v, m.results) for v, m in zip(operands, maps, strict=True)]
+    loops = [_loops(m.results) for m in maps]
     if any(ls is None for ls in loops):
         return None
     i, j = loops[2]  # type: ignore[misc]
@@ -101,9 +101,11 @@ def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
     shapes = [t.get_shape() for t in types]  # type: ignore[attr-defined]
     a_strides = _strides(shapes[first], loops[first], i, k)  # type: ignore[arg-type]
     b_strides = _strides(shapes[second], loops[second], k, j)  # type: ignore[arg-type]
+    if a_strides is None or b_strides is None:
+        return None
     m, n = shapes[2]
     depth = shapes[first][loops[first].index(k)]  # type: ignore[union-attr]
-    if a_strides is None or b_strides is None or min(m, n, depth) < MIN_EXTENT:
+    if min(m, n, depth) < MIN_EXTENT:
         return None
     return KernelMatmul(m, n, depth, operands[first], a_strides, operands[second], b_strides)
 
