@@ -86,6 +86,7 @@ func.func @main(%a: {ty}, %b: {ty}, %c: {ty}) -> {ty} {{
         normals(n, n, n),
         lambda a, b, c: np.tanh(a * b + c) * np.float32(0.5) + a,
         lambda jnp: lambda a, b, c: jnp.tanh(a * b + c) * 0.5 + a,
+        label=f"tanh(a*b+c)*0.5+a, {n} f32",
     )
 
 
@@ -101,6 +102,7 @@ func.func @main(%a: {t([n, n])}, %v: {t([n])}) -> {t([n, n])} {{
         normals((n, n), n),
         lambda a, v: a + v,
         lambda jnp: lambda a, v: a + v,
+        label=f"{n}x{n} + {n} (rows)",
     )
 
 
@@ -122,6 +124,7 @@ func.func @main(%a: {t([m, n])}) -> {t([m])} {{
         lambda a: a.sum(axis=1),
         lambda jnp: lambda a: a.sum(axis=1),
         rtol=1e-4,
+        label=f"{m}x{n} -> {m}",
     )
 
 
@@ -165,6 +168,7 @@ func.func @main(%x: {m2}) -> {m2} {{
         np_softmax,
         jax_softmax,
         1e-4,
+        label=f"{n}x{n}, along rows",
     )
 
 
