@@ -124,6 +124,8 @@ class _FunctionBufferizer:
             home = owner.parent_block() or self.home.get(owner)
         if home is not block:
             return False
+        if sum(use.operation is writer for use in value.uses) > 1:
+            return False  # e.g. one (cse-merged) tensor.empty as two loop states: two buffers
         for use in value.uses:
             if use.operation is writer:
                 continue

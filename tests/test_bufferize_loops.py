@@ -47,3 +47,10 @@ def test_insert_into_a_value_from_outside_the_loop():
 def test_read_after_insert(v):
     u, w = xla_opt.run(program("read_after_insert"), v, backend="jit")
     assert u[0] == v and w[0] == v
+
+
+def test_one_value_as_two_loop_states():
+    """Found by the radix sort: two states sharing one buffer overwrote each other."""
+    s, t = xla_opt.run(program("one_value_two_states"), np.float32(1.5), backend="jit")
+    np.testing.assert_array_equal(s, [1.5, 1.5])
+    np.testing.assert_array_equal(t, [3.0, 3.0])

@@ -108,3 +108,30 @@ func.func @read_after_insert(%vt: tensor<f32>) -> (tensor<2xf32>, tensor<2xf32>)
   %w = tensor.insert %x into %t[%c0] : tensor<2xf32>
   func.return %u, %w : tensor<2xf32>, tensor<2xf32>
 }
+
+// -----
+
+// One tensor (cse merges identical tensor.empty ops) as two loop states: each state
+// needs its own buffer, so neither takes the tensor's own (both are copies, which
+// become the results).
+// CHECK-LABEL: func.func @one_value_two_states
+// CHECK:         %[[E:.*]] = memref.alloca() : memref<2xf32>
+// CHECK-NEXT:    "memref.copy"(%[[E]], %out0)
+// CHECK-NEXT:    "memref.copy"(%[[E]], %out1)
+// CHECK-NEXT:    scf.for
+// CHECK-NEXT:      memref.store %{{.*}}, %out0[
+// CHECK-NEXT:      memref.store %{{.*}}, %out1[
+func.func @one_value_two_states(%vt: tensor<f32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  %v = tensor.extract %vt[] : tensor<f32>
+  %w = arith.addf %v, %v : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %e = tensor.empty() : tensor<2xf32>
+  %r:2 = scf.for %i = %c0 to %c2 step %c1 iter_args(%s = %e, %t = %e) -> (tensor<2xf32>, tensor<2xf32>) {
+    %s2 = tensor.insert %v into %s[%i] : tensor<2xf32>
+    %t2 = tensor.insert %w into %t[%i] : tensor<2xf32>
+    scf.yield %s2, %t2 : tensor<2xf32>, tensor<2xf32>
+  }
+  func.return %r#0, %r#1 : tensor<2xf32>, tensor<2xf32>
+}
