@@ -33,8 +33,16 @@ def generate(n_ops: int, constant_kb: int = 0) -> str:
     if constant_kb:
         count = constant_kb * 1024 // 4
         values = ", ".join(f"{(i % 97) / 97:.6e}" for i in range(count))
-        lines.append(f"  %big = xla.constant dense<[{values}]> : tensor<{count}xf32>")
-        n += 1
+        lines += [
+            f"  %big = xla.constant dense<[{values}]> : tensor<{count}xf32>",
+            "  %bigsum = xla.reduce (%big), (%zero), dimensions = [0] body {",
+            "  ^bb0(%acc: tensor<f32>, %v: tensor<f32>):",
+            "    %s = xla.add %acc, %v : tensor<f32>",
+            "    xla.return %s : tensor<f32>",
+            f"  }} : (tensor<{count}xf32>, tensor<f32>) -> tensor<f32>",
+            f"  %x0 = xla.add %x, %bigsum : ({T}, tensor<f32>) -> {T}",
+        ]
+        prev, n = "%x0", n + 4
     i = 0
     while n < n_ops:
         i += 1

@@ -64,3 +64,140 @@ def test_verifier_lets_a_no_terminator_region_end_with_any_op():
     """builtin.module has NoTerminator: its single block may end with a func."""
     ModuleOp([_function(Block([func.ReturnOp()]))]).verify()
     ModuleOp([]).verify()
+
+
+# --------------------------------------------------------------------------------------
+# 2. one sweep makes every integer type signless, without printing attributes
+# --------------------------------------------------------------------------------------
+
+UNSIGNED_PROGRAM = """
+func.func @main(%a: tensor<3xui32>, %b: tensor<2x2xui8>) -> (tensor<3xui32>, tensor<ui64>) {
+  %c = xla.constant dense<[1, 4294967295, 7]> : tensor<3xui32>
+  %s = xla.add %a, %c : (tensor<3xui32>, tensor<3xui32>) -> tensor<3xui32>
+  %zero = xla.constant dense<0> : tensor<ui64>
+  %w = xla.convert %b : (tensor<2x2xui8>) -> tensor<2x2xui64>
+  %r = xla.reduce (%w), (%zero), dimensions = [0, 1] body {
+  ^bb0(%acc: tensor<ui64>, %v: tensor<ui64>):
+    %m = xla.maximum %acc, %v : tensor<ui64>
+    xla.return %m : tensor<ui64>
+  } : (tensor<2x2xui64>, tensor<ui64>) -> tensor<ui64>
+  func.return %s, %r : tensor<3xui32>, tensor<ui64>
+}
+"""
+
+
+def _lowered(text: str) -> ModuleOp:
+    import xla_opt
+    from xla_opt.context import make_context
+    from xla_opt.lowering.xla_to_linalg import ConvertXlaToLinalgPass
+
+    module = xla_opt.load_program(text)
+    ConvertXlaToLinalgPass().apply(make_context(), module)
+    return module
+
+
+def _attributes_within(attr):
+    """`attr` and every attribute it holds."""
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr
+    from xdsl.ir import ParametrizedAttribute
+
+    yield attr
+    if isinstance(attr, ParametrizedAttribute):
+        children = attr.parameters
+    elif isinstance(attr, ArrayAttr):
+        children = attr.data
+    elif isinstance(attr, DictionaryAttr):
+        children = tuple(attr.data.values())
+    else:
+        children = ()
+    for child in children:
+        yield from _attributes_within(child)
+
+
+def _every_attribute(module: ModuleOp):
+    for op in module.walk():
+        for attr in (*op.result_types, *op.properties.values(), *op.attributes.values()):
+            yield from _attributes_within(attr)
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    yield from _attributes_within(arg.type)
+
+
+def test_signless_sweep_leaves_no_unsigned_type_anywhere():
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, Signedness
+
+    module = _lowered(UNSIGNED_PROGRAM)
+    attrs = list(_every_attribute(module))
+    unsigned = [a for a in attrs if isinstance(a, IntegerType) and a.signedness.data == Signedness.UNSIGNED]
+    assert unsigned == []
+    widths = {a.width.data for a in attrs if isinstance(a, IntegerType)}
+    assert {8, 32, 64} <= widths  # the converted types are there, signless
+    main = next(op for op in module.walk() if isinstance(op, func.FuncOp))
+    assert [str(t) for t in main.function_type.inputs] == ["tensor<3xi32>", "tensor<2x2xi8>"]
+    assert [str(t) for t in main.function_type.outputs] == ["tensor<3xi32>", "tensor<i64>"]
+    assert [str(a.type) for a in main.body.block.args] == ["tensor<3xi32>", "tensor<2x2xi8>"]
+    dense = [a for a in attrs if isinstance(a, DenseIntOrFPElementsAttr) and a.type.get_shape() == (3,)]
+    assert dense and all(str(d.type) == "tensor<3xi32>" for d in dense)
+    # the constant's bits are kept: 4294967295 as ui32 is -1 as a signless i32
+    assert any(-1 in d.get_values() or 4294967295 in d.get_values() for d in dense)
+    module.verify()
+
+
+def test_signless_sweep_never_prints_an_attribute(monkeypatch):
+    """The sweep reads types; printing (a 1 MB constant took a second) is never needed."""
+    from xdsl.ir import Attribute
+
+    from xla_opt.lowering import xla_to_linalg
+
+    module = _lowered("""
+func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+  func.return %a : tensor<2xf32>
+}
+""")
+
+    def fail(self):
+        raise AssertionError(f"printed {type(self).__name__}")
+
+    import xla_opt
+
+    unsigned = xla_opt.load_program(UNSIGNED_PROGRAM)
+    monkeypatch.setattr(Attribute, "__str__", fail)
+    xla_to_linalg.legalize_types(unsigned, [])
+    xla_to_linalg.legalize_types(module, [])
+
+
+def test_signless_sweep_changes_nothing_without_unsigned_types():
+    from xla_opt.lowering import xla_to_linalg
+
+    module = _lowered("""
+func.func @main(%a: tensor<2xi32>) -> tensor<2xi32> {
+  %c = xla.constant dense<[1, 2]> : tensor<2xi32>
+  %s = xla.add %a, %c : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  func.return %s : tensor<2xi32>
+}
+""")
+    before = [(op, op.results, dict(op.properties), dict(op.attributes)) for op in module.walk()]
+    xla_to_linalg.legalize_types(module, [])
+    after = [(op, op.results, dict(op.properties), dict(op.attributes)) for op in module.walk()]
+    assert all(
+        a[0] is b[0]
+        and all(x is y for x, y in zip(a[1], b[1], strict=True))
+        and all(a[2][k] is b[2][k] for k in a[2])
+        and all(a[3][k] is b[3][k] for k in a[3])
+        for a, b in zip(before, after, strict=True)
+    )
+
+
+def test_unsigned_program_runs_like_the_interpreter():
+    import numpy as np
+
+    import xla_opt
+
+    a = np.array([5, 1, 2**31], dtype=np.uint32)
+    b = np.array([[3, 250], [7, 0]], dtype=np.uint8)
+    jit = xla_opt.run(UNSIGNED_PROGRAM, a, b, backend="jit")
+    want = xla_opt.run(UNSIGNED_PROGRAM, a, b, backend="interpreter")
+    for got, expected in zip(jit, want, strict=True):
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)

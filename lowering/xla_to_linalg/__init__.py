@@ -1,8 +1,9 @@
 """convert-xla-to-linalg: xla ops on tensors -> the linalg-on-tensors level.
 
 One greedy sweep of the element-wise, shape and structural patterns (one pattern per
-op), then every integer type is made signless (unsignedness lives in the arith ops
-chosen). An xla op left over is an error naming it: the JIT covers the core op set.
+op), then one walk makes every integer type signless (unsignedness lives in the arith
+ops chosen) and applies the families' type conversions. An xla op left over is an
+error naming it: the JIT covers the core op set.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     ComplexType,
+    DictionaryAttr,
     IntegerType,
     ModuleOp,
     Signedness,
@@ -19,14 +22,10 @@ from xdsl.dialects.builtin import (
     TupleType,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriteWalker,
-    TypeConversionPattern,
-    attr_type_rewrite_pattern,
-)
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker, TypeConversionPattern
+from xdsl.rewriter import Rewriter
 from xla_opt.dialects.xla.element_types import TokenType
 
 from xla_opt.diagnostics import DiagnosticError, op_diagnostic
@@ -62,14 +61,74 @@ FAMILY_MODULES = {
 }
 
 
-class SignlessIntegers(TypeConversionPattern):
-    """uiN -> iN everywhere (unsignedness lives in the arith ops chosen)."""
+class _LegalTypes:
+    """One type or attribute with every integer type signless (uiN -> iN: unsignedness
+    lives in the arith ops chosen) and the families' type conversions applied (e.g.
+    tokens as tensor<0xi1>), recursively: every parameter of a parametrized attribute
+    (tensor, memref, function and tuple types; dense, integer and array attributes'
+    element types), every element of an ArrayAttr and value of a DictionaryAttr. The
+    families' conversions see type attributes only, after their parameters, as
+    xDSL's recursive TypeConversionPattern does. Other data (strings, bytes, numbers)
+    is left as it is, and no attribute is ever printed: a 1 MB dense constant costs
+    one look at its type. An attribute with nothing to convert is returned unchanged
+    (the same object); results are memoized per attribute object."""
 
-    @attr_type_rewrite_pattern
-    def convert_type(self, typ: IntegerType) -> IntegerType | None:
-        if typ.signedness.data == Signedness.UNSIGNED:
-            return IntegerType(typ.width.data)
-        return None
+    def __init__(self, conversions: list[TypeConversionPattern]) -> None:
+        self._conversions = conversions
+        self._memo: dict[int, tuple[Attribute, Attribute]] = {}
+
+    def __call__(self, attr: Attribute) -> Attribute:
+        hit = self._memo.get(id(attr))
+        if hit is not None:
+            return hit[1]
+        converted = self._convert(attr)
+        self._memo[id(attr)] = (attr, converted)  # the key object stays alive with its id
+        return converted
+
+    def _convert(self, attr: Attribute) -> Attribute:
+        if isinstance(attr, IntegerType):
+            return IntegerType(attr.width.data) if attr.signedness.data == Signedness.UNSIGNED else attr
+        if isinstance(attr, ParametrizedAttribute):
+            params = attr.parameters
+            converted = [self(p) for p in params]
+            if any(c is not p for c, p in zip(converted, params, strict=True)):
+                attr = type(attr).new(converted)
+            if isinstance(attr, TypeAttribute):
+                for conversion in self._conversions:
+                    attr = conversion.convert_type(attr) or attr
+            return attr
+        if isinstance(attr, ArrayAttr):
+            elements = tuple(self(e) for e in attr.data)
+            if any(c is not e for c, e in zip(elements, attr.data, strict=True)):
+                return type(attr).new(elements)
+            return attr
+        if isinstance(attr, DictionaryAttr):
+            entries = {k: self(v) for k, v in attr.data.items()}
+            if any(entries[k] is not v for k, v in attr.data.items()):
+                return type(attr).new(entries)
+            return attr
+        return attr
+
+
+def legalize_types(module: ModuleOp, conversions: list[TypeConversionPattern]) -> None:
+    """Every integer type signless and the families' type conversions applied, in
+    place, in one walk: op result types, block argument types, properties and
+    attributes (function types, constants' dense values and every attribute that can
+    hold a type). Nothing is rewritten when there is nothing to convert."""
+    legal = _LegalTypes(conversions)
+    for op in module.walk():
+        for result in op.results:
+            if (new_type := legal(result.type)) is not result.type:
+                Rewriter.replace_value_with_new_type(result, new_type)
+        for table in (op.properties, op.attributes):
+            for name, value in table.items():
+                if (new_value := legal(value)) is not value:
+                    table[name] = new_value
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    if (new_type := legal(arg.type)) is not arg.type:
+                        Rewriter.replace_value_with_new_type(arg, new_type)
 
 
 # The lowerings that build their arithmetic themselves, on real numbers only (the
@@ -133,10 +192,14 @@ class ConvertXlaToLinalgPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if diagnostics := unlowered_types(op):
             raise DiagnosticError(diagnostics)
+        patterns = [p for m in FAMILY_MODULES.values() for p in m.PATTERNS]
+        # A TypeConversionPattern in the greedy sweep would rebuild (and, through its
+        # constraint's error message, print) every attribute of every op visited: the
+        # families' type conversions run once, after the op patterns, with uiN -> iN.
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([p for m in FAMILY_MODULES.values() for p in m.PATTERNS])
+            GreedyRewritePatternApplier([p for p in patterns if not isinstance(p, TypeConversionPattern)])
         ).rewrite_module(op)
-        PatternRewriteWalker(SignlessIntegers(recursive=True)).rewrite_module(op)
+        legalize_types(op, [p for p in patterns if isinstance(p, TypeConversionPattern)])
         leftovers = [inner for inner in op.walk() if inner.name.startswith("xla.")]
         if leftovers:
             raise DiagnosticError(
