@@ -201,3 +201,68 @@ def test_unsigned_program_runs_like_the_interpreter():
     for got, expected in zip(jit, want, strict=True):
         assert got.dtype == expected.dtype
         np.testing.assert_array_equal(got, expected)
+
+
+# --------------------------------------------------------------------------------------
+# 3, 4. LLVM optimization level by function size; the on-disk cache of object code
+# --------------------------------------------------------------------------------------
+
+SMALL = """
+func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %s = xla.add %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %m = xla.multiply %s, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  func.return %m : tensor<4xf32>
+}
+"""
+
+
+def test_opt_level_follows_the_largest_function():
+    from xla_opt import jit
+
+    def function(n):
+        return "define void @f() {\nentry:\n" + "  %x = add i32 1, 2\n" * n + "  ret void\n}\n"
+
+    assert jit.opt_level(function(10)) == 3
+    assert jit.opt_level(function(jit.O3_MAX_INSTRUCTIONS + 1)) == 1
+    assert jit.opt_level(function(10) + function(jit.O1_MAX_INSTRUCTIONS + 1)) == 0
+
+
+def _compile(monkeypatch, cache_dir, enabled="1"):
+    import numpy as np
+
+    import xla_opt
+    from xla_opt import jit
+
+    monkeypatch.setenv("XLA_OPT_CACHE_DIR", str(cache_dir))
+    monkeypatch.setenv("XLA_OPT_CACHE", enabled)
+    jit.clear_cache()  # a fresh process as far as the in-memory cache goes
+    f = jit.JitFunction(xla_opt.load_program(SMALL), "main")
+    a, b = np.array([1, 2, 3, 4], np.float32), np.array([0.5, -1, 2, 0], np.float32)
+    np.testing.assert_array_equal(f(a, b)[0], xla_opt.run(SMALL, a, b, backend="interpreter")[0])
+    return f
+
+
+def test_disk_cache_hits_in_a_fresh_jit_function(monkeypatch, tmp_path):
+    first = _compile(monkeypatch, tmp_path)
+    assert not first.native.from_disk
+    assert [p.suffix for p in tmp_path.iterdir()] == [".o"]
+    second = _compile(monkeypatch, tmp_path)
+    assert second.native.from_disk
+
+
+def test_disk_cache_off_with_xla_opt_cache_0(monkeypatch, tmp_path):
+    _compile(monkeypatch, tmp_path, enabled="0")
+    assert not tmp_path.exists() or list(tmp_path.iterdir()) == []
+    assert not _compile(monkeypatch, tmp_path, enabled="0").native.from_disk
+
+
+@pytest.mark.parametrize("damage", [b"", b"garbage", None])
+def test_disk_cache_survives_a_corrupt_entry(monkeypatch, tmp_path, damage):
+    _compile(monkeypatch, tmp_path)
+    (entry,) = tmp_path.iterdir()
+    data = entry.read_bytes()
+    entry.write_bytes(data[: len(data) // 2] if damage is None else damage)  # truncated, emptied, overwritten
+    again = _compile(monkeypatch, tmp_path)
+    assert not again.native.from_disk  # ignored, compiled afresh ...
+    assert entry.read_bytes() == data  # ... and rewritten
+    assert _compile(monkeypatch, tmp_path).native.from_disk

@@ -1,11 +1,14 @@
 """The JIT runtime: LLVM IR compiled by llvmlite for the host CPU (all its features,
-LLVM's O3 pipeline) and called on numpy arrays.
+LLVM's O3 pipeline for functions of ordinary size, see `opt_level`) and called on
+numpy arrays.
 
 Calling convention (see lowering/bufferize.py): the entry function takes one pointer
 per input, then one pointer per result, and writes the results. Before any native
 call, inputs are checked against the program's signature (count, dtype, shape) and
 made C-contiguous; outputs are freshly allocated numpy arrays. Compiled code is cached
-by its LLVM IR within the process.
+by its LLVM IR within the process, and on disk across processes (`_DiskCache`, like
+JAX's compilation cache: object code keyed by the IR, the host CPU and llvmlite's
+version; in ~/.cache/xla-opt, or $XLA_OPT_CACHE_DIR; off with XLA_OPT_CACHE=0).
 
 Host calls (lowering/xla_to_linalg/host_calls.py): the external symbols a program
 declares for infeed, outfeed, send, recv and Python custom calls are bound to ctypes
@@ -18,6 +21,8 @@ stops it for good and its error is raised to the caller.
 from __future__ import annotations
 
 import ctypes
+import hashlib
+import os
 import re
 import threading
 import time
@@ -40,8 +45,35 @@ _initialized = False
 _cache: dict[str, _NativeModule] = {}
 
 
-def _target_machine() -> llvm.TargetMachine:
-    """A new TargetMachine for the host CPU (all its features, O3).
+# LLVM's optimization level by the size of the largest function (instructions).
+# Measured on generated element-wise chains (benchmarks/compile_time.py): 15k
+# instructions take 4.7 s at O3 and 3.7 s at O1; 76k take 77 s at O1 (the function
+# passes grow quadratically on one huge function) and 1 s at O0. Big programs trade
+# run time for a compile time that stays linear.
+O3_MAX_INSTRUCTIONS = 8_000
+O1_MAX_INSTRUCTIONS = 30_000
+
+
+def opt_level(ir_text: str) -> int:
+    """3 when every function has at most O3_MAX_INSTRUCTIONS instructions, 1 up to
+    O1_MAX_INSTRUCTIONS, else 0. An instruction is an indented line of a function body
+    (the textual IR's layout: labels and braces start at column 0)."""
+    largest = current = 0
+    for line in ir_text.splitlines():
+        if line.startswith("define "):
+            current = 0
+        elif line.startswith("  "):
+            current += 1
+        elif line.startswith("}"):
+            largest = max(largest, current)
+    if largest <= O3_MAX_INSTRUCTIONS:
+        return 3
+    return 1 if largest <= O1_MAX_INSTRUCTIONS else 0
+
+
+def _target_machine(opt: int = 3) -> llvm.TargetMachine:
+    """A new TargetMachine for the host CPU (all its features, code generation at
+    optimization level `opt`).
 
     Each execution engine gets its own: `create_mcjit_compiler` takes ownership of the
     TargetMachine it is given and frees it with the engine, so a shared one would be
@@ -54,7 +86,7 @@ def _target_machine() -> llvm.TargetMachine:
     return llvm.Target.from_default_triple().create_target_machine(
         cpu=llvm.get_host_cpu_name(),
         features=llvm.get_host_cpu_features().flatten(),
-        opt=3,
+        opt=opt,
         jit=True,
     )
 
@@ -64,6 +96,8 @@ class _NativeModule:
     engine: Any
     llvm_module: Any
     optimized_ir: str
+    opt: int = 3
+    from_disk: bool = False  # loaded from the on-disk cache
     addresses: dict[str, int] = field(default_factory=dict)
 
     def address(self, name: str) -> int:
@@ -72,27 +106,97 @@ class _NativeModule:
         return self.addresses[name]
 
 
+class _DiskCache:
+    """Object code on disk, one file per module: `<key>.o`, the key a SHA-256 of the
+    LLVM IR text, the optimization level, the host CPU's name and features and
+    llvmlite's version (code for another CPU or LLVM is never loaded). A file holds
+    the SHA-256 of its object code, then the code: an entry whose digest does not
+    match (truncated, overwritten) is ignored and rewritten. Files are written to a
+    temporary name and renamed, so a reader never sees half a file; a directory that
+    cannot be written only costs the compile."""
+
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
+
+    @staticmethod
+    def from_environment() -> _DiskCache | None:
+        if os.environ.get("XLA_OPT_CACHE", "1") == "0":
+            return None
+        directory = os.environ.get("XLA_OPT_CACHE_DIR") or os.path.join(
+            os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "xla-opt"
+        )
+        return _DiskCache(directory)
+
+    def path(self, ir_text: str, level: int) -> str:
+        h = hashlib.sha256()
+        for part in (ir_text, str(level), llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten(), llvm.llvm_version_info, _llvmlite_version()):
+            h.update(str(part).encode())
+            h.update(b"\0")
+        return os.path.join(self.directory, h.hexdigest() + ".o")
+
+    def load(self, path: str) -> bytes | None:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            return None
+        digest, code = data[:32], data[32:]
+        return code if code and hashlib.sha256(code).digest() == digest else None
+
+    def store(self, path: str, code: bytes) -> None:
+        tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+            with open(tmp, "wb") as f:
+                f.write(hashlib.sha256(code).digest() + code)
+            os.replace(tmp, path)
+        except OSError:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _llvmlite_version() -> str:
+    import llvmlite
+
+    return llvmlite.__version__
+
+
 def compile_llvm_ir(ir_text: str) -> _NativeModule:
-    """Parse, verify, optimize (O3, host CPU) and JIT-compile LLVM IR; cached by text."""
+    """Parse, verify, optimize (at `opt_level`, host CPU) and JIT-compile LLVM IR;
+    cached by text in the process and as object code on disk (`_DiskCache`): a hit
+    skips optimization and code generation."""
     with _lock:
         cached = _cache.get(ir_text)
         if cached is not None:
             return cached
-        tm = _target_machine()
+        level = opt_level(ir_text)
+        tm = _target_machine(level)
         mod = llvm.parse_assembly(ir_text)
         mod.triple = tm.triple
         mod.data_layout = str(tm.target_data)
         mod.verify()
-        pto = llvm.create_pipeline_tuning_options(speed_level=3)
-        pto.loop_vectorization = True
-        pto.slp_vectorization = True
-        pto.loop_unrolling = True
-        pto.loop_interleaving = True
-        pb = llvm.create_pass_builder(tm, pto)
-        pb.getModulePassManager().run(mod, pb)
+        disk = _DiskCache.from_environment()
+        path = disk.path(ir_text, level) if disk else None
+        code = disk.load(path) if disk and path else None
+        if code is None:
+            if level > 0:
+                pto = llvm.create_pipeline_tuning_options(speed_level=level)
+                pto.loop_vectorization = pto.slp_vectorization = level >= 2
+                pto.loop_unrolling = pto.loop_interleaving = level >= 2
+                pb = llvm.create_pass_builder(tm, pto)
+                pb.getModulePassManager().run(mod, pb)
         engine = llvm.create_mcjit_compiler(mod, tm)
+        if disk and path:
+
+            def compiled(_module: Any, obj: bytes) -> None:
+                if code is None:
+                    disk.store(path, bytes(obj))
+
+            engine.set_object_cache(notify_func=compiled, getbuffer_func=lambda _module: code)
         engine.finalize_object()
-        native = _NativeModule(engine, mod, str(mod))
+        native = _NativeModule(engine, mod, str(mod), level, from_disk=code is not None)
         _cache[ir_text] = native
         return native
 
@@ -137,7 +241,7 @@ class JitFunction:
         self.calls_host = bind_host_symbols(self.llvm_ir)
         bind_kernel_symbols(self.llvm_ir)  # the micro-kernels it calls, compiled on first use
         self.native = compile_llvm_ir(self.llvm_ir)
-        self.times.record("llvm-O3+codegen", start)
+        self.times.record(f"llvm-O{self.native.opt}+codegen", start)
         n_args = len(self.signature.inputs.data) + len(self.out_specs)
         self._cfunc = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * n_args))(self.native.address(entry))
 
