@@ -45,7 +45,8 @@ from . import (
 )
 
 # One module per op family, with the family's name in every layer; each exports its
-# `PATTERNS` (one per op) and the names of the ops they lower (`LOWERED`).
+# `PATTERNS` (one per op) and the names of the ops they lower (`LOWERED`); a family
+# whose types change too (tokens) exports its `TYPE_CONVERSIONS`.
 FAMILY_MODULES = {
     "elementwise": elementwise,
     "shape_ops": shape_ops,
@@ -192,14 +193,13 @@ class ConvertXlaToLinalgPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if diagnostics := unlowered_types(op):
             raise DiagnosticError(diagnostics)
-        patterns = [p for m in FAMILY_MODULES.values() for p in m.PATTERNS]
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([p for m in FAMILY_MODULES.values() for p in m.PATTERNS])
+        ).rewrite_module(op)
         # A TypeConversionPattern in the greedy sweep would rebuild (and, through its
         # constraint's error message, print) every attribute of every op visited: the
         # families' type conversions run once, after the op patterns, with uiN -> iN.
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier([p for p in patterns if not isinstance(p, TypeConversionPattern)])
-        ).rewrite_module(op)
-        legalize_types(op, [p for p in patterns if isinstance(p, TypeConversionPattern)])
+        legalize_types(op, [c for m in FAMILY_MODULES.values() for c in getattr(m, "TYPE_CONVERSIONS", ())])
         leftovers = [inner for inner in op.walk() if inner.name.startswith("xla.")]
         if leftovers:
             raise DiagnosticError(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from xdsl.dialects import tensor
 from xdsl.dialects.func import FuncOp
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, TypeConversionPattern, op_type_rewrite_pattern
 from xla_opt.diagnostics import DiagnosticError, op_diagnostic
 from xla_opt.dialects.xla import tokens as tk
 from xla_opt.dialects.xla import TokenType
@@ -92,9 +92,11 @@ PATTERNS: list[RewritePattern] = [
     OutfeedToHostCall(),
     SendToHostCall(),
     RecvToHostCall(),
-    # last: tokens left in loops, branches and signatures once the ops above are lowered
-    TokensAsEmptyTensors(recursive=True),
 ]
+
+# Applied once after every family's op patterns (convert-xla-to-linalg's final type
+# walk): tokens left in loops, branches and signatures become tensor<0xi1>.
+TYPE_CONVERSIONS: list[TypeConversionPattern] = [TokensAsEmptyTensors()]
 
 # The ops these patterns lower.
 LOWERED: frozenset[str] = frozenset(op.name for op in tk.TOKEN_OPS)
