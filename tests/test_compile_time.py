@@ -266,3 +266,19 @@ def test_disk_cache_survives_a_corrupt_entry(monkeypatch, tmp_path, damage):
     assert not again.native.from_disk  # ignored, compiled afresh ...
     assert entry.read_bytes() == data  # ... and rewritten
     assert _compile(monkeypatch, tmp_path).native.from_disk
+
+
+def test_a_call_to_an_unknown_native_function_is_an_error_not_a_crash():
+    """MCJIT binds an unresolved declaration to address 0: calling it crashed the
+    process. The JIT now refuses such a module, naming the function."""
+    from xla_opt.jit import compile_llvm_ir
+
+    ir = """
+declare void @xla_opt_no_such_function(ptr)
+define void @main(ptr %p) {
+  call void @xla_opt_no_such_function(ptr %p)
+  ret void
+}
+"""
+    with pytest.raises(LookupError, match="xla_opt_no_such_function"):
+        compile_llvm_ir(ir)

@@ -163,6 +163,23 @@ def _llvmlite_version() -> str:
     return llvmlite.__version__
 
 
+def _unresolved_declarations(mod: llvm.ModuleRef) -> list[str]:
+    """Functions the module declares that nothing provides: not an LLVM intrinsic, not
+    registered with the JIT (`llvm.add_symbol`, a library loaded permanently) and not
+    in the process (libc, libm). MCJIT would bind such a call to address 0."""
+    import ctypes
+
+    process = ctypes.CDLL(None)
+    return [
+        f.name
+        for f in mod.functions
+        if f.is_declaration
+        and not f.name.startswith("llvm.")
+        and llvm.address_of_symbol(f.name) is None
+        and not hasattr(process, f.name)
+    ]
+
+
 def compile_llvm_ir(ir_text: str) -> _NativeModule:
     """Parse, verify, optimize (at `opt_level`, host CPU) and JIT-compile LLVM IR;
     cached by text in the process and as object code on disk (`_DiskCache`): a hit
@@ -177,6 +194,11 @@ def compile_llvm_ir(ir_text: str) -> _NativeModule:
         mod.triple = tm.triple
         mod.data_layout = str(tm.target_data)
         mod.verify()
+        if missing := _unresolved_declarations(mod):
+            raise LookupError(
+                f"the program calls {', '.join(missing)}, which the JIT cannot resolve (register it "
+                "with llvmlite.binding.add_symbol or load its library with load_library_permanently)"
+            )
         disk = _DiskCache.from_environment()
         path = disk.path(ir_text, level) if disk else None
         code = disk.load(path) if disk and path else None
