@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.test_jit_differential import SHAPE_CASES, both
-from tests.util import one_op_program, tensor_type, ttype
+from tests.test_jit_differential import SHAPE_CASES
+from tests.util import both, one_op_program, tensor_type, ttype
 
 COMPLEX = [np.complex64, np.complex128]
 INF, NAN = np.inf, np.nan

@@ -12,8 +12,7 @@ import pytest
 
 import xla_opt
 from tests.test_interp_collectives import computation
-from tests.test_jit_differential import both
-from tests.util import tensor_type, ttype
+from tests.util import both, tensor_type, ttype
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 ALL_TYPES = [np.float32, np.float64, np.float16, BF16, np.int8, np.int32, np.int64, np.uint8, np.uint32,

@@ -113,3 +113,37 @@ def jax_with_x64(reason: str):
     jax = pytest.importorskip("jax", reason=reason)
     jax.config.update("jax_enable_x64", True)
     return jax
+
+
+FLOAT_ULPS = 4  # libm/LLVM vs numpy transcendental functions
+
+
+def both(program: str, *inputs, reduction: bool = False):
+    """Run on both backends and compare. `reduction`: floats are sums whose order
+    differs between the two (numpy's BLAS vs a loop), so compare relatively."""
+    expected = xla_opt.run(program, *inputs, backend="interpreter")
+    got = xla_opt.run(program, *inputs, backend="jit")
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        assert g.dtype == e.dtype and g.shape == e.shape
+        if e.dtype.kind == "c":  # part by part
+            assert_agree(g.real, e.real, reduction)
+            assert_agree(g.imag, e.imag, reduction)
+        else:
+            assert_agree(g, e, reduction)
+    return got
+
+
+def assert_agree(g: np.ndarray, e: np.ndarray, reduction: bool) -> None:
+    if e.dtype.kind in "f" or e.dtype == BF16:
+        g32, e32 = g.astype(np.float64), e.astype(np.float64)
+        nan = np.isnan(e32)
+        np.testing.assert_array_equal(np.isnan(g32), nan)
+        if reduction:
+            np.testing.assert_allclose(g32[~nan], e32[~nan], rtol=1e-5, atol=1e-5)
+        elif e.dtype == BF16 or e.dtype == np.float16:
+            np.testing.assert_allclose(g32[~nan], e32[~nan], rtol=2 ** -7, atol=1e-3)
+        else:
+            np.testing.assert_array_max_ulp(g[~nan], e[~nan], maxulp=FLOAT_ULPS)
+    else:
+        np.testing.assert_array_equal(g, e)
