@@ -47,7 +47,8 @@ from tests.fuzz import KNOWN_BUG_AVOIDANCE
 from tests.util import ELEMENT_TYPES, tensor_type
 
 # --------------------------------------------------------------------------------------
-# Element types (tests/util.py's names; complex types are not lowered by the JIT yet)
+# Element types (tests/util.py's names; complex types are not generated yet: the program
+# generator predates their lowering, see the note of issue 10)
 # --------------------------------------------------------------------------------------
 
 DTYPES: dict[str, np.dtype] = {name: dtype for dtype, name in ELEMENT_TYPES.items() if "complex" not in name}
