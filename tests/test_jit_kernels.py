@@ -9,6 +9,8 @@ rounding bound of a sum of K products."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -174,3 +176,67 @@ def test_sse_variant_computes_the_product():
     c = np.ones((m, n), F32)
     sgemm(m, n, k, a.ctypes.data, 1, m, b.ctypes.data, n, 1, c.ctypes.data, n)
     np.testing.assert_array_equal(c, 1 + a.T.astype(np.float64) @ b.astype(np.float64))
+
+
+# (M, K, N): N not a multiple of 2 x NR = 32 (uneven column ranges, the last one
+# partial), a square one, and one below PARALLEL_MIN_WORK (stays single-thread).
+THREAD_SHAPES = [(97, 385, 129), (256, 256, 256), (64, 40, 33)]
+
+
+@pytest.fixture
+def gemm_threads():
+    """Sets the GEMM's thread count (read at each call), restoring the default after."""
+    from xla_opt.lowering.kernels import runtime
+
+    yield runtime.set_num_threads
+    runtime.set_num_threads(runtime.num_threads())
+
+
+@pytest.mark.parametrize("m,k,n", THREAD_SHAPES, ids=lambda x: str(x))
+def test_two_threads_equal_one(m, k, n, gemm_threads):
+    """Split by columns of C, each thread computes its columns exactly as one thread
+    would (same blocking along K): the results are equal bit for bit, and the oracle's."""
+    rng = np.random.default_rng(m + k * n)
+    a, b = small_ints(rng, (m, k)), small_ints(rng, (k, n))
+    program = dot_general(a, b, 1, 0)
+    assert SYMBOL in llvm_ir_of(program)
+    results = {}
+    for threads in (1, 2):
+        gemm_threads(threads)
+        results[threads] = xla_opt.run(program, a, b, backend="jit")[0]
+    np.testing.assert_array_equal(results[2], results[1])
+    np.testing.assert_array_equal(results[2], xla_opt.run(program, a, b, backend="interpreter")[0])
+
+
+def test_parallel_variant_splits_the_columns():
+    """The multi-thread module, called directly with strided operands: C += A @ B on 2
+    threads (and on 3, more than there are NR-column ranges of a narrow N)."""
+    import ctypes
+
+    from xla_opt.jit import compile_llvm_ir
+    from xla_opt.lowering.kernels import runtime
+    from xla_opt.lowering.kernels.gemm import SET_THREADS
+
+    runtime.load_kernels()  # loads libgomp when it is there
+    if runtime._set_threads is None:
+        pytest.skip("no libgomp: the kernel runs on one thread")
+    native = compile_llvm_ir(sgemm_ir(AVX2_FMA, parallel=True).replace(f"@{SYMBOL}(", "@xla_opt_sgemm_par_test("))
+    args = [ctypes.c_int64] * 3 + [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64] * 2 + [ctypes.c_void_p, ctypes.c_int64]
+    sgemm = ctypes.CFUNCTYPE(None, *args)(native.address("xla_opt_sgemm_par_test"))
+    set_threads = ctypes.CFUNCTYPE(None, ctypes.c_int32)(native.address(SET_THREADS))
+    rng = np.random.default_rng(11)
+    for threads, (m, k, n) in [(2, (130, 200, 97)), (3, (300, 400, 20))]:
+        set_threads(threads)
+        a, b = small_ints(rng, (m, k)), small_ints(rng, (n, k))  # b transposed
+        c = np.ones((m, n), F32)
+        sgemm(m, n, k, a.ctypes.data, k, 1, b.ctypes.data, 1, k, c.ctypes.data, n)
+        np.testing.assert_array_equal(c, 1 + a.astype(np.float64) @ b.T.astype(np.float64))
+
+
+def test_thread_count_from_environment(monkeypatch):
+    from xla_opt.lowering.kernels.runtime import num_threads
+
+    monkeypatch.setenv("XLA_OPT_NUM_THREADS", "3")
+    assert num_threads() == 3
+    monkeypatch.setenv("XLA_OPT_NUM_THREADS", "zero")  # not a positive integer: the CPUs
+    assert num_threads() == len(os.sched_getaffinity(0))

@@ -32,6 +32,11 @@ from dataclasses import dataclass
 
 SYMBOL = "xla_opt_sgemm"
 MICRO_KERNEL = "xla_opt_sgemm_micro_kernel"
+SERIAL = "xla_opt_sgemm_serial"  # the single-thread code, when the parallel dispatch is on top
+WORKER = "xla_opt_sgemm_worker"  # one thread's column range, run by GOMP_parallel
+THREADS = "xla_opt_sgemm_threads"  # the i32 thread count, read at each call
+SET_THREADS = "xla_opt_sgemm_set_threads"
+PARALLEL_MIN_WORK = 1 << 21  # multiply-adds (~100 us single-thread) before going parallel
 ALIGNMENT = 64
 
 
@@ -220,7 +225,27 @@ def _round_up(e: _Emitter, x: str, multiple: int) -> str:
     return e.mul(e.value(f"sdiv i64 {e.add(x, multiple - 1)}, {multiple}"), multiple)
 
 
-def _sgemm(s: KernelShape) -> str:
+# The public signature, in order: also the fields of the worker's argument struct.
+PARAMS = [
+    ("i64", "%M"), ("i64", "%N"), ("i64", "%K"),
+    ("ptr", "%A"), ("i64", "%lda_row"), ("i64", "%lda_col"),
+    ("ptr", "%B"), ("i64", "%ldb_row"), ("i64", "%ldb_col"),
+    ("ptr", "%C"), ("i64", "%ldc"),
+]  # fmt: skip
+ARGS_TYPE = "{ " + ", ".join(ty for ty, _ in PARAMS) + " }"
+
+
+def _params(values: dict[str, str] | None = None, noalias: bool = False) -> str:
+    """The parameter list (`noalias` on the pointers) or, given `values`, the argument
+    list of a call with some of the parameters replaced."""
+    values = values or {}
+    return ", ".join(
+        f"{ty} {'noalias ' if noalias and ty == 'ptr' else ''}{values.get(name, name)}" for ty, name in PARAMS
+    )
+
+
+def _sgemm(s: KernelShape, name: str, linkage: str = "") -> str:
+    """The single-thread blocked GEMM under the public signature."""
     e = _Emitter()
     kc_max = e.min("%K", s.kc)
     raw_a, ap = _aligned_buffer(e, e.mul(_round_up(e, e.min("%M", s.mc), s.mr), kc_max))
@@ -249,21 +274,79 @@ def _sgemm(s: KernelShape) -> str:
                         )
     e.emit(f"call void @free(ptr {raw_a})")
     e.emit(f"call void @free(ptr {raw_b})")
-    return e.function(
-        f"void @{SYMBOL}(i64 %M, i64 %N, i64 %K, ptr noalias %A, i64 %lda_row, i64 %lda_col, "
-        "ptr noalias %B, i64 %ldb_row, i64 %ldb_col, ptr noalias %C, i64 %ldc) nounwind"
-    )
+    return e.function(f"{linkage}void @{name}({_params(noalias=True)}) nounwind")
 
 
-def sgemm_ir(s: KernelShape) -> str:
-    """The LLVM IR module defining `xla_opt_sgemm` for kernel shape `s`."""
-    vec = f"<{s.vw} x float>"
-    return "\n\n".join(
+def _worker(s: KernelShape) -> str:
+    """One thread's share: the arguments from the struct at %data, then the columns
+    [j0, j1) of C, j0 = tid * chunk with chunk = ceil(N / nthreads) rounded up to NR
+    (whole micro-tiles per thread), through the single-thread code with packing
+    buffers of its own. The team's actual size is asked for (libgomp may give fewer
+    threads than requested), so the ranges always cover N."""
+    e = _Emitter()
+    for field, (ty, name) in enumerate(PARAMS):
+        at = e.value(f"getelementptr inbounds {ARGS_TYPE}, ptr %data, i32 0, i32 {field}", "p")
+        e.emit(f"{name} = load {ty}, ptr {at}, align 8")
+    tid = e.value(f"sext i32 {e.value('call i32 @omp_get_thread_num()')} to i64")
+    team = e.value(f"sext i32 {e.value('call i32 @omp_get_num_threads()')} to i64")
+    share = e.value(f"sdiv i64 {e.add('%N', e.add(team, -1))}, {team}")
+    chunk = _round_up(e, share, s.nr)
+    j0 = e.min(e.mul(tid, chunk), "%N")
+    width = e.value(f"sub i64 {e.min(e.add(j0, chunk), '%N')}, {j0}")
+    some = e.value(f"icmp sgt i64 {width}, 0")
+    e.emit(f"br i1 {some}, label %run, label %done")
+    e.label("run")
+    b = e.gep("%B", e.mul(j0, "%ldb_col"))
+    c = e.gep("%C", j0)
+    e.emit(f"call void @{SERIAL}({_params({'%N': width, '%B': b, '%C': c})})")
+    e.emit("br label %done")
+    e.label("done")
+    return e.function(f"internal void @{WORKER}(ptr %data) nounwind")
+
+
+def _dispatch() -> str:
+    """`xla_opt_sgemm`: the columns of C split over `THREADS` threads (libgomp's
+    `GOMP_parallel` runs the worker on each) when there is more than one and the
+    product has at least PARALLEL_MIN_WORK multiply-adds (below that, ~100 us, waking
+    a team costs more than it saves); otherwise the single-thread code directly."""
+    e = _Emitter()
+    threads = e.value(f"load atomic i32, ptr @{THREADS} monotonic, align 4")
+    many = e.value(f"icmp sgt i32 {threads}, 1")
+    work = e.mul(e.mul("%M", "%N"), "%K")
+    big = e.value(f"icmp sge i64 {work}, {PARALLEL_MIN_WORK}")
+    e.emit(f"br i1 {e.value(f'and i1 {many}, {big}')}, label %parallel, label %serial")
+    e.label("parallel")
+    args = e.value(f"alloca {ARGS_TYPE}, align 8")
+    for field, (ty, name) in enumerate(PARAMS):
+        at = e.value(f"getelementptr inbounds {ARGS_TYPE}, ptr {args}, i32 0, i32 {field}", "p")
+        e.emit(f"store {ty} {name}, ptr {at}, align 8")
+    e.emit(f"call void @GOMP_parallel(ptr @{WORKER}, ptr {args}, i32 {threads}, i32 0)")
+    e.emit("ret void")
+    e.label("serial")
+    e.emit(f"call void @{SERIAL}({_params()})")
+    return e.function(f"void @{SYMBOL}({_params(noalias=True)}) nounwind")
+
+
+def _threads_setter() -> str:
+    return "\n".join(
         [
-            "declare ptr @malloc(i64)\ndeclare void @free(ptr)",
-            f"declare {vec} @{s.fma}.v{s.vw}f32({vec}, {vec}, {vec})",
-            _micro_kernel(s),
-            _sgemm(s),
-            "",
+            f"@{THREADS} = internal global i32 1, align 4",
+            f"define void @{SET_THREADS}(i32 %n) nounwind {{",
+            "entry:",
+            f"  store atomic i32 %n, ptr @{THREADS} monotonic, align 4",
+            "  ret void",
+            "}",
         ]
     )
+
+
+def sgemm_ir(s: KernelShape, parallel: bool = False) -> str:
+    """The LLVM IR module defining `xla_opt_sgemm` for kernel shape `s`: single-thread,
+    or (`parallel`, libgomp loaded) the multi-thread dispatch with its thread count set
+    through `xla_opt_sgemm_set_threads` (1 until then)."""
+    vec = f"<{s.vw} x float>"
+    common = ["declare ptr @malloc(i64)\ndeclare void @free(ptr)", f"declare {vec} @{s.fma}.v{s.vw}f32({vec}, {vec}, {vec})", _micro_kernel(s)]
+    if not parallel:
+        return "\n\n".join([*common, _sgemm(s, SYMBOL), ""])
+    gomp = "declare void @GOMP_parallel(ptr, ptr, i32, i32)\ndeclare i32 @omp_get_thread_num()\ndeclare i32 @omp_get_num_threads()"
+    return "\n\n".join([*common, gomp, _threads_setter(), _sgemm(s, SERIAL, "internal "), _worker(s), _dispatch(), ""])

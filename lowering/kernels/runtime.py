@@ -1,15 +1,23 @@
 """The micro-kernel library at run time: its LLVM IR compiled once per process (llvmlite,
 O3, host CPU, in an execution engine of its own) on first use, and its symbols made
-resolvable for the lowered modules that only declare them (`llvm.add_symbol`)."""
+resolvable for the lowered modules that only declare them (`llvm.add_symbol`).
+
+The GEMM runs on `num_threads()` threads through libgomp when it is on the machine
+(loaded permanently, with OMP_WAIT_POLICY=passive unless set: on a busy machine
+spinning idle threads steal the cores the team needs); without it, on one."""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import os
 import re
 import threading
 from typing import Any
 
 _lock = threading.Lock()
 _library: Any = None  # the compiled module, kept alive: the symbols point into it
+_set_threads: Any = None  # the library's `xla_opt_sgemm_set_threads`, when parallel
 
 
 def kernel_shape():
@@ -22,18 +30,50 @@ def kernel_shape():
     return shape_for(llvm.get_host_cpu_features().flatten())
 
 
+def num_threads() -> int:
+    """XLA_OPT_NUM_THREADS if it is a positive integer, else the CPUs this process may
+    run on."""
+    value = os.environ.get("XLA_OPT_NUM_THREADS", "").strip()
+    if value.isdigit() and int(value) > 0:
+        return int(value)
+    return len(os.sched_getaffinity(0))
+
+
+def _load_gomp() -> bool:
+    """Load libgomp for the JIT; whether its entry points resolve."""
+    import llvmlite.binding as llvm
+
+    os.environ.setdefault("OMP_WAIT_POLICY", "passive")  # read by libgomp when it loads
+    try:
+        llvm.load_library_permanently(ctypes.util.find_library("gomp") or "libgomp.so.1")
+    except RuntimeError:
+        return False
+    return all(llvm.address_of_symbol(name) for name in ("GOMP_parallel", "omp_get_thread_num", "omp_get_num_threads"))
+
+
+def set_num_threads(n: int) -> None:
+    """The GEMM's thread count from the next call on (always 1 without libgomp)."""
+    load_kernels()
+    if _set_threads is not None:
+        _set_threads(max(1, n))
+
+
 def load_kernels() -> Any:
     """Compile the library (once per process) and register its entry symbols."""
-    global _library
+    global _library, _set_threads
     with _lock:
         if _library is None:
             import llvmlite.binding as llvm
 
             from xla_opt.jit import compile_llvm_ir
-            from xla_opt.lowering.kernels.gemm import SYMBOL, sgemm_ir
+            from xla_opt.lowering.kernels.gemm import SET_THREADS, SYMBOL, sgemm_ir
 
-            library = compile_llvm_ir(sgemm_ir(kernel_shape()))
+            parallel = _load_gomp()
+            library = compile_llvm_ir(sgemm_ir(kernel_shape(), parallel))
             llvm.add_symbol(SYMBOL, library.address(SYMBOL))
+            if parallel:
+                _set_threads = ctypes.CFUNCTYPE(None, ctypes.c_int32)(library.address(SET_THREADS))
+                _set_threads(num_threads())
             _library = library
         return _library
 
