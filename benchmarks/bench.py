@@ -732,7 +732,7 @@ def main(argv: list[str]) -> int:
     )
     print(f"xla-opt benchmark, commit {head.stdout.strip() or '?'}; {_load()}")
     print(
-        "ours: XLA_OPT_NUM_THREADS is set but our JIT runs one thread today; NumPy: *_NUM_THREADS; "
+        "ours: XLA_OPT_NUM_THREADS (the GEMM kernel via libgomp); NumPy: *_NUM_THREADS; "
         "jax.jit: 1 thread = --xla_cpu_multi_thread_eigen=false; every run is pinned to that many CPUs"
     )
     ok = True
