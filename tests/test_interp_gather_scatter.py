@@ -8,23 +8,15 @@ import numpy as np
 import pytest
 
 import xla_opt
-from tests.util import jax_with_x64, ELEMENT_TYPES, run_one, tensor_type, ttype
+from tests.util import gather_text, scatter_text, jax_with_x64, ELEMENT_TYPES, run_one, tensor_type
 from xla_opt.interpreter import interpreted_op_names
 
 f32, i32, i64, u32, u64 = np.float32, np.int32, np.int64, np.uint32, np.uint64
 
 
-def _list(values) -> str:
-    return "[" + ", ".join(str(int(v)) for v in values) + "]"
-
-
 def gather(x, idx, offset_dims, collapsed, start_index_map, ivd, slice_sizes, result_shape, extra=""):
     rt = tensor_type(result_shape, x.dtype)
-    text = (
-        f"xla.gather %a0, %a1, offset_dims = {_list(offset_dims)}, collapsed_slice_dims = "
-        f"{_list(collapsed)}, start_index_map = {_list(start_index_map)}, index_vector_dim = {ivd}, "
-        f"slice_sizes = {_list(slice_sizes)}{extra} : ({ttype(x)}, {ttype(idx)}) -> {rt}"
-    )
+    text = gather_text(x, idx, offset_dims, collapsed, start_index_map, ivd, slice_sizes, rt, extra)
     return run_one(text, [x, idx], [rt])
 
 
@@ -56,16 +48,7 @@ def scatter(inputs, idx, updates, uwd, iwd, sdod, ivd, op="add", body=None):
     inputs, updates = list(inputs), list(updates)
     n = len(inputs)
     body = body or combiner_body(op, [x.dtype for x in inputs])
-    in_names = ", ".join(f"%a{i}" for i in range(n))
-    upd_names = ", ".join(f"%a{n + 1 + i}" for i in range(n))
-    arg_types = ", ".join(ttype(a) for a in [*inputs, idx, *updates])
-    rts = [ttype(x) for x in inputs]
-    res = rts[0] if n == 1 else "(" + ", ".join(rts) + ")"
-    text = (
-        f"xla.scatter ({in_names}), %a{n}, ({upd_names}), update_window_dims = {_list(uwd)}, "
-        f"inserted_window_dims = {_list(iwd)}, scatter_dims_to_operand_dims = {_list(sdod)}, "
-        f"index_vector_dim = {ivd} {body} : ({arg_types}) -> {res}"
-    )
+    text, rts = scatter_text(inputs, idx, updates, uwd, iwd, sdod, ivd, body)
     out = run_one(text, [*inputs, idx, *updates], rts)
     return [out] if n == 1 else out
 

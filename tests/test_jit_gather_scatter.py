@@ -12,7 +12,7 @@ import pytest
 
 import xla_opt
 from tests.test_interp_gather_scatter import _random_gather_config, _random_scatter_config
-from tests.util import BF16, FLOATS, INTS, exact, rand, run_one, scalar, tensor_type, ttype
+from tests.util import gather_text, scatter_text, BF16, FLOATS, INTS, exact, rand, run_one, scalar, tensor_type
 from xla_opt.dialects.shapes.gather_scatter import gather_shape
 
 INDEX_TYPES = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
@@ -20,10 +20,6 @@ INDEX_TYPES = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.i
 
 def name(dtype) -> str:
     return np.dtype(dtype).name
-
-
-def listed(values) -> str:
-    return "[" + ", ".join(str(int(v)) for v in values) + "]"
 
 
 # --------------------------------------------------------------------------------------
@@ -35,11 +31,7 @@ def gather(x, idx, offset_dims, collapsed, start_index_map, ivd, slice_sizes) ->
     """xla.gather of x at idx on both backends; the JIT's result."""
     shape = gather_shape(x.shape, idx.shape, offset_dims, collapsed, start_index_map, ivd, slice_sizes)
     rt = tensor_type(shape, x.dtype)
-    text = (
-        f"xla.gather %a0, %a1, offset_dims = {listed(offset_dims)}, collapsed_slice_dims = "
-        f"{listed(collapsed)}, start_index_map = {listed(start_index_map)}, index_vector_dim = "
-        f"{ivd}, slice_sizes = {listed(slice_sizes)} : ({ttype(x)}, {ttype(idx)}) -> {rt}"
-    )
+    text = gather_text(x, idx, offset_dims, collapsed, start_index_map, ivd, slice_sizes, rt)
     (got,) = exact(text, [x, idx], [rt])
     return got
 
@@ -139,17 +131,7 @@ def binary_update(op: str, dtype) -> str:
 
 def scatter(inputs, idx, updates, uwd, iwd, sdod, ivd, body: str) -> list[np.ndarray]:
     """xla.scatter on both backends; the JIT's results."""
-    n = len(inputs)
-    in_names = ", ".join(f"%a{i}" for i in range(n))
-    upd_names = ", ".join(f"%a{n + 1 + i}" for i in range(n))
-    arg_types = ", ".join(ttype(a) for a in [*inputs, idx, *updates])
-    rts = [ttype(x) for x in inputs]
-    res = rts[0] if n == 1 else "(" + ", ".join(rts) + ")"
-    text = (
-        f"xla.scatter ({in_names}), %a{n}, ({upd_names}), update_window_dims = {listed(uwd)}, "
-        f"inserted_window_dims = {listed(iwd)}, scatter_dims_to_operand_dims = {listed(sdod)}, "
-        f"index_vector_dim = {ivd} {body} : ({arg_types}) -> {res}"
-    )
+    text, rts = scatter_text(inputs, idx, updates, uwd, iwd, sdod, ivd, body)
     return exact(text, [*inputs, idx, *updates], rts)
 
 

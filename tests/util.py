@@ -147,3 +147,36 @@ def assert_agree(g: np.ndarray, e: np.ndarray, reduction: bool) -> None:
             np.testing.assert_array_max_ulp(g[~nan], e[~nan], maxulp=FLOAT_ULPS)
     else:
         np.testing.assert_array_equal(g, e)
+
+
+# ---- gather / scatter program text ------------------------------------------------
+
+
+def int_list(values) -> str:
+    return "[" + ", ".join(str(int(v)) for v in values) + "]"
+
+
+def gather_text(x, idx, offset_dims, collapsed, start_index_map, ivd, slice_sizes, result_type: str, extra="") -> str:
+    """`xla.gather %a0, %a1, ...` of x at idx (for `one_op_program`)."""
+    return (
+        f"xla.gather %a0, %a1, offset_dims = {int_list(offset_dims)}, collapsed_slice_dims = "
+        f"{int_list(collapsed)}, start_index_map = {int_list(start_index_map)}, index_vector_dim = {ivd}, "
+        f"slice_sizes = {int_list(slice_sizes)}{extra} : ({ttype(x)}, {ttype(idx)}) -> {result_type}"
+    )
+
+
+def scatter_text(inputs, idx, updates, uwd, iwd, sdod, ivd, body: str) -> tuple[str, list[str]]:
+    """`xla.scatter (%a0...), %aN, (...), ...` of inputs at idx with updates and the
+    update computation `body` (for `one_op_program`), and its result types."""
+    n = len(inputs)
+    in_names = ", ".join(f"%a{i}" for i in range(n))
+    upd_names = ", ".join(f"%a{n + 1 + i}" for i in range(n))
+    arg_types = ", ".join(ttype(a) for a in [*inputs, idx, *updates])
+    rts = [ttype(x) for x in inputs]
+    res = rts[0] if n == 1 else "(" + ", ".join(rts) + ")"
+    text = (
+        f"xla.scatter ({in_names}), %a{n}, ({upd_names}), update_window_dims = {int_list(uwd)}, "
+        f"inserted_window_dims = {int_list(iwd)}, scatter_dims_to_operand_dims = {int_list(sdod)}, "
+        f"index_vector_dim = {ivd} {body} : ({arg_types}) -> {res}"
+    )
+    return text, rts
