@@ -35,25 +35,11 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xla_opt.dialects.xla.element_types import is_float
+from xla_opt.lowering.contractions import is_multiply_accumulate
+from xla_opt.lowering.matmul_to_kernel import kernel_matmul
 from xla_opt.lowering.xla_to_linalg.common import PARALLEL, REDUCTION, is_half
 
 ROW_BLOCK = 4
-
-
-def is_multiply_accumulate(op: linalg.GenericOp) -> bool:
-    """The body is `yield acc + lhs * rhs` on the block's (lhs, rhs, acc) arguments."""
-    body = op.body.block
-    lhs, rhs, acc = body.args
-    ops = list(body.ops)
-    if len(ops) != 3 or not isinstance(ops[0], arith.MulfOp) or not isinstance(ops[1], arith.AddfOp):
-        return False
-    product, total, yielded = ops
-    return (
-        {product.lhs, product.rhs} == {lhs, rhs}
-        and {total.lhs, total.rhs} == {acc, product.result}
-        and isinstance(yielded, linalg.YieldOp)
-        and tuple(yielded.operands) == (total.result,)
-    )
 
 
 def _row_loop(op: linalg.GenericOp) -> int | None:
@@ -84,8 +70,6 @@ class BlockRowsOfDot(RewritePattern):
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
         if len(op.inputs) != 2 or len(op.outputs) != 1 or not is_multiply_accumulate(op):
             return
-        from xla_opt.lowering.matmul_to_kernel import kernel_matmul  # it imports this module
-
         if kernel_matmul(op) is not None:
             return  # linalg-matmul-to-kernel makes it a GEMM micro-kernel call
         output_type = op.outputs[0].type

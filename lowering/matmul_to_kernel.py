@@ -35,7 +35,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xla_opt.lowering.block_rows import is_multiply_accumulate
+from xla_opt.lowering.contractions import is_multiply_accumulate
 from xla_opt.lowering.kernels.gemm import SYMBOL
 from xla_opt.lowering.llvm_types import PTR
 from xla_opt.lowering.xla_to_linalg.common import REDUCTION
