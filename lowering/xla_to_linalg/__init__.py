@@ -26,7 +26,6 @@ from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker, TypeConversionPattern
 from xdsl.rewriter import Rewriter
-from xla_opt.dialects.xla.element_types import TokenType
 
 from xla_opt.diagnostics import DiagnosticError, op_diagnostic
 
@@ -141,48 +140,38 @@ REAL_ONLY_OPS: frozenset[str] = frozenset(
 )
 
 
-def _unlowered_part(t: Attribute, real_only: bool = False) -> Attribute | None:
-    """The part of a type the lowering has no representation for yet (a token), or
-    None. Complex element types lower like the others (a pair of floats in memory),
-    except in the operands and results of REAL_ONLY_OPS (`real_only`)."""
-    if isinstance(t, TokenType):
-        return None  # a tensor<0xi1> (tokens.py)
-    if real_only and isinstance(t, TensorType) and isinstance(t.element_type, ComplexType):
+def _complex_part(t: Attribute) -> Attribute | None:
+    """The complex element type of a tensor (or of a tuple's first complex tensor), or
+    None."""
+    if isinstance(t, TensorType) and isinstance(t.element_type, ComplexType):
         return t.element_type
     if isinstance(t, TupleType):
-        return next((p for p in (_unlowered_part(e, real_only) for e in t.types.data) if p is not None), None)
+        return next((p for p in map(_complex_part, t.types.data) if p is not None), None)
     return None
 
 
 def unlowered_types(module: ModuleOp) -> list:
-    """Diagnostics for values of a type the lowering does not represent, before any
-    pattern runs (a data-movement op on tokens would otherwise lower to LLVM IR that
-    cannot be compiled): one per xla op with such a value, and one per function
-    whose signature has one, or a tuple, when no op of its body was reported."""
+    """Diagnostics for values the lowering does not represent, before any pattern
+    runs: one per op of REAL_ONLY_OPS with a complex operand or result, and one per
+    function whose signature has a tuple (buffers cross a function's boundary) when no
+    op of its body was reported."""
     diagnostics = []
-
-    def first_unlowered(types, real_only: bool = False) -> Attribute | None:
-        return next((p for p in (_unlowered_part(t, real_only) for t in types) if p is not None), None)
-
     for func in module.walk():
         if not isinstance(func, FuncOp):
             continue
         reported = len(diagnostics)
         for op in func.body.walk():
-            types = [*op.operand_types, *op.result_types]
-            if op.name.startswith("xla.") and (part := first_unlowered(types, op.name in REAL_ONLY_OPS)):
+            if op.name in REAL_ONLY_OPS and (
+                part := next((p for p in map(_complex_part, [*op.operand_types, *op.result_types]) if p), None)
+            ):
                 diagnostics.append(op_diagnostic(op, f"is not lowered to linalg: {part} values run on the interpreter only"))
         if len(diagnostics) > reported:
             continue
         signature = [*func.function_type.inputs.data, *func.function_type.outputs.data]
-        if part := first_unlowered(signature):
-            why = f"{part} values run on the interpreter only"
-        elif tuple_type := next((t for t in signature if isinstance(t, TupleType)), None):
+        if tuple_type := next((t for t in signature if isinstance(t, TupleType)), None):
             # tuples live only inside a function: buffers cross its boundary
             why = f"{tuple_type} arguments and results run on the interpreter only"
-        else:
-            continue
-        diagnostics.append(op_diagnostic(func, f"is not lowered to linalg: {why}"))
+            diagnostics.append(op_diagnostic(func, f"is not lowered to linalg: {why}"))
     return diagnostics
 
 
