@@ -9,7 +9,12 @@ buffers: the memory traffic XLA's loop fusion saves.
 
 A producer is fused when its result has no other user, or when it only moves data
 (its body yields one of its inputs: a broadcast, transpose or slice), which costs
-nothing to recompute.
+nothing to recompute. A producer that computes is fused only where the consumer reads
+each of its elements once, i.e. the consumer's indexing map for it is a permutation of
+the consumer's loops (MLIR's elementwise-fusion rule): through a projection, such as a
+matmul's (i, k) operand, its body would run once per value of the missing loop (the
+bias and relu before a dot, recomputed N times, and the dot no longer a plain
+contraction the GEMM kernel takes).
 """
 
 from __future__ import annotations
@@ -80,8 +85,11 @@ class FuseProducerIntoConsumer(RewritePattern):
             producer = operand.owner
             if not isinstance(producer, linalg.GenericOp) or not _is_fusable_producer(producer):
                 continue
-            if not (operand.has_one_use() or _only_moves_data(producer)):
+            moves_data = _only_moves_data(producer)
+            if not (operand.has_one_use() or moves_data):
                 continue
+            if not moves_data and _maps(consumer)[k].inverse_permutation() is None:
+                continue  # computed once per element, not once per element and loop
             new_maps = self.fused_maps(producer, consumer, k)
             if not _loop_bounds_computable(new_maps, len(consumer.iterator_types.data)):
                 continue

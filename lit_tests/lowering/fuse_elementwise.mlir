@@ -52,3 +52,33 @@ func.func @shared(%a: tensor<4xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   func.return %3 : tensor<4xf32>
 }
+
+// -----
+
+// A computing producer (bias add and relu) read by a matrix product through the
+// projection (i, k) is not fused: its body would run once per (i, k) and output
+// column j, and the product would no longer be a plain contraction.
+// CHECK-LABEL: func.func @not_into_a_projection
+// CHECK:         %[[R:.*]] = linalg.generic
+// CHECK:           arith.maximumf
+// CHECK:         linalg.generic {{.*}} ins(%[[R]], %w : tensor<8x16xf32>, tensor<16x4xf32>)
+// CHECK-NEXT:    ^{{.*}}(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:      arith.mulf
+// CHECK-NEXT:      arith.addf
+// CHECK-NEXT:      linalg.yield
+func.func @not_into_a_projection(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>, %init: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = tensor.empty() : tensor<8x16xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x16xf32>) outs(%0 : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %z = arith.constant 0.000000e+00 : f32
+    %r = arith.maximumf %a, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<8x16xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%1, %w : tensor<8x16xf32>, tensor<16x4xf32>) outs(%init : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8x4xf32>
+  func.return %2 : tensor<8x4xf32>
+}
