@@ -18,7 +18,9 @@ Buffers:
   replaced by the output buffer itself, so the result is computed in place.
 * a `linalg.generic` writes its `outs` buffer in place when nobody reads that tensor
   afterwards (see `tensor.insert`) and the buffer is ours (never a function input or a
-  constant); otherwise it writes into a copy.
+  constant); otherwise it writes into a copy, or into a fresh buffer when its body
+  never reads the `outs` value (every element is overwritten, as MLIR's bufferization
+  knows from the op not reading that operand).
 * constant tensors become read-only `memref.global`s.
 * `tensor.insert` stores into its destination's buffer in place under the same rule
   (it is ours, and every other use of the destination comes earlier in the same block,
@@ -258,12 +260,14 @@ class _FunctionBufferizer:
                 self.bufferize_op(inner, scope, False, None)
         ins = [self.buffer(v) if isinstance(v.type, TensorType) else v for v in op.inputs]
         outs = []
-        for out, may_write in zip(op.outputs, writable, strict=True):
+        out_args = op.body.block.args[len(op.inputs) :]
+        for out, may_write, arg in zip(op.outputs, writable, out_args, strict=True):
             buf = self.buffer(out)
             in_place = may_write and buf not in ins
             if not in_place:
                 fresh = self.allocate(buf.type, op, scope, top_level)  # type: ignore[arg-type]
-                self.copy(buf, fresh, op)
+                if arg.uses:  # the body reads the initial value: carry it over
+                    self.copy(buf, fresh, op)
                 buf = fresh
             outs.append(buf)
         new = linalg.GenericOp(

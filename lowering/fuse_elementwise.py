@@ -9,7 +9,8 @@ buffers: the memory traffic XLA's loop fusion saves.
 
 A producer is fused when its result has no other user, or when it only moves data
 (its body yields one of its inputs: a broadcast, transpose or slice), which costs
-nothing to recompute. A producer that computes is fused only where the consumer reads
+nothing to recompute, or when it is cheap and every user can inline it (then it is
+computed in each of them and never stored). A producer that computes is fused only where the consumer reads
 each of its elements once, i.e. the consumer's indexing map for it is a permutation of
 the consumer's loops (MLIR's elementwise-fusion rule): through a projection, such as a
 matmul's (i, k) operand, its body would run once per value of the missing loop (the
@@ -35,6 +36,7 @@ from xdsl.pattern_rewriter import (
 )
 
 PARALLEL = linalg.IteratorType.PARALLEL
+CHEAP_BODY_OPS = 4  # a producer this small is recomputed rather than stored and reread
 
 
 def _maps(op: linalg.GenericOp):
@@ -76,25 +78,50 @@ def _only_moves_data(op: linalg.GenericOp) -> bool:
     )
 
 
+def _duplicable(producer: linalg.GenericOp) -> bool:
+    """A cheap producer (at most CHEAP_BODY_OPS ops) whose every user is a different
+    generic that can inline it: inlined into all of them, its result never goes
+    through memory (softmax's exp(x - max), read by the sum and by the division: two
+    passes over the data instead of four)."""
+    if sum(1 for _ in producer.body.block.ops) - 1 > CHEAP_BODY_OPS:
+        return False
+    users = [use.operation for use in producer.res[0].uses]
+    if len(set(users)) != len(users):
+        return False  # one consumer reading it twice would compute it twice per element
+    for use in producer.res[0].uses:
+        consumer = use.operation
+        if not isinstance(consumer, linalg.GenericOp) or use.index >= len(consumer.inputs):
+            return False
+        if not FuseProducerIntoConsumer.can_fuse(producer, consumer, use.index):
+            return False
+    return True
+
+
 class FuseProducerIntoConsumer(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, consumer: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        if any(isinstance(o, linalg.IndexOp) for o in consumer.body.block.ops):
-            return
         for k, operand in enumerate(consumer.inputs):
             producer = operand.owner
             if not isinstance(producer, linalg.GenericOp) or not _is_fusable_producer(producer):
                 continue
             moves_data = _only_moves_data(producer)
-            if not (operand.has_one_use() or moves_data):
+            if not (operand.has_one_use() or moves_data or _duplicable(producer)):
                 continue
-            if not moves_data and _maps(consumer)[k].inverse_permutation() is None:
-                continue  # computed once per element, not once per element and loop
-            new_maps = self.fused_maps(producer, consumer, k)
-            if not _loop_bounds_computable(new_maps, len(consumer.iterator_types.data)):
+            if not self.can_fuse(producer, consumer, k):
                 continue
-            self.fuse(producer, consumer, k, new_maps, rewriter)
+            self.fuse(producer, consumer, k, self.fused_maps(producer, consumer, k), rewriter)
             return
+
+    @classmethod
+    def can_fuse(cls, producer: linalg.GenericOp, consumer: linalg.GenericOp, k: int) -> bool:
+        """Whether the producer can be inlined as the consumer's k-th input: a computing
+        producer only where the consumer reads each of its elements once (a permutation
+        map), and every loop of the result still spans an operand."""
+        if any(isinstance(o, linalg.IndexOp) for o in consumer.body.block.ops):
+            return False
+        if not _only_moves_data(producer) and _maps(consumer)[k].inverse_permutation() is None:
+            return False  # computed once per element, not once per element and loop
+        return _loop_bounds_computable(cls.fused_maps(producer, consumer, k), len(consumer.iterator_types.data))
 
     @staticmethod
     def fused_maps(producer: linalg.GenericOp, consumer: linalg.GenericOp, k: int) -> list[AffineMap]:

@@ -83,3 +83,34 @@ func.func @loop(%n: tensor<i32>) -> tensor<i32> {
   }
   func.return %r : tensor<i32>
 }
+
+// -----
+
+// One (cse-merged) tensor.empty as the outs of two generics: the second cannot
+// write the first's buffer (still read afterwards), and as its body never reads
+// its outs value it gets a fresh buffer with no copy of the old contents.
+// CHECK-LABEL: func.func @unread_outs_not_copied
+// CHECK:         linalg.generic {{.*}} outs(%[[A:.*]] : memref<4xf32>)
+// CHECK-NOT:     memref.copy
+// CHECK:         linalg.generic {{.*}} ins(%a : memref<4xf32>) outs(%[[B:.*]] : memref<4xf32>)
+// CHECK-NOT:     memref.copy
+// CHECK:         linalg.generic {{.*}} ins(%[[A]], %[[B]] : memref<4xf32>, memref<4xf32>) outs(%out0 : memref<4xf32>)
+func.func @unread_outs_not_copied(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = [#linalg.iterator_type<parallel>]} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = math.exp %v : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = [#linalg.iterator_type<parallel>]} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = math.tanh %v : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %z = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = [#linalg.iterator_type<parallel>]} ins(%x, %y : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%v: f32, %w: f32, %o: f32):
+    %s = arith.addf %v, %w : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  func.return %z : tensor<4xf32>
+}

@@ -82,3 +82,37 @@ func.func @not_into_a_projection(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>, %in
   } -> tensor<8x4xf32>
   func.return %2 : tensor<8x4xf32>
 }
+
+// -----
+
+// A cheap producer read by two different consumers, each reading every element
+// once (softmax's exp feeding the row sum and the division), is computed inside
+// both and never stored.
+// CHECK-LABEL: func.func @duplicated_into_every_user
+// CHECK:         %[[S:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>)
+// CHECK:           math.exp
+// CHECK-NEXT:      arith.addf
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%x, %[[S]] : tensor<4x8xf32>, tensor<4xf32>)
+// CHECK:           math.exp
+// CHECK-NEXT:      arith.divf
+// CHECK-NOT:   linalg.generic
+func.func @duplicated_into_every_user(%x: tensor<4x8xf32>, %zeros: tensor<4xf32>) -> tensor<4x8xf32> {
+  %0 = tensor.empty() : tensor<4x8xf32>
+  %e = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%0 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%e : tensor<4x8xf32>) outs(%zeros : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %1 = tensor.empty() : tensor<4x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%e, %sum : tensor<4x8xf32>, tensor<4xf32>) outs(%1 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.divf %a, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<4x8xf32>
+  func.return %y : tensor<4x8xf32>
+}
