@@ -51,6 +51,7 @@ __all__ = [
 ]
 
 BACKENDS = ("interpreter", "jit")
+LAUNCHERS = ("threads", "mpi")  # how replicas=N runs: threads of this process, or MPI ranks
 
 
 class ProgramError(ValueError):
@@ -122,9 +123,12 @@ class CompiledFunction:
     """A program's entry function, ready to call on numpy arrays (on `replicas`
     replicas: then a call returns one result list per replica)."""
 
-    def __init__(self, module: ModuleOp, entry: str, backend: str, replicas: int = 1):
+    def __init__(self, module: ModuleOp, entry: str, backend: str, replicas: int = 1, launcher: str = "threads"):
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend '{backend}'; expected one of {', '.join(BACKENDS)}")
+        if launcher not in LAUNCHERS:
+            raise ValueError(f"unknown launcher '{launcher}'; expected one of {', '.join(LAUNCHERS)}")
+        self.launcher = launcher
         if isinstance(replicas, bool) or not isinstance(replicas, int) or replicas < 1:
             raise ValueError(f"the number of replicas must be a positive integer, got {replicas!r}")
         self.module = module
@@ -168,6 +172,8 @@ class CompiledFunction:
 
         n = self.replicas
         inputs = check_replica_inputs(self.function, arrays, n)
+        if self.launcher == "mpi":
+            return self._run_mpi(inputs, infeed, outfeed)
         if n == 1 and infeed is None and outfeed is None:
             return list(self._run(inputs[0]))
         if infeed is None:
@@ -188,6 +194,16 @@ class CompiledFunction:
         if n == 1:
             return list(results[0])
         return [list(r) for r in results]
+
+
+    def _run_mpi(self, inputs: list[list[Any]], infeed: Any, outfeed: Any) -> list[Any]:
+        """Replica r as rank r of an MPI job (xla_opt/mpi_launch.py)."""
+        from xla_opt.mpi_launch import run_replicas_mpi
+
+        if infeed is not None or outfeed is not None:
+            raise ValueError("the MPI launcher runs without host queues (infeed/outfeed)")
+        results = run_replicas_mpi(str(self.module), self.entry, self.backend, inputs)
+        return list(results[0]) if self.replicas == 1 else [list(r) for r in results]
 
 
 def check_replica_inputs(func: FuncOp, arrays: Sequence[Any], replicas: int) -> list[list[Any]]:
@@ -236,10 +252,12 @@ def compile(  # noqa: A001 - mirrors jax.jit / torch.compile naming
     entry: str = "main",
     backend: str = "interpreter",
     replicas: int = 1,
+    launcher: str = "threads",
 ) -> CompiledFunction:
     """The entry function of `program`, callable on numpy arrays; with replicas=N a call
-    runs N replicas and returns a list of N result lists."""
-    return CompiledFunction(load_program(program), entry, backend, replicas)
+    runs N replicas and returns a list of N result lists: as threads of this process
+    (launcher="threads") or as the ranks of an MPI job (launcher="mpi")."""
+    return CompiledFunction(load_program(program), entry, backend, replicas, launcher)
 
 
 def run(
@@ -250,12 +268,13 @@ def run(
     replicas: int = 1,
     infeed: Sequence[Any] | None = None,
     outfeed: list[Any] | None = None,
+    launcher: str = "threads",
 ) -> list[Any]:
     """Run the entry function of `program` on `arrays`.
 
     Returns the list of its results; with replicas=N (> 1), a list of N result lists,
     `results[r][i]` being result i of replica r. `infeed`/`outfeed`: see the module
     docstring."""
-    return compile(program, entry=entry, backend=backend, replicas=replicas)(
+    return compile(program, entry=entry, backend=backend, replicas=replicas, launcher=launcher)(
         *arrays, infeed=infeed, outfeed=outfeed
     )

@@ -28,7 +28,7 @@ from typing import Any, NoReturn
 import numpy as np
 from xdsl.dialects.builtin import TensorType, TupleType
 
-from xla_opt.api import BACKENDS, ProgramError, compile, load_program
+from xla_opt.api import BACKENDS, LAUNCHERS, ProgramError, compile, load_program
 from xla_opt.diagnostics import one_line
 from xla_opt.interpreter.dtypes import BFLOAT16, Token, numpy_dtype
 from xla_opt.interpreter.replicas import ReplicaError
@@ -66,6 +66,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--output-dir", metavar="DIR", help="write result_<i>.npy files into DIR instead of printing")
     p.add_argument("--backend", default="interpreter", help=f"the backend ({', '.join(BACKENDS)}; default: interpreter)")
     p.add_argument("--replicas", type=int, default=1, metavar="N", help="run N replicas (default: 1)")
+    p.add_argument(
+        "--launcher",
+        default="threads",
+        choices=LAUNCHERS,
+        help="how the replicas run: threads of this process (default) or the ranks of an MPI job "
+        "(mpirun -np N, started here unless already inside one)",
+    )
     return p
 
 
@@ -194,7 +201,7 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown backend '{args.backend}'; expected one of {', '.join(BACKENDS)}")
     text, name = _read_program(args.file)
     module = load_program(text, name)
-    f = compile(module, entry=args.entry, backend=args.backend, replicas=args.replicas)
+    f = compile(module, entry=args.entry, backend=args.backend, replicas=args.replicas, launcher=args.launcher)
     params = f.function.function_type.inputs.data
     if args.random_inputs:
         inputs = _random_inputs(f.function, args.seed, args.replicas)
@@ -206,8 +213,9 @@ def _run(args: argparse.Namespace) -> int:
         inputs = [_load_npy(path, t) for path, t in zip(args.inputs, params)]
     outfeed: list[Any] = []
     # host queues are the interpreter's; other backends run without them
-    results = f(*inputs, outfeed=outfeed if args.backend == "interpreter" else None)
-    if args.backend != "interpreter":
+    host_queues = args.backend == "interpreter" and args.launcher == "threads"
+    results = f(*inputs, outfeed=outfeed if host_queues else None)
+    if not host_queues:
         outfeed = [] if args.replicas == 1 else [[] for _ in range(args.replicas)]
     per_replica = [results] if args.replicas == 1 else results
     feeds = [outfeed] if args.replicas == 1 else outfeed

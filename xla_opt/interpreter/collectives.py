@@ -74,9 +74,17 @@ def _key(op: Operation, values: Sequence[np.ndarray]) -> str:
     return f"{op.name}{channel_text} ({', '.join(describe(v) for v in values)})"
 
 
-def _exchange(state: ReplicaState, op: Operation, group: tuple[int, ...], values: tuple[np.ndarray, ...]):
-    """Every member's `values`, in group order."""
-    got = state.context.rendezvous.exchange(state.replica, group, _key(op, values), where(op), values)
+def _exchange(
+    state: ReplicaState,
+    op: Operation,
+    group: tuple[int, ...],
+    values: tuple[np.ndarray, ...],
+    grouping: Sequence[Sequence[int]] = (),
+):
+    """Every member's `values`, in group order. `grouping` is the op's whole
+    replica_groups (over MPI, one communicator per grouping)."""
+    rendezvous = state.context.rendezvous
+    got = rendezvous.exchange(state.replica, group, _key(op, values), where(op), values, grouping=grouping)
     return [got[r] for r in group]
 
 
@@ -112,8 +120,9 @@ class CollectiveFunctions(InterpreterFunctions):
     @impl(xla.AllReduceOp)
     def run_all_reduce(self, interpreter: Interpreter, op: xla.AllReduceOp, args: tuple[Any, ...]):
         state = replica_state(interpreter)
-        group = _group(state, op, op.get_replica_groups())
-        contributions = _exchange(state, op, group, tuple(args))
+        rows = op.get_replica_groups()
+        group = _group(state, op, rows)
+        contributions = _exchange(state, op, group, tuple(args), rows)
         return tuple(
             _fold(interpreter, op.computation, [c[i] for c in contributions]) for i in range(len(args))
         )
@@ -121,19 +130,21 @@ class CollectiveFunctions(InterpreterFunctions):
     @impl(xla.AllGatherOp)
     def run_all_gather(self, interpreter: Interpreter, op: xla.AllGatherOp, args: tuple[Any, ...]):
         state = replica_state(interpreter)
-        group = _group(state, op, op.get_replica_groups())
+        rows = op.get_replica_groups()
+        group = _group(state, op, rows)
         dim = op.get_all_gather_dim()
         operand = args[0]
         shape = list(operand.shape)
         shape[dim] *= len(group)
         _check_result_shape(op, op.result.type, tuple(shape), group)
-        contributions = _exchange(state, op, group, (operand,))
+        contributions = _exchange(state, op, group, (operand,), rows)
         return (np.concatenate([c[0] for c in contributions], axis=dim),)
 
     @impl(xla.ReduceScatterOp)
     def run_reduce_scatter(self, interpreter: Interpreter, op: xla.ReduceScatterOp, args: tuple[Any, ...]):
         state = replica_state(interpreter)
-        group = _group(state, op, op.get_replica_groups())
+        rows = op.get_replica_groups()
+        group = _group(state, op, rows)
         dim = op.get_scatter_dimension()
         operand = args[0]
         if operand.shape[dim] % len(group):
@@ -144,7 +155,7 @@ class CollectiveFunctions(InterpreterFunctions):
         shape = list(operand.shape)
         shape[dim] //= len(group)
         _check_result_shape(op, op.result.type, tuple(shape), group)
-        contributions = _exchange(state, op, group, (operand,))
+        contributions = _exchange(state, op, group, (operand,), rows)
         reduced = _fold(interpreter, op.computation, [c[0] for c in contributions])
         block = np.split(reduced, len(group), axis=dim)[group.index(state.replica)]
         return (block.copy(),)
@@ -152,7 +163,8 @@ class CollectiveFunctions(InterpreterFunctions):
     @impl(xla.AllToAllOp)
     def run_all_to_all(self, interpreter: Interpreter, op: xla.AllToAllOp, args: tuple[Any, ...]):
         state = replica_state(interpreter)
-        group = _group(state, op, op.get_replica_groups())
+        rows = op.get_replica_groups()
+        group = _group(state, op, rows)
         split_count = op.get_split_count()
         if split_count != len(group):
             raise ReplicaError(
@@ -161,7 +173,7 @@ class CollectiveFunctions(InterpreterFunctions):
         operand = args[0]
         split_dim = op.get_split_dimension()
         concat_dim = op.get_concat_dimension()
-        contributions = _exchange(state, op, group, (operand,))
+        contributions = _exchange(state, op, group, (operand,), rows)
         me = group.index(state.replica)
         received = [np.split(c[0], split_count, axis=split_dim)[me] for c in contributions]
         return (np.concatenate(received, axis=concat_dim),)

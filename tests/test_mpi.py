@@ -1,0 +1,175 @@
+"""Replicas as MPI ranks (issue 12): the interpreter's collectives over MPI give the
+threaded interpreter's results bit for bit (the threaded run is the oracle, itself
+checked against the spec's examples in test_interp_collectives.py), `xla-run
+--launcher mpi` prints what the threaded run prints, and failures end the job with
+one line instead of a hang. Jobs stay at <= 4 ranks with small tensors (the machine
+has 2 cores; MPICH ranks busy-poll)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import xla_opt
+from xla_opt.interpreter.replicas import ReplicaError
+from xla_opt.mpi_launch import mpi_available, mpirun, run_replicas_mpi
+
+pytestmark = pytest.mark.skipif(mpi_available() is not None, reason=f"MPI missing: {mpi_available()}")
+
+COLLECTIVES = """
+func.func @main(%x: tensor<4x2xf32>, %k: tensor<i32>) -> (tensor<4x2xf32>, tensor<4x2xf32>, tensor<i32>, tensor<8x2xf32>, tensor<2x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<ui32>) {
+  %sum = xla.all_reduce %x, replica_groups = [] computation {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = xla.add %a, %b : tensor<f32>
+    xla.return %s : tensor<f32>
+  } : (tensor<4x2xf32>) -> tensor<4x2xf32>
+  %pair_max = xla.all_reduce %x, replica_groups = [[0, 2], [3, 1]] computation {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = xla.maximum %a, %b : tensor<f32>
+    xla.return %m : tensor<f32>
+  } : (tensor<4x2xf32>) -> tensor<4x2xf32>
+  %int_sum = xla.all_reduce %k, replica_groups = [[1, 0], [2, 3]] computation {
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %s = xla.add %a, %b : tensor<i32>
+    xla.return %s : tensor<i32>
+  } : (tensor<i32>) -> tensor<i32>
+  %gathered = xla.all_gather %x, all_gather_dim = 0, replica_groups = [[0, 2], [3, 1]] : (tensor<4x2xf32>) -> tensor<8x2xf32>
+  %scattered = xla.reduce_scatter %x, scatter_dimension = 0, replica_groups = [[1, 0], [2, 3]] computation {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = xla.add %a, %b : tensor<f32>
+    xla.return %s : tensor<f32>
+  } : (tensor<4x2xf32>) -> tensor<2x2xf32>
+  %swapped = xla.all_to_all %x, split_dimension = 0, concat_dimension = 0, split_count = 4, replica_groups = [[0, 1, 2, 3]] : (tensor<4x2xf32>) -> tensor<4x2xf32>
+  %permuted = xla.collective_permute %x, source_target_pairs = [[0, 1], [1, 2], [2, 0]] : (tensor<4x2xf32>) -> tensor<4x2xf32>
+  %id = xla.replica_id : tensor<ui32>
+  func.return %sum, %pair_max, %int_sum, %gathered, %scattered, %swapped, %permuted, %id : tensor<4x2xf32>, tensor<4x2xf32>, tensor<i32>, tensor<8x2xf32>, tensor<2x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<ui32>
+}
+"""
+
+
+def assert_same(got, expected) -> None:
+    assert len(got) == len(expected)
+    for replica_got, replica_expected in zip(got, expected, strict=True):
+        assert len(replica_got) == len(replica_expected)
+        for g, e in zip(replica_got, replica_expected, strict=True):
+            assert g.dtype == e.dtype and g.shape == e.shape
+            np.testing.assert_array_equal(g, e)  # bit for bit: same folds, same order
+
+
+def test_every_collective_matches_the_threaded_replicas():
+    """Four ranks: all_reduce over all replicas and over groups given out of order
+    (float sum, max, integer sum), all_gather, reduce_scatter, all_to_all,
+    collective_permute (replica 3 is no target: zeros) and replica_id."""
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal((4, 4, 2)).astype(np.float32)  # one (4, 2) value per replica
+    k = np.array([3, -7, 11, 100], dtype=np.int32)
+    threads = xla_opt.run(COLLECTIVES, x, k, replicas=4)
+    mpi = xla_opt.run(COLLECTIVES, x, k, replicas=4, launcher="mpi")
+    assert_same(mpi, threads)
+    np.testing.assert_array_equal(mpi[3][6], np.zeros((4, 2), np.float32))
+    assert [int(r[7]) for r in mpi] == [0, 1, 2, 3]
+
+
+def test_xla_run_prints_what_the_threaded_run_prints(tmp_path):
+    program = tmp_path / "p.mlir"
+    program.write_text(COLLECTIVES)
+    x = np.arange(32, dtype=np.float32).reshape(4, 4, 2)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "k.npy", np.arange(4, dtype=np.int32))
+    base = [sys.executable, "-m", "xla_opt.run_main", str(program), "--input", str(tmp_path / "x.npy"),
+            str(tmp_path / "k.npy"), "--replicas", "4"]  # fmt: skip
+    threads = subprocess.run(base, capture_output=True, text=True, check=True)
+    mpi = subprocess.run([*base, "--launcher", "mpi"], capture_output=True, text=True, check=False)
+    assert mpi.returncode == 0, mpi.stderr
+    assert mpi.stdout == threads.stdout
+    assert "replica 3 result #7: uint32[]" in mpi.stdout
+
+
+WHILE_ALL_REDUCE = """
+func.func @main(%x: tensor<2xf32>, %n: tensor<i32>) -> tensor<2xf32> {
+  %zero = xla.constant dense<0> : tensor<i32>
+  %i, %r, %m = xla.while %zero, %x, %n cond {
+  ^bb0(%ci: tensor<i32>, %cx: tensor<2xf32>, %cn: tensor<i32>):
+    %go = xla.compare %ci, %cn, comparison_direction = LT : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    xla.return %go : tensor<i1>
+  } body {
+  ^bb0(%bi: tensor<i32>, %bx: tensor<2xf32>, %bn: tensor<i32>):
+    %one = xla.constant dense<1> : tensor<i32>
+    %ni = xla.add %bi, %one : tensor<i32>
+    %s = xla.all_reduce %bx, replica_groups = [] computation {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %t = xla.add %a, %b : tensor<f32>
+      xla.return %t : tensor<f32>
+    } : (tensor<2xf32>) -> tensor<2xf32>
+    xla.return %ni, %s, %bn : tensor<i32>, tensor<2xf32>, tensor<i32>
+  } : (tensor<i32>, tensor<2xf32>, tensor<i32>) -> (tensor<i32>, tensor<2xf32>, tensor<i32>)
+  func.return %r : tensor<2xf32>
+}
+"""
+
+
+def test_a_collective_one_replica_never_reaches_times_out():
+    """Replica 1 loops once more than replica 0: its second all_reduce has no partner.
+    MPI would wait forever; the rank reports where it waits and the job ends."""
+    module = xla_opt.api.load_program(WHILE_ALL_REDUCE)
+    x = np.ones(2, np.float32)
+    inputs = [[x, np.array(1, np.int32)], [x, np.array(2, np.int32)]]
+    with pytest.raises(
+        ReplicaError, match=r"replica 1 of 2 failed: replica 1 waited 2 s in xla.all_reduce .*never reached"
+    ):
+        run_replicas_mpi(str(module), "main", "interpreter", inputs, timeout=2.0)
+
+
+def test_a_failing_replica_ends_the_job_with_one_line():
+    """A run-time error (a replica id the job does not have) aborts the job: the
+    caller gets the failing rank's one line, no rank waits for it."""
+    program = COLLECTIVES.replace(
+        "source_target_pairs = [[0, 1], [1, 2], [2, 0]]", "source_target_pairs = [[0, 1], [1, 5]]"
+    )
+    x = np.zeros((4, 2), np.float32)
+    with pytest.raises(
+        ReplicaError,
+        match=r"^replica \d of 4 failed: xla.collective_permute .*names replica ids \[5\] but the program runs on 4 replica\(s\)$",
+    ):
+        xla_opt.run(program, x, np.array(0, np.int32), replicas=4, launcher="mpi")
+
+
+def test_inside_an_mpi_job_the_ranks_run_their_replicas(tmp_path):
+    """Started by mpirun (as a site's own would be): each rank runs its replica and
+    gets every replica's results; a job of the wrong size is a clear error."""
+    script = tmp_path / "job.py"
+    script.write_text(
+        textwrap.dedent(f"""
+        import sys
+        import numpy as np
+        import xla_opt
+        from mpi4py import MPI
+        program = {COLLECTIVES!r}
+        x = np.arange(32, dtype=np.float32).reshape(4, 4, 2)
+        k = np.arange(4, dtype=np.int32)
+        replicas = int(sys.argv[1])
+        try:
+            results = xla_opt.run(program, x, k, replicas=replicas, launcher="mpi")
+        except Exception as e:
+            print(f"rank {{MPI.COMM_WORLD.Get_rank()}}: {{e}}")
+            raise SystemExit(1)
+        expected = xla_opt.run(program, x, k, replicas=replicas)
+        same = all(np.array_equal(g, e) for rg, re in zip(results, expected) for g, e in zip(rg, re))
+        print(f"rank {{MPI.COMM_WORLD.Get_rank()}}: same={{same}}")
+    """)
+    )
+
+    def job(ranks: int) -> subprocess.CompletedProcess:
+        command = [str(mpirun()), "-np", str(ranks), sys.executable, str(script), "4"]
+        return subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+
+    ok = job(4)
+    assert ok.returncode == 0, ok.stderr
+    assert all(f"rank {r}: same=True" in ok.stdout for r in range(4)), ok.stdout
+    wrong = job(2)
+    assert wrong.returncode != 0
+    assert "the MPI job has 2 rank(s) for 4 replicas" in wrong.stderr + wrong.stdout

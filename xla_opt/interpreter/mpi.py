@@ -1,0 +1,127 @@
+"""Replicas as MPI ranks: the interpreter's collectives over MPI (issue 12).
+
+Replica r is rank r of `MPI.COMM_WORLD`, each rank one process running its replica
+with its own interpreter. `MpiRendezvous` stands in for the threaded `Rendezvous`
+(replicas.py) behind the same `exchange`: the members of a replica group gather every
+member's contribution over a communicator of that group, and each computes its result
+from them exactly as the threaded replicas do (folds in group order), so the results
+are bit for bit the threaded interpreter's.
+
+* Groups: `replica_groups` becomes one communicator per distinct grouping
+  (`Comm_split`, colour = the row, key = the position in the row, so communicator
+  ranks are in group order), made the first time a grouping is seen and cached; the
+  group of all replicas is COMM_WORLD itself.
+* Exchange: the contributions are pickled and gathered with non-blocking
+  `Iallgather`/`Iallgatherv`, so a wait can end: after `timeout` seconds a rank still
+  waiting (a collective some replica never reaches, a replica that loops) raises a
+  `ReplicaError` naming the collective, as the threaded interpreter reports
+  deadlocks, instead of hanging.
+* Members that reached different collectives (op, channel or operand types differ)
+  are a `ReplicaError`, as in the threaded run.
+* Send/recv between replicas (channels) are not carried over MPI yet: a located
+  `ReplicaError` says so.
+"""
+
+from __future__ import annotations
+
+import pickle
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .replicas import DEFAULT_TIMEOUT, ReplicaError, _ids
+
+
+def _mpi() -> Any:
+    from mpi4py import MPI
+
+    return MPI
+
+
+class MpiRendezvous:
+    """Collectives among the ranks of COMM_WORLD (see the module doc)."""
+
+    def __init__(self, timeout: float = DEFAULT_TIMEOUT):
+        mpi = _mpi()
+        self.world = mpi.COMM_WORLD
+        self.rank = self.world.Get_rank()
+        self.num_replicas = self.world.Get_size()
+        self.timeout = timeout
+        self._communicators: dict[tuple[tuple[int, ...], ...], Any] = {}
+
+    # ---- the threaded Rendezvous's lifecycle calls: nothing to do across processes ----
+    def finish(self, replica: int) -> None:
+        pass
+
+    def fail(self, replica: int, error: BaseException) -> None:
+        pass
+
+    # ---- collectives -------------------------------------------------------------------
+    def exchange(
+        self,
+        replica: int,
+        group: Sequence[int],
+        key: str,
+        where: str,
+        value: Any,
+        grouping: Sequence[Sequence[int]] = (),
+    ) -> dict[int, Any]:
+        """Every member's `value` (see the threaded Rendezvous.exchange); `grouping` is
+        the op's whole replica_groups (empty: one group of all replicas)."""
+        group = tuple(group)
+        comm = self._communicator(group, grouping, where)
+        parts = self._allgather(comm, pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL), where, group)
+        contributions = [pickle.loads(p) for p in parts]
+        keys = [k for k, _ in contributions]
+        if len(set(keys)) != 1:
+            places = "; ".join(f"replica {r} at {k}" for r, k in zip(group, keys, strict=True))
+            raise ReplicaError(f"the replicas of group {_ids(group)} reached different collectives: {places}")
+        return {r: v for r, (_, v) in zip(group, contributions, strict=True)}
+
+    def send(self, replica: int, channel: int, value: Any) -> None:
+        raise ReplicaError(f"send on channel {channel}: send/recv between replicas does not run over MPI yet")
+
+    def recv(self, replica: int, channel: int, where: str) -> tuple[int, Any]:
+        raise ReplicaError(f"{where}: send/recv between replicas does not run over MPI yet")
+
+    # ---- communicators and waiting -----------------------------------------------------
+    def _communicator(self, group: tuple[int, ...], grouping: Sequence[Sequence[int]], where: str) -> Any:
+        if group == tuple(range(self.num_replicas)):
+            return self.world
+        rows = tuple(tuple(row) for row in grouping) or (group,)
+        comm = self._communicators.get(rows)
+        if comm is None:
+            # every rank reaches this op with the same replica_groups: a barrier that
+            # can time out first, so that Split (which cannot) only runs once all are here
+            self._wait(self.world.Ibarrier(), where, tuple(range(self.num_replicas)))
+            colour = next(i for i, row in enumerate(rows) if self.rank in row)
+            comm = self._communicators[rows] = self.world.Split(colour, rows[colour].index(self.rank))
+        return comm
+
+    def _allgather(self, comm: Any, data: bytes, where: str, group: tuple[int, ...]) -> list[bytes]:
+        mpi = _mpi()
+        sizes = np.zeros(comm.Get_size(), dtype=np.int64)
+        self._wait(comm.Iallgather(np.array([len(data)], dtype=np.int64), sizes), where, group)
+        displacements = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        received = np.empty(int(sizes.sum()), dtype=np.uint8)
+        send = np.frombuffer(data, dtype=np.uint8)
+        request = comm.Iallgatherv(send, [received, sizes.tolist(), displacements.tolist(), mpi.BYTE])
+        self._wait(request, where, group)
+        return [received[d : d + s].tobytes() for d, s in zip(displacements, sizes, strict=True)]
+
+    def _wait(self, request: Any, where: str, group: tuple[int, ...]) -> None:
+        """Poll `request` until it completes or `timeout` seconds pass (then a
+        ReplicaError: MPI itself would wait forever)."""
+        deadline = time.monotonic() + self.timeout
+        pause = 0.0
+        while not request.Test():
+            if time.monotonic() > deadline:
+                raise ReplicaError(
+                    f"replica {self.rank} waited {self.timeout:g} s in {where} for the other replicas of "
+                    f"group {_ids(group)}: some replica never reached this collective"
+                )
+            time.sleep(pause)
+            pause = min(0.001, pause + 0.00005)
+

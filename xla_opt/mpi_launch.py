@@ -1,0 +1,151 @@
+"""Running N replicas as the N ranks of an MPI job (issue 12), for `xla_opt.run(...,
+replicas=N, launcher="mpi")` and `xla-run --replicas N --launcher mpi`.
+
+Outside an MPI job, `run_replicas_mpi` starts one: `mpirun -np N python -m
+xla_opt.mpi_launch JOBDIR`, with the `mpirun` beside `sys.executable` (the MPI that
+mpi4py in this environment loads: a different MPI's `mpirun` would start N
+single-rank jobs, which every rank checks for). JOBDIR holds the job (the program's
+text, entry, backend, every replica's inputs); each rank runs its replica (the
+interpreter, its collectives over `MpiRendezvous`), the results are gathered to rank
+0, which writes them back. Already inside an MPI job of N ranks (started by the site's
+own `mpirun`), the ranks run their replicas directly and every rank returns all
+results.
+
+A rank that fails writes its one-line error and aborts the job (MPI_Abort), so no
+rank waits for it forever; the caller gets that line as a ReplicaError.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from xla_opt.interpreter.replicas import DEFAULT_TIMEOUT, ReplicaError
+
+JOB_FILE = "job.pkl"
+RESULTS_FILE = "results.pkl"
+LAUNCH_TIMEOUT = 600.0  # seconds for a whole job started here, on top of the waits' own timeouts
+_MPI_JOB_VARIABLES = ("PMI_RANK", "PMI_SIZE", "PMIX_RANK", "OMPI_COMM_WORLD_SIZE", "MPI_LOCALNRANKS")
+
+
+def mpi_available() -> str | None:
+    """None when mpi4py and an `mpirun` beside the interpreter are installed, else why not."""
+    try:
+        import mpi4py  # noqa: F401
+    except ImportError:
+        return "the MPI launcher needs mpi4py and an MPI (pip install 'xla-opt[mpi]')"
+    if not mpirun().exists():
+        return f"the MPI launcher needs {mpirun()} (pip install 'xla-opt[mpi]' installs MPICH's)"
+    return None
+
+
+def mpirun() -> Path:
+    return Path(sys.executable).parent / "mpirun"
+
+
+def in_mpi_job() -> bool:
+    """Whether this process was started by mpirun (as one rank of a job)."""
+    return any(v in os.environ for v in _MPI_JOB_VARIABLES)
+
+
+def run_replicas_mpi(
+    program_text: str, entry: str, backend: str, inputs: list[list[Any]], timeout: float = DEFAULT_TIMEOUT
+) -> list[tuple[Any, ...]]:
+    """Every replica's results, replica r run by rank r of an MPI job of len(inputs)
+    ranks (started here unless this process is already one of them)."""
+    if backend != "interpreter":
+        raise ValueError("the MPI launcher runs the interpreter backend; the JIT over MPI is not built yet")
+    if why := mpi_available():
+        raise ValueError(why)
+    job = {"program": program_text, "entry": entry, "inputs": inputs, "timeout": timeout}
+    if in_mpi_job():
+        return _run_rank(job, everyone_gets_results=True)
+    with tempfile.TemporaryDirectory(prefix="xla-opt-mpi-") as workdir:
+        with open(Path(workdir) / JOB_FILE, "wb") as f:
+            pickle.dump(job, f, protocol=pickle.HIGHEST_PROTOCOL)
+        command = [str(mpirun()), "-np", str(len(inputs)), sys.executable, "-m", "xla_opt.mpi_launch", workdir]
+        env = {k: v for k, v in os.environ.items() if k not in _MPI_JOB_VARIABLES}
+        try:
+            done = subprocess.run(
+                command, capture_output=True, text=True, env=env, timeout=LAUNCH_TIMEOUT + timeout, check=False
+            )
+        except subprocess.TimeoutExpired:
+            raise ReplicaError(
+                f"the MPI job of {len(inputs)} ranks did not finish in {LAUNCH_TIMEOUT + timeout:g} s"
+            ) from None
+        errors = sorted(Path(workdir).glob("error-*.txt"))
+        if errors:
+            raise ReplicaError(errors[0].read_text().strip())
+        results = Path(workdir) / RESULTS_FILE
+        if done.returncode != 0 or not results.exists():
+            lines = [line for line in (done.stderr or done.stdout).splitlines() if line.strip()]
+            raise ReplicaError(f"the MPI job failed (exit {done.returncode}): {lines[-1] if lines else 'no output'}")
+        with open(results, "rb") as f:
+            return pickle.load(f)
+
+
+def _run_rank(job: dict, everyone_gets_results: bool, workdir: Path | None = None) -> list[tuple[Any, ...]]:
+    """Run this rank's replica of `job`; all ranks' results (on rank 0, or on every
+    rank with `everyone_gets_results`)."""
+    from mpi4py import MPI
+
+    from xla_opt.api import load_program
+    from xla_opt.interpreter import make_interpreter
+    from xla_opt.interpreter.mpi import MpiRendezvous
+    from xla_opt.interpreter.replicas import ReplicaContext, attach
+
+    world = MPI.COMM_WORLD
+    rank, size, n = world.Get_rank(), world.Get_size(), len(job["inputs"])
+    try:
+        if size != n:
+            raise ReplicaError(
+                f"the MPI job has {size} rank(s) for {n} replicas (an `mpirun` of another MPI than "
+                "mpi4py's starts single-rank jobs: use the one beside the Python interpreter)"
+            )
+        module = load_program(job["program"])
+        context = ReplicaContext(n, timeout=job["timeout"])
+        context.rendezvous = MpiRendezvous(job["timeout"])  # type: ignore[assignment]
+        interpreter = make_interpreter(module)
+        attach(interpreter, context, rank)
+        mine = tuple(interpreter.call_op(job["entry"], tuple(job["inputs"][rank])))
+    except BaseException as e:  # reported, then the whole job stops
+        _abort(rank, n, e, workdir)
+        raise
+    if everyone_gets_results:
+        return world.allgather(mine)
+    gathered = world.gather(mine, root=0)
+    return gathered if rank == 0 else []
+
+
+def _abort(rank: int, n: int, error: BaseException, workdir: Path | None) -> None:
+    from mpi4py import MPI
+
+    text = "; ".join(p.strip() for p in str(error).splitlines() if p.strip()) or type(error).__name__
+    line = f"replica {rank} of {n} failed: {text}"
+    if workdir is not None:
+        (workdir / f"error-{rank}.txt").write_text(line + "\n")
+    print(f"xla-opt: {line}", file=sys.stderr, flush=True)
+    MPI.COMM_WORLD.Abort(1)
+
+
+def main(argv: list[str]) -> int:
+    """A rank of a job started by run_replicas_mpi: argv = [JOBDIR]."""
+    workdir = Path(argv[0])
+    with open(workdir / JOB_FILE, "rb") as f:
+        job = pickle.load(f)
+    results = _run_rank(job, everyone_gets_results=False, workdir=workdir)
+    from mpi4py import MPI
+
+    if MPI.COMM_WORLD.Get_rank() == 0:
+        with open(workdir / RESULTS_FILE, "wb") as f:
+            pickle.dump(results, f, protocol=pickle.HIGHEST_PROTOCOL)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
