@@ -23,18 +23,26 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import Float32Type, IntegerAttr, MemRefType, ModuleOp, NoneAttr, ShapedType, i64
+from xdsl.dialects.builtin import (
+    Float32Type,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    ShapedType,
+    i64,
+)
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
-from xdsl.traits import SymbolTable
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.traits import SymbolTable
 from xla_opt.lowering.contractions import is_multiply_accumulate
 from xla_opt.lowering.kernels.gemm import SYMBOL
 from xla_opt.lowering.llvm_types import PTR
@@ -158,7 +166,12 @@ class MatmulToKernelPass(ModulePass):
     name = "linalg-matmul-to-kernel"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pattern = MatmulToKernel()
-        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
-        if pattern.used and SymbolTable.lookup_symbol(op, SYMBOL) is None:
-            op.body.block.add_op(sgemm_declaration())
+        rewrite_to_calls(op, MatmulToKernel(), sgemm_declaration())
+
+
+def rewrite_to_calls(module: ModuleOp, pattern, declaration: llvm.FuncOp) -> None:
+    """One walk of `pattern` (which sets `used` when it rewrote an op into a call of a
+    kernel); then the kernel's external `declaration`, once per module."""
+    PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(module)
+    if pattern.used and SymbolTable.lookup_symbol(module, declaration.sym_name.data) is None:
+        module.body.block.add_op(declaration)

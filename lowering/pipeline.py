@@ -10,6 +10,7 @@
          --canonicalize, cse-->
          --xla-bufferize-->           linalg on memrefs (destination passing)
          --linalg-matmul-to-kernel--> f32 matrix products as calls of the GEMM micro-kernel
+         --linalg-conv-to-kernel-->   f32 2-D convolutions as calls of the implicit-GEMM kernel
          --buffer-loop-hoisting-->    a loop's per-trip allocations made once around it
          --convert-linalg-to-loops--> scf loops with memref.load/store
          --lower-affine-->            index arithmetic of non-trivial indexing maps
@@ -40,6 +41,7 @@ STAGES: tuple[str, ...] = (
     "cse",
     "xla-bufferize",
     "linalg-matmul-to-kernel",
+    "linalg-conv-to-kernel",
     "buffer-loop-hoisting",
     "convert-linalg-to-loops",
     "lower-affine",

@@ -54,6 +54,7 @@ PASSES: dict[str, str] = {
     "linalg-fuse-elementwise": "xla_opt.lowering.fuse_elementwise:FuseElementwisePass",
     "xla-bufferize": "xla_opt.lowering.bufferize:XlaBufferizePass",
     "linalg-matmul-to-kernel": "xla_opt.lowering.matmul_to_kernel:MatmulToKernelPass",
+    "linalg-conv-to-kernel": "xla_opt.lowering.conv_to_kernel:ConvToKernelPass",
     "buffer-loop-hoisting": "xla_opt.lowering.buffer_loop_hoisting:BufferLoopHoistingPass",
     "convert-scf-while-to-cf": "xla_opt.lowering.scf_while:ConvertScfWhileToCfPass",
     "convert-to-llvm": "xla_opt.lowering.to_llvm:ConvertToLLVMPass",

@@ -22,21 +22,29 @@ goes through an MR x NR temporary of which only the valid part is added.
 The shape follows the host: AVX2 + FMA (16 ymm registers) takes a 6 x 16 tile of
 `<8 x float>` (12 accumulators, 2 B vectors, 1 broadcast); otherwise a 4 x 8 tile of
 `<4 x float>` with `llvm.fmuladd` (fused only where the CPU has FMA).
+
+The blocking loop, the micro-kernel and the threading serve every entry of the library
+(`Entry`: this GEMM, the convolution of `conv.py`): an entry says how its operands are
+packed (`Strided` here, the convolution's im2col windows there) and which parameter the
+threads split; `library_ir` puts the entries in one module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Protocol
 
 SYMBOL = "xla_opt_sgemm"
 MICRO_KERNEL = "xla_opt_sgemm_micro_kernel"
-SERIAL = "xla_opt_sgemm_serial"  # the single-thread code, when the parallel dispatch is on top
-WORKER = "xla_opt_sgemm_worker"  # one thread's column range, run by GOMP_parallel
-THREADS = "xla_opt_sgemm_threads"  # the i32 thread count, read at each call
+THREADS = (
+    "xla_opt_sgemm_threads"  # the i32 thread count of every entry, read at each call
+)
 SET_THREADS = "xla_opt_sgemm_set_threads"
-PARALLEL_MIN_WORK = 1 << 21  # multiply-adds (~100 us single-thread) before going parallel
+PARALLEL_MIN_WORK = (
+    1 << 21
+)  # multiply-adds (~100 us single-thread) before going parallel
 ALIGNMENT = 64
 
 
@@ -53,7 +61,9 @@ class KernelShape:
     fma: str  # the multiply-add intrinsic's base name
 
     def __post_init__(self) -> None:
-        assert self.nr % self.vw == 0 and self.mc % self.mr == 0 and self.nc % self.nr == 0
+        assert (
+            self.nr % self.vw == 0 and self.mc % self.mr == 0 and self.nc % self.nr == 0
+        )
 
 
 # Zen 3: KC x NR floats of B (24 KB) stay in L1, MC x KC of A (180 KB) in L2.
@@ -67,12 +77,13 @@ def shape_for(features: str) -> KernelShape:
     return AVX2_FMA if {"+avx2", "+fma"} <= flags else SSE
 
 
-class _Emitter:
+class Emitter:
     """LLVM IR text, one function at a time: fresh value names, the current block's
     label (for phis), counted loops."""
 
     def __init__(self) -> None:
         self.lines: list[str] = []
+        self.allocas: list[str] = []  # in the entry block, where mem2reg promotes them
         self.counter = 0
         self.block = "entry"
 
@@ -106,18 +117,33 @@ class _Emitter:
         less = self.value(f"icmp slt i64 {a}, {b}")
         return self.value(f"select i1 {less}, i64 {a}, i64 {b}")
 
-    def gep(self, base: str, offset: str | int) -> str:
-        return self.value(f"getelementptr inbounds float, ptr {base}, i64 {offset}", "p")
+    def gep(self, base: str, offset: str | int, ty: str = "float") -> str:
+        return self.value(f"getelementptr inbounds {ty}, ptr {base}, i64 {offset}", "p")
+
+    def variable(self, ty: str, initial: str | int) -> str:
+        """An entry-block alloca (a loop-carried value without phis), set to `initial` here."""
+        slot = self.fresh("var")
+        self.allocas.append(f"  {slot} = alloca {ty}, align 8")
+        self.emit(f"store {ty} {initial}, ptr {slot}, align 8")
+        return slot
 
     def function(self, signature: str) -> str:
         """`define <signature>` with the emitted body, ending with `ret void`."""
         self.emit("ret void")
-        return "\n".join([f"define {signature} {{", "entry:", *self.lines, "}"])
+        return "\n".join(
+            [f"define {signature} {{", "entry:", *self.allocas, *self.lines, "}"]
+        )
 
     @contextmanager
-    def loop(self, start: str | int, end: str | int, step: int = 1, hint: str = "i") -> Iterator[str]:
+    def loop(
+        self, start: str | int, end: str | int, step: int = 1, hint: str = "i"
+    ) -> Iterator[str]:
         """for (iv = start; iv < end; iv += step): the body is the `with` block."""
-        head, body, exit_ = self.new_label(f"{hint}.head"), self.new_label(f"{hint}.body"), self.new_label(f"{hint}.exit")
+        head, body, exit_ = (
+            self.new_label(f"{hint}.head"),
+            self.new_label(f"{hint}.body"),
+            self.new_label(f"{hint}.exit"),
+        )
         iv, following = self.fresh(hint), self.fresh(f"{hint}.next")
         pre = self.block
         self.emit(f"br label %{head}")
@@ -130,13 +156,15 @@ class _Emitter:
         yield iv
         self.emit(f"{following} = add i64 {iv}, {step}")
         self.emit(f"br label %{head}")
-        self.lines[latch_at] = f"  {iv} = phi i64 [{start}, %{pre}], [{following}, %{self.block}]"
+        self.lines[latch_at] = (
+            f"  {iv} = phi i64 [{start}, %{pre}], [{following}, %{self.block}]"
+        )
         self.label(exit_)
 
 
 def _micro_kernel(s: KernelShape) -> str:
     """C[0:m, 0:n] += Ap (kc x MR panel) @ Bp (kc x NR panel); m <= MR, n <= NR."""
-    e = _Emitter()
+    e = Emitter()
     vec = f"<{s.vw} x float>"
     nv = s.nr // s.vw
     tile = s.mr * s.nr
@@ -155,10 +183,15 @@ def _micro_kernel(s: KernelShape) -> str:
         for i in range(s.mr):
             a = e.value(f"load float, ptr {e.gep(a_col, i)}, align 4", "a")
             one = e.value(f"insertelement {vec} poison, float {a}, i64 0")
-            splat = e.value(f"shufflevector {vec} {one}, {vec} poison, <{s.vw} x i32> zeroinitializer", "a")
+            splat = e.value(
+                f"shufflevector {vec} {one}, {vec} poison, <{s.vw} x i32> zeroinitializer",
+                "a",
+            )
             for v in range(nv):
                 old = e.value(f"load {vec}, ptr {accs[i][v]}, align 32")
-                new = e.value(f"call {vec} @{s.fma}.v{s.vw}f32({vec} {splat}, {vec} {bs[v]}, {vec} {old})")
+                new = e.value(
+                    f"call {vec} @{s.fma}.v{s.vw}f32({vec} {splat}, {vec} {bs[v]}, {vec} {old})"
+                )
                 e.emit(f"store {vec} {new}, ptr {accs[i][v]}, align 32")
     full_m = e.value(f"icmp eq i64 %m, {s.mr}")
     full_n = e.value(f"icmp eq i64 %n, {s.nr}")
@@ -171,13 +204,17 @@ def _micro_kernel(s: KernelShape) -> str:
             at = e.gep(c_row, v * s.vw)
             acc = e.value(f"load {vec}, ptr {accs[i][v]}, align 32")
             old = e.value(f"load {vec}, ptr {at}, align 4")
-            e.emit(f"store {vec} {e.value(f'fadd {vec} {old}, {acc}')}, ptr {at}, align 4")
+            e.emit(
+                f"store {vec} {e.value(f'fadd {vec} {old}, {acc}')}, ptr {at}, align 4"
+            )
     e.emit("ret void")
     e.label("edge")  # the tile through `scratch`, then its valid m x n part into C
     for i in range(s.mr):
         for v in range(nv):
             acc = e.value(f"load {vec}, ptr {accs[i][v]}, align 32")
-            e.emit(f"store {vec} {acc}, ptr {e.gep(scratch, i * s.nr + v * s.vw)}, align 4")
+            e.emit(
+                f"store {vec} {acc}, ptr {e.gep(scratch, i * s.nr + v * s.vw)}, align 4"
+            )
     with e.loop(0, "%m", hint="r") as r:
         c_row = e.gep("%c", e.mul(r, "%ldc"))
         s_row = e.gep(scratch, e.mul(r, s.nr))
@@ -185,14 +222,25 @@ def _micro_kernel(s: KernelShape) -> str:
             at = e.gep(c_row, j)
             old = e.value(f"load float, ptr {at}, align 4")
             part = e.value(f"load float, ptr {e.gep(s_row, j)}, align 4")
-            e.emit(f"store float {e.value(f'fadd float {old}, {part}')}, ptr {at}, align 4")
+            e.emit(
+                f"store float {e.value(f'fadd float {old}, {part}')}, ptr {at}, align 4"
+            )
     return e.function(
         f"internal void @{MICRO_KERNEL}(i64 %kc, ptr noalias %ap, ptr noalias %bp, ptr noalias %c, "
         "i64 %ldc, i64 %m, i64 %n) noinline nounwind"
     )
 
 
-def _pack(e: _Emitter, dst: str, src: str, width: int, count: str, depth: str, along: str, across: str) -> None:
+def _pack(
+    e: Emitter,
+    dst: str,
+    src: str,
+    width: int,
+    count: str,
+    depth: str,
+    along: str,
+    across: str,
+) -> None:
     """Pack a depth x count block of `src` (element (p, x) at src[p * along + x * across])
     into panels of `width` (panel x0: depth rows of `width` values at dst + x0 * depth),
     zero past `count`: the out-of-range element is read at the clamped index x = count - 1
@@ -207,124 +255,210 @@ def _pack(e: _Emitter, dst: str, src: str, width: int, count: str, depth: str, a
                 x = e.add(x0, dx)
                 inside = e.value(f"icmp slt i64 {x}, {count}")
                 clamped = e.value(f"select i1 {inside}, i64 {x}, i64 {last}")
-                loaded = e.value(f"load float, ptr {e.gep(row, e.mul(clamped, across))}, align 4")
+                loaded = e.value(
+                    f"load float, ptr {e.gep(row, e.mul(clamped, across))}, align 4"
+                )
                 value = e.value(f"select i1 {inside}, float {loaded}, float 0.0")
                 e.emit(f"store float {value}, ptr {e.gep(out, dx)}, align 4")
 
 
-def _aligned_buffer(e: _Emitter, floats: str) -> tuple[str, str]:
-    """malloc'ed room for `floats` floats: (the pointer to free, the 64-aligned one)."""
+class Operand(Protocol):
+    """One operand of C += A @ B as its packing routine reads it: element (p, x), p along
+    the depth K, x along M (of A) or N (of B)."""
+
+    def pack(
+        self, e: Emitter, dst: str, width: int, x0: str, count: str, p0: str, depth: str
+    ) -> None:
+        """Pack elements [p0, p0 + depth) x [x0, x0 + count) into `width`-wide panels at
+        `dst` (panel x: depth rows of `width` values at dst + x * depth), zero past count."""
+
+
+@dataclass(frozen=True)
+class Strided:
+    """Element (p, x) at base[p * along + x * across]: any layout of a 2-D operand."""
+
+    base: str
+    along: str
+    across: str
+
+    def pack(
+        self, e: Emitter, dst: str, width: int, x0: str, count: str, p0: str, depth: str
+    ) -> None:
+        block = e.gep(self.base, e.add(e.mul(p0, self.along), e.mul(x0, self.across)))
+        _pack(e, dst, block, width, count, depth, self.along, self.across)
+
+
+@dataclass(frozen=True)
+class Gemm:
+    """C[i, j] += sum_k A(k, i) B(k, j) for i < m, k < depth; C row-major, row stride ldc."""
+
+    m: str
+    depth: str
+    a: Operand
+    b: Operand
+    c: str
+    ldc: str
+
+
+def blocked_loops(
+    e: Emitter, s: KernelShape, g: Gemm, ap: str, bp: str, j0: str, j1: str
+) -> None:
+    """The BLIS loops over the columns [j0, j1) of `g`, packing into `ap` and `bp`."""
+    with e.loop(j0, j1, s.nc, hint="jc") as jc:
+        nc = e.min(s.nc, e.value(f"sub i64 {j1}, {jc}"))
+        with e.loop(0, g.depth, s.kc, hint="pc") as pc:
+            kc = e.min(s.kc, e.value(f"sub i64 {g.depth}, {pc}"))
+            g.b.pack(e, bp, s.nr, jc, nc, pc, kc)
+            with e.loop(0, g.m, s.mc, hint="ic") as ic:
+                mc = e.min(s.mc, e.value(f"sub i64 {g.m}, {ic}"))
+                g.a.pack(e, ap, s.mr, ic, mc, pc, kc)
+                with e.loop(0, nc, s.nr, hint="jr") as jr:
+                    n = e.min(s.nr, e.value(f"sub i64 {nc}, {jr}"))
+                    b_panel = e.gep(bp, e.mul(jr, kc))
+                    c_cols = e.gep(g.c, e.add(jc, jr))
+                    with e.loop(0, mc, s.mr, hint="ir") as ir:
+                        m = e.min(s.mr, e.value(f"sub i64 {mc}, {ir}"))
+                        a_panel = e.gep(ap, e.mul(ir, kc))
+                        c_tile = e.gep(c_cols, e.mul(e.add(ic, ir), g.ldc))
+                        e.emit(
+                            f"call void @{MICRO_KERNEL}(i64 {kc}, ptr {a_panel}, ptr {b_panel}, ptr {c_tile}, "
+                            f"i64 {g.ldc}, i64 {m}, i64 {n})"
+                        )
+
+
+def aligned_buffer(e: Emitter, floats: str | int) -> tuple[str, str]:
+    """malloc'ed room for `floats` 4-byte values: (the pointer to free, the 64-aligned one)."""
     size = e.add(e.mul(floats, 4), ALIGNMENT)
     raw = e.value(f"call ptr @malloc(i64 {size})", "raw")
     address = e.value(f"ptrtoint ptr {raw} to i64")
     up = e.value(f"and i64 {e.add(address, ALIGNMENT - 1)}, {-ALIGNMENT}")
-    return raw, e.value(f"getelementptr inbounds i8, ptr {raw}, i64 {e.value(f'sub i64 {up}, {address}')}", "p")
+    return raw, e.value(
+        f"getelementptr inbounds i8, ptr {raw}, i64 {e.value(f'sub i64 {up}, {address}')}",
+        "p",
+    )
 
 
-def _round_up(e: _Emitter, x: str, multiple: int) -> str:
+def _round_up(e: Emitter, x: str, multiple: int) -> str:
     return e.mul(e.value(f"sdiv i64 {e.add(x, multiple - 1)}, {multiple}"), multiple)
 
 
-# The public signature, in order: also the fields of the worker's argument struct.
-PARAMS = [
-    ("i64", "%M"), ("i64", "%N"), ("i64", "%K"),
-    ("ptr", "%A"), ("i64", "%lda_row"), ("i64", "%lda_col"),
-    ("ptr", "%B"), ("i64", "%ldb_row"), ("i64", "%ldb_col"),
-    ("ptr", "%C"), ("i64", "%ldc"),
-]  # fmt: skip
-ARGS_TYPE = "{ " + ", ".join(ty for ty, _ in PARAMS) + " }"
+def packing_buffers(
+    e: Emitter, s: KernelShape, m: str, columns: str, depth: str
+) -> tuple[list[str], str, str]:
+    """Room for a packed A block and B block of an m x columns x depth product: (the
+    pointers to free, A's buffer, B's buffer)."""
+    kc_max = e.min(depth, s.kc)
+    raw_a, ap = aligned_buffer(e, e.mul(_round_up(e, e.min(m, s.mc), s.mr), kc_max))
+    raw_b, bp = aligned_buffer(
+        e, e.mul(_round_up(e, e.min(columns, s.nc), s.nr), kc_max)
+    )
+    return [raw_a, raw_b], ap, bp
 
 
-def _params(values: dict[str, str] | None = None, noalias: bool = False) -> str:
+Params = Sequence[tuple[str, str]]
+
+
+def _params(
+    params: Params, values: dict[str, str] | None = None, noalias: bool = False
+) -> str:
     """The parameter list (`noalias` on the pointers) or, given `values`, the argument
     list of a call with some of the parameters replaced."""
     values = values or {}
     return ", ".join(
-        f"{ty} {'noalias ' if noalias and ty == 'ptr' else ''}{values.get(name, name)}" for ty, name in PARAMS
+        f"{ty} {'noalias ' if noalias and ty == 'ptr' else ''}{values.get(name, name)}"
+        for ty, name in params
     )
 
 
-def _sgemm(s: KernelShape, name: str, linkage: str = "") -> str:
-    """The single-thread blocked GEMM under the public signature."""
-    e = _Emitter()
-    kc_max = e.min("%K", s.kc)
-    raw_a, ap = _aligned_buffer(e, e.mul(_round_up(e, e.min("%M", s.mc), s.mr), kc_max))
-    raw_b, bp = _aligned_buffer(e, e.mul(_round_up(e, e.min("%N", s.nc), s.nr), kc_max))
-    with e.loop(0, "%N", s.nc, hint="jc") as jc:
-        nc = e.min(s.nc, e.value(f"sub i64 %N, {jc}"))
-        with e.loop(0, "%K", s.kc, hint="pc") as pc:
-            kc = e.min(s.kc, e.value(f"sub i64 %K, {pc}"))
-            b_block = e.gep("%B", e.add(e.mul(pc, "%ldb_row"), e.mul(jc, "%ldb_col")))
-            _pack(e, bp, b_block, s.nr, nc, kc, "%ldb_row", "%ldb_col")
-            with e.loop(0, "%M", s.mc, hint="ic") as ic:
-                mc = e.min(s.mc, e.value(f"sub i64 %M, {ic}"))
-                a_block = e.gep("%A", e.add(e.mul(ic, "%lda_row"), e.mul(pc, "%lda_col")))
-                _pack(e, ap, a_block, s.mr, mc, kc, "%lda_col", "%lda_row")
-                with e.loop(0, nc, s.nr, hint="jr") as jr:
-                    n = e.min(s.nr, e.value(f"sub i64 {nc}, {jr}"))
-                    b_panel = e.gep(bp, e.mul(jr, kc))
-                    c_cols = e.gep("%C", e.add(jc, jr))
-                    with e.loop(0, mc, s.mr, hint="ir") as ir:
-                        m = e.min(s.mr, e.value(f"sub i64 {mc}, {ir}"))
-                        a_panel = e.gep(ap, e.mul(ir, kc))
-                        c_tile = e.gep(c_cols, e.mul(e.add(ic, ir), "%ldc"))
-                        e.emit(
-                            f"call void @{MICRO_KERNEL}(i64 {kc}, ptr {a_panel}, ptr {b_panel}, ptr {c_tile}, "
-                            f"i64 %ldc, i64 {m}, i64 {n})"
-                        )
-    e.emit(f"call void @free(ptr {raw_a})")
-    e.emit(f"call void @free(ptr {raw_b})")
-    return e.function(f"{linkage}void @{name}({_params(noalias=True)}) nounwind")
+@dataclass(frozen=True)
+class Entry:
+    """A public function of the library on the shared blocking: its symbol and parameters,
+    the parameter counting the columns that the threads split (whole NR-wide ranges),
+    its multiply-adds (`work`, against PARALLEL_MIN_WORK), its single-thread body for
+    the columns [%j0, %j1) (`serial`, which allocates its own packing buffers) and
+    the declarations it needs beyond the GEMM's."""
+
+    symbol: str
+    params: Params
+    columns: str
+    work: Callable[[Emitter], str]
+    serial: Callable[[Emitter, KernelShape], None]
+    declarations: Callable[[KernelShape], list[str]] = (
+        lambda s: []
+    )  # intrinsics it calls
+
+    def args_type(self) -> str:
+        return "{ " + ", ".join(ty for ty, _ in self.params) + " }"
 
 
-def _worker(s: KernelShape) -> str:
+def _serial(s: KernelShape, entry: Entry) -> str:
+    e = Emitter()
+    entry.serial(e, s)
+    params = _params([*entry.params, ("i64", "%j0"), ("i64", "%j1")], noalias=True)
+    return e.function(f"internal void @{entry.symbol}_serial({params}) nounwind")
+
+
+def _worker(s: KernelShape, entry: Entry) -> str:
     """One thread's share: the arguments from the struct at %data, then the columns
-    [j0, j1) of C, j0 = tid * chunk with chunk = ceil(N / nthreads) rounded up to NR
+    [j0, j1), j0 = tid * chunk with chunk = ceil(columns / nthreads) rounded up to NR
     (whole micro-tiles per thread), through the single-thread code with packing
     buffers of its own. The team's actual size is asked for (libgomp may give fewer
-    threads than requested), so the ranges always cover N."""
-    e = _Emitter()
-    for field, (ty, name) in enumerate(PARAMS):
-        at = e.value(f"getelementptr inbounds {ARGS_TYPE}, ptr %data, i32 0, i32 {field}", "p")
+    threads than requested), so the ranges always cover the columns."""
+    e = Emitter()
+    for field, (ty, name) in enumerate(entry.params):
+        at = e.value(
+            f"getelementptr inbounds {entry.args_type()}, ptr %data, i32 0, i32 {field}",
+            "p",
+        )
         e.emit(f"{name} = load {ty}, ptr {at}, align 8")
     tid = e.value(f"sext i32 {e.value('call i32 @omp_get_thread_num()')} to i64")
     team = e.value(f"sext i32 {e.value('call i32 @omp_get_num_threads()')} to i64")
-    share = e.value(f"sdiv i64 {e.add('%N', e.add(team, -1))}, {team}")
+    share = e.value(f"sdiv i64 {e.add(entry.columns, e.add(team, -1))}, {team}")
     chunk = _round_up(e, share, s.nr)
-    j0 = e.min(e.mul(tid, chunk), "%N")
-    width = e.value(f"sub i64 {e.min(e.add(j0, chunk), '%N')}, {j0}")
-    some = e.value(f"icmp sgt i64 {width}, 0")
+    j0 = e.min(e.mul(tid, chunk), entry.columns)
+    j1 = e.min(e.add(j0, chunk), entry.columns)
+    some = e.value(f"icmp slt i64 {j0}, {j1}")
     e.emit(f"br i1 {some}, label %run, label %done")
     e.label("run")
-    b = e.gep("%B", e.mul(j0, "%ldb_col"))
-    c = e.gep("%C", j0)
-    e.emit(f"call void @{SERIAL}({_params({'%N': width, '%B': b, '%C': c})})")
+    e.emit(
+        f"call void @{entry.symbol}_serial({_params([*entry.params, ('i64', j0), ('i64', j1)])})"
+    )
     e.emit("br label %done")
     e.label("done")
-    return e.function(f"internal void @{WORKER}(ptr %data) nounwind")
+    return e.function(f"internal void @{entry.symbol}_worker(ptr %data) nounwind")
 
 
-def _dispatch() -> str:
-    """`xla_opt_sgemm`: the columns of C split over `THREADS` threads (libgomp's
-    `GOMP_parallel` runs the worker on each) when there is more than one and the
-    product has at least PARALLEL_MIN_WORK multiply-adds (below that, ~100 us, waking
-    a team costs more than it saves); otherwise the single-thread code directly."""
-    e = _Emitter()
-    threads = e.value(f"load atomic i32, ptr @{THREADS} monotonic, align 4")
-    many = e.value(f"icmp sgt i32 {threads}, 1")
-    work = e.mul(e.mul("%M", "%N"), "%K")
-    big = e.value(f"icmp sge i64 {work}, {PARALLEL_MIN_WORK}")
-    e.emit(f"br i1 {e.value(f'and i1 {many}, {big}')}, label %parallel, label %serial")
-    e.label("parallel")
-    args = e.value(f"alloca {ARGS_TYPE}, align 8")
-    for field, (ty, name) in enumerate(PARAMS):
-        at = e.value(f"getelementptr inbounds {ARGS_TYPE}, ptr {args}, i32 0, i32 {field}", "p")
-        e.emit(f"store {ty} {name}, ptr {at}, align 8")
-    e.emit(f"call void @GOMP_parallel(ptr @{WORKER}, ptr {args}, i32 {threads}, i32 0)")
-    e.emit("ret void")
-    e.label("serial")
-    e.emit(f"call void @{SERIAL}({_params()})")
-    return e.function(f"void @{SYMBOL}({_params(noalias=True)}) nounwind")
+def _dispatch(entry: Entry, parallel: bool) -> str:
+    """The public function: (`parallel`) the columns split over `THREADS` threads
+    (libgomp's `GOMP_parallel` runs the worker on each) when there is more than one and
+    the work has at least PARALLEL_MIN_WORK multiply-adds (below that, ~100 us, waking a
+    team costs more than it saves); otherwise the single-thread code on all columns."""
+    e = Emitter()
+    serial = f"call void @{entry.symbol}_serial({_params([*entry.params, ('i64', '0'), ('i64', entry.columns)])})"
+    if parallel:
+        threads = e.value(f"load atomic i32, ptr @{THREADS} monotonic, align 4")
+        many = e.value(f"icmp sgt i32 {threads}, 1")
+        big = e.value(f"icmp sge i64 {entry.work(e)}, {PARALLEL_MIN_WORK}")
+        e.emit(
+            f"br i1 {e.value(f'and i1 {many}, {big}')}, label %parallel, label %serial"
+        )
+        e.label("parallel")
+        args = e.value(f"alloca {entry.args_type()}, align 8")
+        for field, (ty, name) in enumerate(entry.params):
+            at = e.value(
+                f"getelementptr inbounds {entry.args_type()}, ptr {args}, i32 0, i32 {field}",
+                "p",
+            )
+            e.emit(f"store {ty} {name}, ptr {at}, align 8")
+        e.emit(
+            f"call void @GOMP_parallel(ptr @{entry.symbol}_worker, ptr {args}, i32 {threads}, i32 0)"
+        )
+        e.emit("ret void")
+        e.label("serial")
+    e.emit(serial)
+    return e.function(
+        f"void @{entry.symbol}({_params(entry.params, noalias=True)}) nounwind"
+    )
 
 
 def _threads_setter() -> str:
@@ -340,13 +474,58 @@ def _threads_setter() -> str:
     )
 
 
-def sgemm_ir(s: KernelShape, parallel: bool = False) -> str:
-    """The LLVM IR module defining `xla_opt_sgemm` for kernel shape `s`: single-thread,
-    or (`parallel`, libgomp loaded) the multi-thread dispatch with its thread count set
+# The public signature, in order: also the fields of the worker's argument struct.
+PARAMS = [
+    ("i64", "%M"), ("i64", "%N"), ("i64", "%K"),
+    ("ptr", "%A"), ("i64", "%lda_row"), ("i64", "%lda_col"),
+    ("ptr", "%B"), ("i64", "%ldb_row"), ("i64", "%ldb_col"),
+    ("ptr", "%C"), ("i64", "%ldc"),
+]  # fmt: skip
+
+
+def _sgemm_serial(e: Emitter, s: KernelShape) -> None:
+    raws, ap, bp = packing_buffers(e, s, "%M", e.value("sub i64 %j1, %j0"), "%K")
+    a = Strided("%A", "%lda_col", "%lda_row")
+    b = Strided("%B", "%ldb_row", "%ldb_col")
+    blocked_loops(e, s, Gemm("%M", "%K", a, b, "%C", "%ldc"), ap, bp, "%j0", "%j1")
+    for raw in raws:
+        e.emit(f"call void @free(ptr {raw})")
+
+
+SGEMM = Entry(
+    SYMBOL, PARAMS, "%N", lambda e: e.mul(e.mul("%M", "%N"), "%K"), _sgemm_serial
+)
+
+
+def library_ir(s: KernelShape, entries: Sequence[Entry], parallel: bool = False) -> str:
+    """The LLVM IR module defining `entries` for kernel shape `s`: single-thread, or
+    (`parallel`, libgomp loaded) with the multi-thread dispatch, the thread count set
     through `xla_opt_sgemm_set_threads` (1 until then)."""
     vec = f"<{s.vw} x float>"
-    common = ["declare ptr @malloc(i64)\ndeclare void @free(ptr)", f"declare {vec} @{s.fma}.v{s.vw}f32({vec}, {vec}, {vec})", _micro_kernel(s)]
-    if not parallel:
-        return "\n\n".join([*common, _sgemm(s, SYMBOL), ""])
-    gomp = "declare void @GOMP_parallel(ptr, ptr, i32, i32)\ndeclare i32 @omp_get_thread_num()\ndeclare i32 @omp_get_num_threads()"
-    return "\n\n".join([*common, gomp, _threads_setter(), _sgemm(s, SERIAL, "internal "), _worker(s), _dispatch(), ""])
+    parts = [
+        "declare ptr @malloc(i64)\ndeclare void @free(ptr)",
+        f"declare {vec} @{s.fma}.v{s.vw}f32({vec}, {vec}, {vec})",
+        _micro_kernel(s),
+    ]
+    if parallel:
+        parts += [
+            "declare void @GOMP_parallel(ptr, ptr, i32, i32)",
+            "declare i32 @omp_get_thread_num()\ndeclare i32 @omp_get_num_threads()",
+            _threads_setter(),
+        ]
+    for declaration in dict.fromkeys(
+        d for entry in entries for d in entry.declarations(s)
+    ):
+        parts.append(declaration)
+    for entry in entries:
+        parts += [
+            _serial(s, entry),
+            *([_worker(s, entry)] if parallel else []),
+            _dispatch(entry, parallel),
+        ]
+    return "\n\n".join([*parts, ""])
+
+
+def sgemm_ir(s: KernelShape, parallel: bool = False) -> str:
+    """The LLVM IR module defining `xla_opt_sgemm` alone (see library_ir)."""
+    return library_ir(s, [SGEMM], parallel)

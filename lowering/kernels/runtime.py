@@ -1,8 +1,9 @@
-"""The micro-kernel library at run time: its LLVM IR compiled once per process (llvmlite,
-O3, host CPU, in an execution engine of its own) on first use, and its symbols made
-resolvable for the lowered modules that only declare them (`llvm.add_symbol`).
+"""The micro-kernel library at run time: its LLVM IR (the GEMM and the convolution, one
+module) compiled once per process (llvmlite, O3, host CPU, in an execution engine of its
+own) on first use, and its entries' symbols made resolvable for the lowered modules that
+only declare them (`llvm.add_symbol`).
 
-The GEMM runs on `num_threads()` threads through libgomp when it is on the machine
+The kernels run on `num_threads()` threads through libgomp when it is on the machine
 (loaded permanently, with OMP_WAIT_POLICY=passive unless set: on a busy machine
 spinning idle threads steal the cores the team needs); without it, on one."""
 
@@ -23,7 +24,6 @@ _set_threads: Any = None  # the library's `xla_opt_sgemm_set_threads`, when para
 def kernel_shape():
     """The micro-kernel shape for the host CPU's features."""
     import llvmlite.binding as llvm
-
     from xla_opt.lowering.kernels.gemm import shape_for
 
     llvm.initialize_native_target()
@@ -45,17 +45,29 @@ def _load_gomp() -> bool:
 
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")  # read by libgomp when it loads
     try:
-        llvm.load_library_permanently(ctypes.util.find_library("gomp") or "libgomp.so.1")
+        llvm.load_library_permanently(
+            ctypes.util.find_library("gomp") or "libgomp.so.1"
+        )
     except RuntimeError:
         return False
-    return all(llvm.address_of_symbol(name) for name in ("GOMP_parallel", "omp_get_thread_num", "omp_get_num_threads"))
+    return all(
+        llvm.address_of_symbol(name)
+        for name in ("GOMP_parallel", "omp_get_thread_num", "omp_get_num_threads")
+    )
 
 
 def set_num_threads(n: int) -> None:
-    """The GEMM's thread count from the next call on (always 1 without libgomp)."""
+    """The kernels' thread count from the next call on (always 1 without libgomp)."""
     load_kernels()
     if _set_threads is not None:
         _set_threads(max(1, n))
+
+
+def _entries():
+    from xla_opt.lowering.kernels.conv import SCONV
+    from xla_opt.lowering.kernels.gemm import SGEMM
+
+    return [SGEMM, SCONV]
 
 
 def load_kernels() -> Any:
@@ -64,15 +76,18 @@ def load_kernels() -> Any:
     with _lock:
         if _library is None:
             import llvmlite.binding as llvm
+            from xla_opt.lowering.kernels.gemm import SET_THREADS, library_ir
 
             from xla_opt.jit import compile_llvm_ir
-            from xla_opt.lowering.kernels.gemm import SET_THREADS, SYMBOL, sgemm_ir
 
             parallel = _load_gomp()
-            library = compile_llvm_ir(sgemm_ir(kernel_shape(), parallel))
-            llvm.add_symbol(SYMBOL, library.address(SYMBOL))
+            library = compile_llvm_ir(library_ir(kernel_shape(), _entries(), parallel))
+            for entry in _entries():
+                llvm.add_symbol(entry.symbol, library.address(entry.symbol))
             if parallel:
-                _set_threads = ctypes.CFUNCTYPE(None, ctypes.c_int32)(library.address(SET_THREADS))
+                _set_threads = ctypes.CFUNCTYPE(None, ctypes.c_int32)(
+                    library.address(SET_THREADS)
+                )
                 _set_threads(num_threads())
             _library = library
         return _library
@@ -81,9 +96,8 @@ def load_kernels() -> Any:
 def bind_kernel_symbols(ir_text: str) -> bool:
     """Load the library if the LLVM IR `ir_text` declares one of its symbols (before the
     JIT compiles it); returns whether it does."""
-    from xla_opt.lowering.kernels.gemm import SYMBOL
-
-    if not re.search(rf'@"?{SYMBOL}"?\(', ir_text):  # xDSL quotes every symbol
+    symbols = "|".join(entry.symbol for entry in _entries())
+    if not re.search(rf'@"?({symbols})"?\(', ir_text):  # xDSL quotes every symbol
         return False
     load_kernels()
     return True

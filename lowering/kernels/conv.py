@@ -1,0 +1,352 @@
+"""`xla_opt_sconv`: a 2-D f32 convolution as an implicit GEMM on the GEMM's blocking,
+micro-kernel and threading (`gemm.py`), emitted as LLVM IR text.
+
+    void xla_opt_sconv(i64 images, i64 groups, i64 side, i64 M, i64 N, i64 K,
+                       float* W, i64 w_o, i64 w_k, i64 w_group,
+                       float* X, i64 x_image, i64 x_group,
+                       i64 OH, i64 OW, i64 sq, i64 H, i64 Wd, i64 sH, i64 sW,
+                       i64 strH, i64 strW, i64 padH, i64 padW,
+                       i64 e1, i64 e2, i64 s0, i64 s1, i64 s2,
+                       i64 h0, i64 h1, i64 h2, i64 w0, i64 w1, i64 w2,
+                       float* C, i64 ldc, i64 c_image, i64 c_group)
+
+For each of `images` x `groups` sub-problems (the input at X + image * x_image +
+group * x_group, the kernel at W + group * w_group, the output at C + image * c_image +
+group * c_group) it adds one product of the kernel matrix, element (o, k) at
+W[o * w_o + k * w_k], and the im2col matrix of the input windows, element (k, x):
+
+* x, a window (an output position), is (q, oh, ow) in row-major order with extents
+  (*, OH, OW): the window's top-left input position is ih0 = oh * strH - padH,
+  iw0 = ow * strW - padW, and q (a batch folded into the windows) adds q * sq;
+* k, a position in the window, is (k0, k1, k2) in row-major order with extents
+  (K / (e1 * e2), e1, e2), each component with its input stride s_i and its steps in
+  the window, h_i rows and w_i columns (an input feature: h_i = w_i = 0; a kernel row:
+  h_i = rhs dilation; ...), in the order in which the kernel lays k out (w_k apart);
+* the element is X[x's offset + k's offset] at input position (ih0 + sum k_i h_i,
+  iw0 + sum k_i w_i), and 0 outside [0, H) x [0, Wd): the padding is never materialized.
+
+`side` 0: C (M x N, row stride ldc) += kernel (M = output features) @ im2col
+(N = windows): output features are rows, windows contiguous columns (NCHW). `side` 1:
+C (M x N) += im2col^T (M = windows) @ kernel^T (N = output features): windows are rows,
+features contiguous columns (NHWC). So any layout is strides; C's rows are ldc apart.
+
+The windows' packing (`Windows`) fills two small tables first, one offset and input row
+and column per window of the block and per window position of the depth slice, with
+mixed-radix counters (no division per element); then a panel row is a vector add of
+the two, an unsigned range compare (negative positions wrap above the bound) and a
+masked gather: positions in the padding are not loaded and pack as 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xla_opt.lowering.kernels.gemm import (
+    Emitter,
+    Entry,
+    Gemm,
+    KernelShape,
+    Strided,
+    aligned_buffer,
+    blocked_loops,
+    packing_buffers,
+)
+
+SYMBOL = "xla_opt_sconv"
+INVALID_ROW = -(1 << 30)  # a table row past the block: every window position outside
+
+# The public signature, in order (also the worker's argument struct).
+PARAMS = [
+    ("i64", "%images"), ("i64", "%groups"), ("i64", "%side"),
+    ("i64", "%M"), ("i64", "%N"), ("i64", "%K"),
+    ("ptr", "%W"), ("i64", "%w_o"), ("i64", "%w_k"), ("i64", "%w_group"),
+    ("ptr", "%X"), ("i64", "%x_image"), ("i64", "%x_group"),
+    ("i64", "%OH"), ("i64", "%OW"), ("i64", "%sq"),
+    ("i64", "%H"), ("i64", "%Wd"), ("i64", "%sH"), ("i64", "%sW"),
+    ("i64", "%strH"), ("i64", "%strW"), ("i64", "%padH"), ("i64", "%padW"),
+    ("i64", "%e1"), ("i64", "%e2"), ("i64", "%s0"), ("i64", "%s1"), ("i64", "%s2"),
+    ("i64", "%h0"), ("i64", "%h1"), ("i64", "%h2"), ("i64", "%w0"), ("i64", "%w1"), ("i64", "%w2"),
+    ("ptr", "%C"), ("i64", "%ldc"), ("i64", "%c_image"), ("i64", "%c_group"),
+]  # fmt: skip
+
+
+def _counter(e: Emitter, start: str, middle: str, inner: str) -> list[str]:
+    """Variables (outer, mid, in) = `start` in mixed radix (*, middle, inner)."""
+    quotient = e.value(f"sdiv i64 {start}, {inner}")
+    low = e.value(f"srem i64 {start}, {inner}")
+    return [
+        e.variable("i64", e.value(f"sdiv i64 {quotient}, {middle}")),
+        e.variable("i64", e.value(f"srem i64 {quotient}, {middle}")),
+        e.variable("i64", low),
+    ]
+
+
+def _advance(e: Emitter, digits: list[str], middle: str, inner: str) -> None:
+    """The mixed-radix counter `digits` plus one."""
+    outer, mid, low = (e.value(f"load i64, ptr {d}, align 8") for d in digits)
+    low1 = e.add(low, 1)
+    carry = e.value(f"icmp eq i64 {low1}, {inner}")
+    mid1 = e.add(mid, e.value(f"zext i1 {carry} to i64"))
+    carry2 = e.value(f"icmp eq i64 {mid1}, {middle}")
+    e.emit(
+        f"store i64 {e.value(f'select i1 {carry}, i64 0, i64 {low1}')}, ptr {digits[2]}, align 8"
+    )
+    e.emit(
+        f"store i64 {e.value(f'select i1 {carry2}, i64 0, i64 {mid1}')}, ptr {digits[1]}, align 8"
+    )
+    e.emit(
+        f"store i64 {e.add(outer, e.value(f'zext i1 {carry2} to i64'))}, ptr {digits[0]}, align 8"
+    )
+
+
+def _store_i32(e: Emitter, value: str, table: str, at: str) -> None:
+    narrow = e.value(f"trunc i64 {value} to i32")
+    e.emit(f"store i32 {narrow}, ptr {e.gep(table, at, 'i32')}, align 4")
+
+
+def _dot3(e: Emitter, digits: list[str], weights: tuple[str, str, str]) -> str:
+    terms = [e.mul(d, w) for d, w in zip(digits, weights, strict=True)]
+    return e.add(e.add(terms[0], terms[1]), terms[2])
+
+
+def _splat(e: Emitter, scalar: str, width: int) -> str:
+    one = e.value(f"insertelement <{width} x i32> poison, i32 {scalar}, i64 0")
+    return e.value(
+        f"shufflevector <{width} x i32> {one}, <{width} x i32> poison, <{width} x i32> zeroinitializer"
+    )
+
+
+@dataclass(frozen=True)
+class Windows:
+    """The im2col operand: element (p, x) = window position p of window x (module doc),
+    read from the input at `base`; `x_table` holds 3 x `x_room` i32 (offset, ih0, iw0
+    per window), `p_table` 3 x KC i32 (offset, rows, columns per window position);
+    vectors of at most `lanes` floats."""
+
+    base: str
+    x_table: str
+    x_room: int
+    p_table: str
+    kc: int
+    lanes: int
+
+    def pack(
+        self, e: Emitter, dst: str, width: int, x0: str, count: str, p0: str, depth: str
+    ) -> None:
+        room = e.mul(e.value(f"sdiv i64 {e.add(count, width - 1)}, {width}"), width)
+        x_off, x_row, x_col = (
+            e.gep(self.x_table, i * self.x_room, "i32") for i in range(3)
+        )
+        window = _counter(e, x0, "%OH", "%OW")
+        with e.loop(0, room, hint="x") as t:
+            q, oh, ow = (e.value(f"load i64, ptr {d}, align 8") for d in window)
+            ih0 = e.value(f"sub i64 {e.mul(oh, '%strH')}, %padH")
+            iw0 = e.value(f"sub i64 {e.mul(ow, '%strW')}, %padW")
+            _store_i32(e, _dot3(e, [q, ih0, iw0], ("%sq", "%sH", "%sW")), x_off, t)
+            inside = e.value(f"icmp slt i64 {t}, {count}")
+            _store_i32(
+                e,
+                e.value(f"select i1 {inside}, i64 {ih0}, i64 {INVALID_ROW}"),
+                x_row,
+                t,
+            )
+            _store_i32(e, iw0, x_col, t)
+            _advance(e, window, "%OH", "%OW")
+        p_off, p_row, p_col = (
+            e.gep(self.p_table, i * self.kc, "i32") for i in range(3)
+        )
+        position = _counter(e, p0, "%e1", "%e2")
+        with e.loop(0, depth, hint="k") as t:
+            digits = [e.value(f"load i64, ptr {d}, align 8") for d in position]
+            _store_i32(e, _dot3(e, digits, ("%s0", "%s1", "%s2")), p_off, t)
+            _store_i32(e, _dot3(e, digits, ("%h0", "%h1", "%h2")), p_row, t)
+            _store_i32(e, _dot3(e, digits, ("%w0", "%w1", "%w2")), p_col, t)
+            _advance(e, position, "%e1", "%e2")
+        # The panel's lanes in vectors of at most `lanes` (a register each): their masks
+        # stay compare results, never packed into one wide <width x i1>.
+        chunks = [(a, min(self.lanes, width - a)) for a in range(0, width, self.lanes)]
+        height = e.value("trunc i64 %H to i32")
+        breadth = e.value("trunc i64 %Wd to i32")
+        contiguous = e.value(f"icmp eq i64 {e.mul('%strW', '%sW')}, 1")
+        runs = e.value(f"and i1 {contiguous}, {e.value(f'icmp sge i64 %OW, {width}')}")
+        with e.loop(0, count, width, hint="panel") as xs:
+            windows = [
+                [
+                    e.value(
+                        f"load <{n} x i32>, ptr {e.gep(table, e.add(xs, a), 'i32')}, align 4"
+                    )
+                    for a, n in chunks
+                ]
+                for table in (x_off, x_row, x_col)
+            ]
+            panel = e.gep(dst, e.mul(xs, depth))
+
+            def row(p: str) -> tuple[str, list[str]]:
+                """Row p of the panel: the window position's offset, and per chunk which
+                lanes are inside the input."""
+                offset, rows, cols = (
+                    e.value(f"load i32, ptr {e.gep(table, p, 'i32')}, align 4")
+                    for table in (p_off, p_row, p_col)
+                )
+                masks = []
+                for (_, n), ih0, iw0 in zip(
+                    chunks, windows[1], windows[2], strict=True
+                ):
+                    ih = e.value(f"add <{n} x i32> {ih0}, {_splat(e, rows, n)}")
+                    iw = e.value(f"add <{n} x i32> {iw0}, {_splat(e, cols, n)}")
+                    row_ok = e.value(
+                        f"icmp ult <{n} x i32> {ih}, {_splat(e, height, n)}"
+                    )
+                    col_ok = e.value(
+                        f"icmp ult <{n} x i32> {iw}, {_splat(e, breadth, n)}"
+                    )
+                    masks.append(e.value(f"and <{n} x i1> {row_ok}, {col_ok}"))
+                return offset, masks
+
+            def masked_load(offset: str, n: int, mask: str) -> str:
+                # no `inbounds`: a masked-off lane's address may be outside the input
+                at = e.value(f"getelementptr float, ptr {self.base}, i32 {offset}", "p")
+                return e.value(
+                    f"call <{n} x float> @llvm.masked.load.v{n}f32.p0(ptr {at}, i32 4, <{n} x i1> {mask}, "
+                    f"<{n} x float> zeroinitializer)"
+                )
+
+            fast, slow, done = (
+                e.new_label("runs"),
+                e.new_label("lanes"),
+                e.new_label("packed"),
+            )
+            e.emit(f"br i1 {runs}, label %{fast}, label %{slow}")
+            # Consecutive windows of an output row read consecutive inputs (unit stride):
+            # a panel of at most two rows is masked vector loads, lanes [0, r) from the
+            # first row's run and [r, width) from the second's.
+            e.label(fast)
+            first = e.value(
+                f"sext i32 {e.value(f'extractelement <{chunks[0][1]} x i32> {windows[2][0]}, i64 0')} to i64"
+            )
+            r = e.min(width, e.value(f"sub i64 %OW, {e.add(first, '%padW')}"))
+            second = e.value(
+                f"select i1 {e.value(f'icmp slt i64 {r}, {width}')}, i64 {r}, i64 0"
+            )
+            start_b = e.value(
+                f"load i32, ptr {e.gep(x_off, e.add(xs, second), 'i32')}, align 4"
+            )
+            off_b = e.value(
+                f"sub i32 {start_b}, {e.value(f'trunc i64 {second} to i32')}"
+            )
+            off_a = e.value(
+                f"extractelement <{chunks[0][1]} x i32> {windows[0][0]}, i64 0"
+            )
+            split = e.value(f"trunc i64 {r} to i32")
+            lows = []
+            for a, n in chunks:
+                iota = "<" + ", ".join(f"i32 {a + i}" for i in range(n)) + ">"
+                lows.append(
+                    e.value(f"icmp ult <{n} x i32> {iota}, {_splat(e, split, n)}")
+                )
+            with e.loop(0, depth, hint="p") as p:
+                offset, masks = row(p)
+                at_a = e.value(f"add i32 {off_a}, {offset}")
+                at_b = e.value(f"add i32 {off_b}, {offset}")
+                out = e.gep(panel, e.mul(p, width))
+                for (a, n), mask, low in zip(chunks, masks, lows, strict=True):
+                    high = e.value(
+                        f"xor <{n} x i1> {low}, <{', '.join(['i1 true'] * n)}>"
+                    )
+                    from_a = masked_load(
+                        e.value(f"add i32 {at_a}, {a}"),
+                        n,
+                        e.value(f"and <{n} x i1> {mask}, {low}"),
+                    )
+                    from_b = masked_load(
+                        e.value(f"add i32 {at_b}, {a}"),
+                        n,
+                        e.value(f"and <{n} x i1> {mask}, {high}"),
+                    )
+                    loaded = e.value(
+                        f"select <{n} x i1> {low}, <{n} x float> {from_a}, <{n} x float> {from_b}"
+                    )
+                    e.emit(
+                        f"store <{n} x float> {loaded}, ptr {e.gep(out, a)}, align 4"
+                    )
+            e.emit(f"br label %{done}")
+            # Otherwise lane by lane, each load at offset 0 where the lane is outside
+            # (branch-free; CPUs without fast gathers scalarize a masked gather into
+            # branches anyway).
+            e.label(slow)
+            with e.loop(0, depth, hint="p") as p:
+                offset, masks = row(p)
+                out = e.gep(panel, e.mul(p, width))
+                for (a, n), offs, mask in zip(chunks, windows[0], masks, strict=True):
+                    where = e.value(f"add <{n} x i32> {offs}, {_splat(e, offset, n)}")
+                    safe = e.value(
+                        f"select <{n} x i1> {mask}, <{n} x i32> {where}, <{n} x i32> zeroinitializer"
+                    )
+                    for i in range(n):
+                        lane = e.value(f"extractelement <{n} x i32> {safe}, i64 {i}")
+                        loaded = e.value(
+                            f"load float, ptr {e.value(f'getelementptr float, ptr {self.base}, i32 {lane}', 'p')}, align 4"
+                        )
+                        inside = e.value(f"extractelement <{n} x i1> {mask}, i64 {i}")
+                        value = e.value(
+                            f"select i1 {inside}, float {loaded}, float 0.0"
+                        )
+                        e.emit(f"store float {value}, ptr {e.gep(out, a + i)}, align 4")
+            e.emit(f"br label %{done}")
+            e.label(done)
+
+
+def _serial(e: Emitter, s: KernelShape) -> None:
+    """Each (image, group) sub-problem's columns [%j0, %j1) through the blocked loops,
+    the windows on the side `%side` says."""
+    raws, ap, bp = packing_buffers(e, s, "%M", e.value("sub i64 %j1, %j0"), "%K")
+    x_room = max(s.nc, s.mc)
+    raw_x, x_table = aligned_buffer(e, 3 * x_room)
+    raw_p, p_table = aligned_buffer(e, 3 * s.kc)
+    with (
+        e.loop(0, "%images", hint="image") as image,
+        e.loop(0, "%groups", hint="group") as group,
+    ):
+        kernel = Strided(e.gep("%W", e.mul(group, "%w_group")), "%w_k", "%w_o")
+        base = e.gep("%X", e.add(e.mul(image, "%x_image"), e.mul(group, "%x_group")))
+        windows = Windows(base, x_table, x_room, p_table, s.kc, s.vw)
+        c = e.gep("%C", e.add(e.mul(image, "%c_image"), e.mul(group, "%c_group")))
+        by_columns, by_rows, done = (
+            e.new_label("columns"),
+            e.new_label("rows"),
+            e.new_label("side"),
+        )
+        e.emit(
+            f"br i1 {e.value('icmp eq i64 %side, 0')}, label %{by_columns}, label %{by_rows}"
+        )
+        e.label(by_columns)
+        blocked_loops(
+            e, s, Gemm("%M", "%K", kernel, windows, c, "%ldc"), ap, bp, "%j0", "%j1"
+        )
+        e.emit(f"br label %{done}")
+        e.label(by_rows)
+        blocked_loops(
+            e, s, Gemm("%M", "%K", windows, kernel, c, "%ldc"), ap, bp, "%j0", "%j1"
+        )
+        e.emit(f"br label %{done}")
+        e.label(done)
+    for raw in [*raws, raw_x, raw_p]:
+        e.emit(f"call void @free(ptr {raw})")
+
+
+def _declarations(s: KernelShape) -> list[str]:
+    """The masked loads of the chunks of an MR- and an NR-wide panel."""
+    sizes = sorted(
+        {min(s.vw, width - a) for width in (s.mr, s.nr) for a in range(0, width, s.vw)}
+    )
+    return [
+        f"declare <{n} x float> @llvm.masked.load.v{n}f32.p0(ptr, i32, <{n} x i1>, <{n} x float>)"
+        for n in sizes
+    ]
+
+
+def _work(e: Emitter) -> str:
+    return e.mul(e.mul(e.mul("%images", "%groups"), e.mul("%M", "%N")), "%K")
+
+
+SCONV = Entry(SYMBOL, PARAMS, "%N", _work, _serial, _declarations)
