@@ -12,8 +12,11 @@
          --linalg-matmul-to-kernel--> f32 matrix products as calls of the GEMM micro-kernel
          --linalg-conv-to-kernel-->   f32 2-D convolutions as calls of the implicit-GEMM kernel
          --buffer-loop-hoisting-->    a loop's per-trip allocations made once around it
+         --convert-linalg-to-parallel-loops--> big generics' outer parallel loops as scf.parallel
          --convert-linalg-to-loops--> scf loops with memref.load/store
          --lower-affine-->            index arithmetic of non-trivial indexing maps
+         --convert-scf-to-openmp-->   scf.parallel as omp.parallel/wsloop/loop_nest
+         --convert-omp-to-llvm-->     omp regions outlined, run by libgomp's GOMP_parallel
          --convert-scf-while-to-cf, convert-scf-to-cf--> cf branches
          --convert-to-llvm-->         llvm dialect
          --(xdsl.backend.llvm)-->     LLVM IR text
@@ -43,8 +46,11 @@ STAGES: tuple[str, ...] = (
     "linalg-matmul-to-kernel",
     "linalg-conv-to-kernel",
     "buffer-loop-hoisting",
+    "convert-linalg-to-parallel-loops",
     "convert-linalg-to-loops",
     "lower-affine",
+    "convert-scf-to-openmp",
+    "convert-omp-to-llvm",
     "convert-scf-while-to-cf",
     "convert-scf-to-cf",
     "convert-to-llvm",

@@ -50,6 +50,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
     UnitAttr,
+    UnrealizedConversionCastOp,
     i1,
     i16,
     i32,
@@ -737,6 +738,16 @@ def _copy(c: _FunctionConverter, op: memref.CopyOp):
 @handles(memref.GetGlobalOp)
 def _get_global(c: _FunctionConverter, op: memref.GetGlobalOp):
     return list(c.emit(llvm.AddressOfOp(op.name_.root_reference.data, PTR)).results)
+
+
+@handles(UnrealizedConversionCastOp)
+def _unrealized_cast(c: _FunctionConverter, op: UnrealizedConversionCastOp):
+    """A value cast to or from its LLVM type (the captured values of convert-omp-to-llvm's
+    outlined regions): the same value here (a pointer as the plain `ptr`, as call_args)."""
+    for a, r in zip(op.inputs, op.outputs, strict=True):
+        if llvm_type(a.type) != llvm_type(r.type):
+            raise PassFailedException(f"convert-to-llvm: cannot cast {a.type} to {r.type}")
+    return c.call_args([c.v(a) for a in op.inputs])
 
 
 # ---- complex numbers ---------------------------------------------------------------

@@ -241,6 +241,7 @@ class JitFunction:
     def __init__(self, xla_module: ModuleOp, entry: str, times: StageTimes | None = None):
         from xla_opt.lowering.kernels.runtime import bind_kernel_symbols
         from xla_opt.lowering.pipeline import lower_to_llvm_ir
+        from xla_opt.threads import bind_thread_symbols
 
         self.entry = entry
         fn = find_function(xla_module, entry)
@@ -262,6 +263,7 @@ class JitFunction:
         start = time.perf_counter()
         self.calls_host = bind_host_symbols(self.llvm_ir)
         bind_kernel_symbols(self.llvm_ir)  # the micro-kernels it calls, compiled on first use
+        bind_thread_symbols(self.llvm_ir)  # libgomp and the thread count, for parallel loops
         self.native = compile_llvm_ir(self.llvm_ir)
         self.times.record(f"llvm-O{self.native.opt}+codegen", start)
         n_args = len(self.signature.inputs.data) + len(self.out_specs)

@@ -56,6 +56,8 @@ PASSES: dict[str, str] = {
     "linalg-matmul-to-kernel": "xla_opt.lowering.matmul_to_kernel:MatmulToKernelPass",
     "linalg-conv-to-kernel": "xla_opt.lowering.conv_to_kernel:ConvToKernelPass",
     "buffer-loop-hoisting": "xla_opt.lowering.buffer_loop_hoisting:BufferLoopHoistingPass",
+    "convert-linalg-to-parallel-loops": "xla_opt.lowering.parallel_loops:ConvertLinalgToParallelLoopsPass",
+    "convert-omp-to-llvm": "xla_opt.lowering.omp_to_llvm:ConvertOmpToLLVMPass",
     "convert-scf-while-to-cf": "xla_opt.lowering.scf_while:ConvertScfWhileToCfPass",
     "convert-to-llvm": "xla_opt.lowering.to_llvm:ConvertToLLVMPass",
     "xla-to-llvm": "xla_opt.lowering.pipeline:XlaToLLVMPass",
