@@ -32,6 +32,7 @@ are rematerialized in the body rather than passed (LLVM then sees constant bound
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -179,11 +180,20 @@ class _Builder:
         return self.add(UnrealizedConversionCastOp.get([value], [to]))
 
 
+def _index_constant(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
 def _static_schedule(
     b: _Builder, nest: omp.LoopNestOp, tid: SSAValue, team: SSAValue, values: dict
 ) -> None:
     """The thread's chunk of `nest` (see the module doc) appended to `b`, with `values`
-    mapping the nest's bounds and its outside values to the body's."""
+    mapping the nest's bounds and its outside values to the body's. Trip counts of
+    constant bounds are folded, and so is the arithmetic of a zero lower bound or a
+    unit step."""
     lbs, ubs, steps = (
         [values[v] for v in group]
         for group in (nest.lowerBound, nest.upperBound, nest.step)
@@ -195,13 +205,22 @@ def _static_schedule(
     zero, one = b.index(0), b.index(1)
     trips = []  # iterations of each loop: max(ceil((ub - lb) / step), 0)
     for lb, ub, step in zip(lbs, ubs, steps, strict=True):
+        bounds = [_index_constant(v) for v in (lb, ub, step)]
+        if None not in bounds and bounds[2] > 0:  # type: ignore[operator]
+            low, high, stride = bounds
+            trips.append(b.index(max(-(-(high - low) // stride), 0)))  # type: ignore[operator]
+            continue
         span = b.add(
             arith.SubiOp(b.add(arith.AddiOp(b.add(arith.SubiOp(ub, lb)), step)), one)
         )
         trips.append(b.add(arith.MaxSIOp(b.add(arith.DivSIOp(span, step)), zero)))
-    total = trips[0]
-    for trip in trips[1:]:
-        total = b.add(arith.MuliOp(total, trip))
+    counts = [_index_constant(trip) for trip in trips]
+    if len(trips) > 1 and None not in counts:
+        total = b.index(math.prod(counts))  # type: ignore[arg-type]
+    else:
+        total = trips[0]
+        for trip in trips[1:]:
+            total = b.add(arith.MuliOp(total, trip))
     tid_i, team_i = (b.add(arith.IndexCastOp(v, _INDEX)) for v in (tid, team))
     chunk = b.add(
         arith.DivSIOp(
@@ -216,13 +235,14 @@ def _static_schedule(
     rest = loop_body.args[0]
     ivs: list[SSAValue] = []
     for k in reversed(range(len(trips))):  # the last loop varies fastest
-        position = rest
+        iv = rest
         if k:
-            position = inner.add(arith.RemSIOp(rest, trips[k]))
+            iv = inner.add(arith.RemSIOp(rest, trips[k]))
             rest = inner.add(arith.DivSIOp(rest, trips[k]))
-        iv = inner.add(
-            arith.AddiOp(lbs[k], inner.add(arith.MuliOp(position, steps[k])))
-        )
+        if _index_constant(steps[k]) != 1:
+            iv = inner.add(arith.MuliOp(iv, steps[k]))
+        if _index_constant(lbs[k]) != 0:
+            iv = inner.add(arith.AddiOp(lbs[k], iv))
         ivs.insert(0, iv)
     for arg, iv in zip(nest.body.block.args, ivs, strict=True):
         values[arg] = iv

@@ -3,20 +3,18 @@
 
 // A row reduction's parallel loop. The body function takes the captured buffers as
 // memrefs (distinct buffers: noalias once lowered) and the thread's number and team
-// size; its static schedule splits the 300 rows into ceil(300 / team) chunks and runs
-// chunk `tid` as an scf.for. Constants are rematerialized in the body.
+// size; its static schedule splits the 300 rows (a trip count folded from constant
+// bounds) into chunks of ceil(300 / team) and runs chunk `tid` as an scf.for whose
+// induction variable is the row (zero lower bound, unit step). Constants are
+// rematerialized in the body.
 // CHECK-LABEL: func.func private @rows_omp_body_0(%x: memref<300x257xf32>, %out: memref<300xf32>, %tid: i32, %team: i32) {
 // CHECK-NEXT:    %[[LB:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[UB:.*]] = arith.constant 300 : index
+// CHECK-NEXT:    %{{.*}} = arith.constant 300 : index
 // CHECK-NEXT:    %[[STEP:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[K_END:.*]] = arith.constant 257 : index
-// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
-// CHECK-NEXT:    %[[SPAN:.*]] = arith.subi %[[UB]], %[[LB]] : index
-// CHECK-NEXT:    %[[UP:.*]] = arith.addi %[[SPAN]], %[[STEP]] : index
-// CHECK-NEXT:    %[[UP1:.*]] = arith.subi %[[UP]], %[[ONE]] : index
-// CHECK-NEXT:    %[[TRIPS:.*]] = arith.divsi %[[UP1]], %[[STEP]] : index
-// CHECK-NEXT:    %[[TOTAL:.*]] = arith.maxsi %[[TRIPS]], %[[ZERO]] : index
+// CHECK-NEXT:    %[[TOTAL:.*]] = arith.constant 300 : index
 // CHECK-NEXT:    %[[TID:.*]] = arith.index_cast %tid : i32 to index
 // CHECK-NEXT:    %[[TEAM:.*]] = arith.index_cast %team : i32 to index
 // CHECK-NEXT:    %[[T1:.*]] = arith.addi %[[TOTAL]], %[[TEAM]] : index
@@ -26,9 +24,7 @@
 // CHECK-NEXT:    %[[BEGIN:.*]] = arith.minsi %[[START]], %[[TOTAL]] : index
 // CHECK-NEXT:    %[[STOP:.*]] = arith.addi %[[BEGIN]], %[[CHUNK]] : index
 // CHECK-NEXT:    %[[END:.*]] = arith.minsi %[[STOP]], %[[TOTAL]] : index
-// CHECK-NEXT:    scf.for %[[L:.*]] = %[[BEGIN]] to %[[END]] step %[[ONE]] {
-// CHECK-NEXT:      %[[SCALED:.*]] = arith.muli %[[L]], %[[STEP]] : index
-// CHECK-NEXT:      %[[I:.*]] = arith.addi %[[LB]], %[[SCALED]] : index
+// CHECK-NEXT:    scf.for %[[I:.*]] = %[[BEGIN]] to %[[END]] step %[[ONE]] {
 // CHECK-NEXT:      scf.for %[[K:.*]] = %[[LB]] to %[[K_END]] step %[[STEP]] {
 // CHECK-NEXT:        %{{.*}} = memref.load %x[%[[I]], %[[K]]] : memref<300x257xf32>
 // CHECK-NEXT:        %{{.*}} = memref.load %out[%[[I]]] : memref<300xf32>
@@ -124,19 +120,18 @@ func.func @rows(%x: memref<300x257xf32>, %out: memref<300xf32>) {
 
 // -----
 
-// Two collapsed loops: the linearized iteration is split, and each iteration recovers
-// (i, j) row-major, j = l rem 8 and i = l div 8.
+// Two collapsed loops: the 4 x 8 linearized iterations are split, and each iteration
+// recovers (i, j) row-major, j = l rem 8 and i = l div 8.
 // CHECK-LABEL: func.func private @collapse_omp_body_0
-// CHECK:         %[[TI:.*]] = arith.maxsi %{{.*}}, %{{.*}} : index
-// CHECK:         %[[TJ:.*]] = arith.maxsi %{{.*}}, %{{.*}} : index
-// CHECK-NEXT:    %[[TOTAL:.*]] = arith.muli %[[TI]], %[[TJ]] : index
+// CHECK:         %{{.*}} = arith.constant 100 : index
+// CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
+// CHECK-NEXT:    %{{.*}} = arith.constant 1 : index
+// CHECK-NEXT:    %{{.*}} = arith.constant 4 : index
+// CHECK-NEXT:    %[[EIGHT:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    %{{.*}} = arith.constant 32 : index
 // CHECK:         scf.for %[[L:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NEXT:      %[[JPOS:.*]] = arith.remsi %[[L]], %[[TJ]] : index
-// CHECK-NEXT:      %[[IPOS:.*]] = arith.divsi %[[L]], %[[TJ]] : index
-// CHECK-NEXT:      %[[JS:.*]] = arith.muli %[[JPOS]], %{{.*}} : index
-// CHECK-NEXT:      %[[J:.*]] = arith.addi %{{.*}}, %[[JS]] : index
-// CHECK-NEXT:      %[[IS:.*]] = arith.muli %[[IPOS]], %{{.*}} : index
-// CHECK-NEXT:      %[[I:.*]] = arith.addi %{{.*}}, %[[IS]] : index
+// CHECK-NEXT:      %[[J:.*]] = arith.remsi %[[L]], %[[EIGHT]] : index
+// CHECK-NEXT:      %[[I:.*]] = arith.divsi %[[L]], %[[EIGHT]] : index
 // CHECK-NEXT:      scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:        %{{.*}} = memref.load %x[%[[I]], %[[J]], %[[K]]] : memref<4x8x100xi32>
 
@@ -157,6 +152,46 @@ func.func @collapse(%x: memref<4x8x100xi32>, %out: memref<4x8x100xi32>) {
         }
         "omp.yield"() : () -> ()
       }) : (index, index, index, index, index, index) -> ()
+    }) : () -> ()
+    "omp.terminator"() : () -> ()
+  }) : () -> ()
+  func.return
+}
+
+// -----
+
+// A bound known only at run time: the trip count max(ceil((n - 1) / 2), 0) is
+// computed, and each iteration's i = 1 + l * 2. The index is passed as an i64.
+// CHECK-LABEL: func.func private @strided_omp_body_0(%n: i64, %x: memref<1000xf64>, %tid: i32, %team: i32) {
+// CHECK-NEXT:    %[[LB:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[STEP:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[N:.*]] = builtin.unrealized_conversion_cast %n : i64 to index
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[SPAN:.*]] = arith.subi %[[N]], %[[LB]] : index
+// CHECK-NEXT:    %[[UP:.*]] = arith.addi %[[SPAN]], %[[STEP]] : index
+// CHECK-NEXT:    %[[UP1:.*]] = arith.subi %[[UP]], %[[ONE]] : index
+// CHECK-NEXT:    %[[TRIPS:.*]] = arith.divsi %[[UP1]], %[[STEP]] : index
+// CHECK-NEXT:    %[[TOTAL:.*]] = arith.maxsi %[[TRIPS]], %[[ZERO]] : index
+// CHECK:         scf.for %[[L:.*]] = %{{.*}} to %{{.*}} step %[[ONE]] {
+// CHECK-NEXT:      %[[SCALED:.*]] = arith.muli %[[L]], %[[STEP]] : index
+// CHECK-NEXT:      %[[I:.*]] = arith.addi %[[LB]], %[[SCALED]] : index
+// CHECK-NEXT:      %{{.*}} = memref.load %x[%[[I]]] : memref<1000xf64>
+// CHECK-LABEL: func.func @strided
+// CHECK:         %[[N64:.*]] = builtin.unrealized_conversion_cast %n : index to i64
+// CHECK-NEXT:    llvm.store %[[N64]], %{{.*}} : i64, !llvm.ptr
+func.func @strided(%x: memref<1000xf64>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  "omp.parallel"() <{operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 0>}> ({
+    "omp.wsloop"() <{operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 0, 0>}> ({
+      "omp.loop_nest"(%c1, %n, %c2) ({
+      ^bb0(%i: index):
+        %v = memref.load %x[%i] : memref<1000xf64>
+        %w = arith.negf %v : f64
+        memref.store %w, %x[%i] : memref<1000xf64>
+        "omp.yield"() : () -> ()
+      }) : (index, index, index) -> ()
     }) : () -> ()
     "omp.terminator"() : () -> ()
   }) : () -> ()
