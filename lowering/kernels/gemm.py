@@ -60,6 +60,11 @@ class KernelShape:
     nc: int
     fma: str  # the multiply-add intrinsic's base name
 
+    @property
+    def nc_l2(self) -> int:
+        """Columns of a packed B block that fill half of a 512 KB L2 at depth KC."""
+        return (1 << 16) // self.kc // self.nr * self.nr
+
     def __post_init__(self) -> None:
         assert (
             self.nr % self.vw == 0 and self.mc % self.mr == 0 and self.nc % self.nr == 0
@@ -300,10 +305,54 @@ class Gemm:
     ldc: str
 
 
+def _micro_tiles(
+    e: Emitter, s: KernelShape, g: Gemm, ap, bp, jc, nc, ic, mc, kc
+) -> None:
+    """The packed block's MR x NR tiles: each NR-column B panel (in L1) against every
+    MR-row A panel."""
+    with e.loop(0, nc, s.nr, hint="jr") as jr:
+        n = e.min(s.nr, e.value(f"sub i64 {nc}, {jr}"))
+        b_panel = e.gep(bp, e.mul(jr, kc))
+        c_cols = e.gep(g.c, e.add(jc, jr))
+        with e.loop(0, mc, s.mr, hint="ir") as ir:
+            m = e.min(s.mr, e.value(f"sub i64 {mc}, {ir}"))
+            a_panel = e.gep(ap, e.mul(ir, kc))
+            c_tile = e.gep(c_cols, e.mul(e.add(ic, ir), g.ldc))
+            e.emit(
+                f"call void @{MICRO_KERNEL}(i64 {kc}, ptr {a_panel}, ptr {b_panel}, ptr {c_tile}, "
+                f"i64 {g.ldc}, i64 {m}, i64 {n})"
+            )
+
+
 def blocked_loops(
     e: Emitter, s: KernelShape, g: Gemm, ap: str, bp: str, j0: str, j1: str
 ) -> None:
-    """The BLIS loops over the columns [j0, j1) of `g`, packing into `ap` and `bp`."""
+    """The BLIS loops over the columns [j0, j1) of `g`, packing into `ap` and `bp`.
+
+    With at most MC rows the product is one A block per depth slice, packed once and
+    used by every column block: then the column blocks are L2-sized (s.nc_l2), so the
+    packed B block is still in L2 when the micro-kernel reads it (with BLIS's NC, an L3
+    block, a short product would pack B out to L3 and read it back for just one A
+    block: 64 x 576 x 784 ran at 72 instead of 92 GFLOP/s). Either way every C element
+    gets the same depth slices in the same order."""
+    short, tall, done = (
+        e.new_label("short"),
+        e.new_label("tall"),
+        e.new_label("blocked"),
+    )
+    e.emit(
+        f"br i1 {e.value(f'icmp sle i64 {g.m}, {s.mc}')}, label %{short}, label %{tall}"
+    )
+    e.label(short)
+    with e.loop(0, g.depth, s.kc, hint="pc") as pc:
+        kc = e.min(s.kc, e.value(f"sub i64 {g.depth}, {pc}"))
+        g.a.pack(e, ap, s.mr, "0", g.m, pc, kc)
+        with e.loop(j0, j1, s.nc_l2, hint="jc") as jc:
+            nc = e.min(s.nc_l2, e.value(f"sub i64 {j1}, {jc}"))
+            g.b.pack(e, bp, s.nr, jc, nc, pc, kc)
+            _micro_tiles(e, s, g, ap, bp, jc, nc, "0", g.m, kc)
+    e.emit(f"br label %{done}")
+    e.label(tall)
     with e.loop(j0, j1, s.nc, hint="jc") as jc:
         nc = e.min(s.nc, e.value(f"sub i64 {j1}, {jc}"))
         with e.loop(0, g.depth, s.kc, hint="pc") as pc:
@@ -312,18 +361,9 @@ def blocked_loops(
             with e.loop(0, g.m, s.mc, hint="ic") as ic:
                 mc = e.min(s.mc, e.value(f"sub i64 {g.m}, {ic}"))
                 g.a.pack(e, ap, s.mr, ic, mc, pc, kc)
-                with e.loop(0, nc, s.nr, hint="jr") as jr:
-                    n = e.min(s.nr, e.value(f"sub i64 {nc}, {jr}"))
-                    b_panel = e.gep(bp, e.mul(jr, kc))
-                    c_cols = e.gep(g.c, e.add(jc, jr))
-                    with e.loop(0, mc, s.mr, hint="ir") as ir:
-                        m = e.min(s.mr, e.value(f"sub i64 {mc}, {ir}"))
-                        a_panel = e.gep(ap, e.mul(ir, kc))
-                        c_tile = e.gep(c_cols, e.mul(e.add(ic, ir), g.ldc))
-                        e.emit(
-                            f"call void @{MICRO_KERNEL}(i64 {kc}, ptr {a_panel}, ptr {b_panel}, ptr {c_tile}, "
-                            f"i64 {g.ldc}, i64 {m}, i64 {n})"
-                        )
+                _micro_tiles(e, s, g, ap, bp, jc, nc, ic, mc, kc)
+    e.emit(f"br label %{done}")
+    e.label(done)
 
 
 def aligned_buffer(e: Emitter, floats: str | int) -> tuple[str, str]:
