@@ -15,13 +15,14 @@ import numpy as np
 import pytest
 
 import xla_opt
+from xla_opt.api import load_program
 from xla_opt.interpreter.replicas import ReplicaError
 from xla_opt.mpi_launch import mpi_available, mpirun, run_replicas_mpi
 
 pytestmark = pytest.mark.skipif(mpi_available() is not None, reason=f"MPI missing: {mpi_available()}")
 
 COLLECTIVES = """
-func.func @main(%x: tensor<4x2xf32>, %k: tensor<i32>) -> (tensor<4x2xf32>, tensor<4x2xf32>, tensor<i32>, tensor<8x2xf32>, tensor<2x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<ui32>) {
+func.func @main(%x: tensor<4x2xf32>, %k: tensor<i32>) -> (tensor<4x2xf32>, tensor<4x2xf32>, tensor<i32>, tensor<8x2xf32>, tensor<2x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<ui32>, tensor<4x8xf32>, tensor<1x8xf32>) {
   %sum = xla.all_reduce %x, replica_groups = [] computation {
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
     %s = xla.add %a, %b : tensor<f32>
@@ -46,7 +47,9 @@ func.func @main(%x: tensor<4x2xf32>, %k: tensor<i32>) -> (tensor<4x2xf32>, tenso
   %swapped = xla.all_to_all %x, split_dimension = 0, concat_dimension = 0, split_count = 4, replica_groups = [[0, 1, 2, 3]] : (tensor<4x2xf32>) -> tensor<4x2xf32>
   %permuted = xla.collective_permute %x, source_target_pairs = [[0, 1], [1, 2], [2, 0]] : (tensor<4x2xf32>) -> tensor<4x2xf32>
   %id = xla.replica_id : tensor<ui32>
-  func.return %sum, %pair_max, %int_sum, %gathered, %scattered, %swapped, %permuted, %id : tensor<4x2xf32>, tensor<4x2xf32>, tensor<i32>, tensor<8x2xf32>, tensor<2x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<ui32>
+  %columns = xla.all_gather %x, all_gather_dim = 1, replica_groups = [] : (tensor<4x2xf32>) -> tensor<4x8xf32>
+  %transposed = xla.all_to_all %x, split_dimension = 0, concat_dimension = 1, split_count = 4, replica_groups = [[3, 2, 1, 0]] : (tensor<4x2xf32>) -> tensor<1x8xf32>
+  func.return %sum, %pair_max, %int_sum, %gathered, %scattered, %swapped, %permuted, %id, %columns, %transposed : tensor<4x2xf32>, tensor<4x2xf32>, tensor<i32>, tensor<8x2xf32>, tensor<2x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<ui32>, tensor<4x8xf32>, tensor<1x8xf32>
 }
 """
 
@@ -60,21 +63,25 @@ def assert_same(got, expected) -> None:
             np.testing.assert_array_equal(g, e)  # bit for bit: same folds, same order
 
 
-def test_every_collective_matches_the_threaded_replicas():
-    """Four ranks: all_reduce over all replicas and over groups given out of order
-    (float sum, max, integer sum), all_gather, reduce_scatter, all_to_all,
-    collective_permute (replica 3 is no target: zeros) and replica_id."""
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_every_collective_matches_the_threaded_replicas(backend):
+    """Four ranks, interpreted or compiled (the collectives then MPI calls): all_reduce
+    over all replicas and over groups given out of order (float sum, max, integer
+    sum), all_gather along either dimension, reduce_scatter, all_to_all (same and
+    different split/concat dimensions), collective_permute (replica 3 is no target:
+    zeros) and replica_id."""
     rng = np.random.default_rng(12)
     x = rng.standard_normal((4, 4, 2)).astype(np.float32)  # one (4, 2) value per replica
     k = np.array([3, -7, 11, 100], dtype=np.int32)
     threads = xla_opt.run(COLLECTIVES, x, k, replicas=4)
-    mpi = xla_opt.run(COLLECTIVES, x, k, replicas=4, launcher="mpi")
+    mpi = xla_opt.run(COLLECTIVES, x, k, replicas=4, launcher="mpi", backend=backend)
     assert_same(mpi, threads)
     np.testing.assert_array_equal(mpi[3][6], np.zeros((4, 2), np.float32))
     assert [int(r[7]) for r in mpi] == [0, 1, 2, 3]
 
 
-def test_xla_run_prints_what_the_threaded_run_prints(tmp_path):
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_xla_run_prints_what_the_threaded_run_prints(tmp_path, backend):
     program = tmp_path / "p.mlir"
     program.write_text(COLLECTIVES)
     x = np.arange(32, dtype=np.float32).reshape(4, 4, 2)
@@ -83,7 +90,9 @@ def test_xla_run_prints_what_the_threaded_run_prints(tmp_path):
     base = [sys.executable, "-m", "xla_opt.run_main", str(program), "--input", str(tmp_path / "x.npy"),
             str(tmp_path / "k.npy"), "--replicas", "4"]  # fmt: skip
     threads = subprocess.run(base, capture_output=True, text=True, check=True)
-    mpi = subprocess.run([*base, "--launcher", "mpi"], capture_output=True, text=True, check=False)
+    mpi = subprocess.run(
+        [*base, "--launcher", "mpi", "--backend", backend], capture_output=True, text=True, check=False
+    )
     assert mpi.returncode == 0, mpi.stderr
     assert mpi.stdout == threads.stdout
     assert "replica 3 result #7: uint32[]" in mpi.stdout
@@ -115,7 +124,7 @@ func.func @main(%x: tensor<2xf32>, %n: tensor<i32>) -> tensor<2xf32> {
 def test_a_collective_one_replica_never_reaches_times_out():
     """Replica 1 loops once more than replica 0: its second all_reduce has no partner.
     MPI would wait forever; the rank reports where it waits and the job ends."""
-    module = xla_opt.api.load_program(WHILE_ALL_REDUCE)
+    module = load_program(WHILE_ALL_REDUCE)
     x = np.ones(2, np.float32)
     inputs = [[x, np.array(1, np.int32)], [x, np.array(2, np.int32)]]
     with pytest.raises(

@@ -20,7 +20,8 @@ Host queues: `infeed=` gives the elements infeed ops read (each a tuple of array
 one array), and a list passed as `outfeed=` receives the elements outfeed ops write
 (each a tuple of arrays); with replicas=N both hold one such list per replica. Both
 backends use the same queues (the jit backend calls back into Python for them); the
-jit backend runs one replica.
+jit backend runs one replica in-process. With launcher="mpi" replica r is rank r of an
+MPI job, on either backend (xla_opt/mpi_launch.py), without host queues.
 """
 
 from __future__ import annotations
@@ -137,6 +138,8 @@ class CompiledFunction:
         self.replicas = replicas
         self.function = find_function(module, entry)
         check_callees_defined(self.function)
+        if launcher == "mpi":
+            return  # every rank compiles or interprets the program itself (mpi_launch.py)
         self._run: Callable[[list[Any]], tuple[Any, ...]] = (
             self._jit_runner() if backend == "jit" else self._interpreter_runner()
         )
@@ -157,7 +160,10 @@ class CompiledFunction:
         jit backend runs one replica, its host calls on the context's queues."""
         if self.backend == "jit":
             if self.replicas != 1:
-                raise ValueError("backend 'jit' runs one replica; replicas=N runs on the interpreter")
+                raise ValueError(
+                    "backend 'jit' runs one replica in-process; replicas=N runs on the interpreter, or on either "
+                    "backend with launcher='mpi'"
+                )
             return [tuple(self.jit.call_checked(inputs[0], context))]
         from xla_opt.interpreter import interpret_replicas
 

@@ -6,8 +6,9 @@ xla_opt.mpi_launch JOBDIR`, with the `mpirun` beside `sys.executable` (the MPI t
 mpi4py in this environment loads: a different MPI's `mpirun` would start N
 single-rank jobs, which every rank checks for). JOBDIR holds the job (the program's
 text, entry, backend, every replica's inputs); each rank runs its replica (the
-interpreter, its collectives over `MpiRendezvous`), the results are gathered to rank
-0, which writes them back. Already inside an MPI job of N ranks (started by the site's
+interpreter with its collectives over `MpiRendezvous`, or the JIT: each rank compiles
+the program with its collectives as MPI calls), the results are gathered to rank 0,
+which writes them back. Already inside an MPI job of N ranks (started by the site's
 own `mpirun`), the ranks run their replicas directly and every rank returns all
 results.
 
@@ -58,11 +59,9 @@ def run_replicas_mpi(
 ) -> list[tuple[Any, ...]]:
     """Every replica's results, replica r run by rank r of an MPI job of len(inputs)
     ranks (started here unless this process is already one of them)."""
-    if backend != "interpreter":
-        raise ValueError("the MPI launcher runs the interpreter backend; the JIT over MPI is not built yet")
     if why := mpi_available():
         raise ValueError(why)
-    job = {"program": program_text, "entry": entry, "inputs": inputs, "timeout": timeout}
+    job = {"program": program_text, "entry": entry, "backend": backend, "inputs": inputs, "timeout": timeout}
     if in_mpi_job():
         return _run_rank(job, everyone_gets_results=True)
     with tempfile.TemporaryDirectory(prefix="xla-opt-mpi-") as workdir:
@@ -108,11 +107,21 @@ def _run_rank(job: dict, everyone_gets_results: bool, workdir: Path | None = Non
                 "mpi4py's starts single-rank jobs: use the one beside the Python interpreter)"
             )
         module = load_program(job["program"])
-        context = ReplicaContext(n, timeout=job["timeout"])
-        context.rendezvous = MpiRendezvous(job["timeout"])  # type: ignore[assignment]
-        interpreter = make_interpreter(module)
-        attach(interpreter, context, rank)
-        mine = tuple(interpreter.call_op(job["entry"], tuple(job["inputs"][rank])))
+        if job["backend"] == "jit":
+            # each rank compiles the program for itself: its collectives become MPI
+            # calls (lowering/xla_to_linalg/collectives.py, "Over MPI")
+            from xdsl.dialects.builtin import IntegerAttr, i32
+
+            from xla_opt.jit import JitFunction
+
+            module.attributes["xla.num_replicas"] = IntegerAttr(n, i32)
+            mine = tuple(JitFunction(module, job["entry"]).call_checked(list(job["inputs"][rank])))
+        else:
+            context = ReplicaContext(n, timeout=job["timeout"])
+            context.rendezvous = MpiRendezvous(job["timeout"])  # type: ignore[assignment]
+            interpreter = make_interpreter(module)
+            attach(interpreter, context, rank)
+            mine = tuple(interpreter.call_op(job["entry"], tuple(job["inputs"][rank])))
     except BaseException as e:  # reported, then the whole job stops
         _abort(rank, n, e, workdir)
         raise

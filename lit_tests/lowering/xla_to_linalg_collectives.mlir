@@ -35,7 +35,7 @@ func.func @one_replica(%x: tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>
 
 // A program for several replicas is a located error.
 func.func @two_replicas(%x: tensor<2xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'xla.all_gather' op replica_groups [[0, 1]] names replica ids [1]: the jit backend runs one replica (the interpreter runs replicas=N)}}
+  // expected-error @+1 {{'xla.all_gather' op replica_groups [[0, 1]] names replica ids [1]: the jit backend runs one replica in-process (replicas=N runs on the interpreter, or as MPI ranks on either backend)}}
   %r = xla.all_gather %x, all_gather_dim = 0, replica_groups = [[0, 1]] : (tensor<2xf32>) -> tensor<4xf32>
   func.return %r : tensor<4xf32>
 }

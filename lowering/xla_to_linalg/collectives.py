@@ -1,5 +1,7 @@
-"""The collectives family to linalg, for the one replica the JIT runs: replica_id and
-the collectives, one pattern per op (a multi-replica lowering replaces these patterns).
+"""The collectives family to linalg: replica_id and the collectives, one pattern per
+op, for one replica or, when the module says it runs on N > 1 replicas
+(`xla.num_replicas`, or `mhlo.num_replicas` as JAX writes it), for N replicas as the
+N ranks of an MPI job (see "Over MPI" below).
 
 With one replica every replica group is {0} (an empty `replica_groups` is one group of
 all replicas), so, as the interpreter computes them:
@@ -16,24 +18,63 @@ A program made for more replicas (a replica id other than 0 in replica_groups or
 source_target_pairs, a result shape of a group of several, a split_count other than
 1) is a located error naming what does not fit one replica: the interpreter runs it
 on `replicas=N`.
+
+Over MPI (issue 12). The module is lowered by each rank for itself, so its replica id
+(its rank) and its place in every group are compile-time constants; the communicators
+of the groupings are made while lowering (xla_opt/mpi_runtime.py: every rank lowers
+the same program, so the collective splits match). Each collective becomes calls of
+the runtime's wrappers of MPI (`func.call` of a private declaration, like host calls:
+scalars, then operand buffers, then result buffers) and plain generics:
+
+* replica_id: the constant rank;
+* all_reduce: each operand gathered from the G members into a [G, ...] tensor
+  (MPI_Allgather) and folded in group order, `computation(...computation(x0, x1)...,
+  x(G-1))`, one element-wise generic per member, the reducer inlined unchanged: the
+  interpreter's fold, so floats agree bit for bit (MPI's own reduction may reorder);
+* all_gather: the [G, ...] gather read into place along all_gather_dim;
+* reduce_scatter: the all_reduce fold, then this member's block;
+* all_to_all: the blocks packed as [G, block] (block j for member j), exchanged with
+  MPI_Alltoall, then concatenated along concat_dimension in group order;
+* collective_permute: MPI_Sendrecv to the target and from the source of this replica's
+  pairs (zeros when no pair targets it).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from math import prod
 
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
-from xdsl.ir import Operation
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
-from xla_opt.diagnostics import DiagnosticError, op_diagnostic
+from xdsl.dialects import arith, func, tensor
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.traits import SymbolTable
 from xla_opt.dialects.shapes.collectives import fmt_rows
 from xla_opt.dialects.xla import collectives as co
-from xla_opt.dialects.xla.element_types import shape_of
+from xla_opt.dialects.xla.element_types import bit_width, elem_of, shape_of
 
-from .common import fill_with_zero
+from xla_opt.diagnostics import DiagnosticError, op_diagnostic
 
-RUNS_ONE_REPLICA = "the jit backend runs one replica (the interpreter runs replicas=N)"
+from .common import PARALLEL, affine_map, fill_with_zero, generic
+from .computation import inline_computation
+from .shape_ops import gather_through_indices
+
+RUNS_ONE_REPLICA = (
+    "the jit backend runs one replica in-process (replicas=N runs on the interpreter, or as MPI ranks on either backend)"
+)
 
 
 def _fits_one_replica(op: Operation, what: str, rows: Sequence[Sequence[int]]) -> None:
@@ -64,6 +105,8 @@ class ReplicaIdToConstant(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: co.ReplicaIdOp, rewriter: PatternRewriter, /) -> None:
+        if num_replicas(op) > 1:
+            return
         t = op.result.type
         assert isinstance(t, TensorType)
         rewriter.replace(op, arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [0])))
@@ -74,6 +117,8 @@ class AllReduceOfOne(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: co.AllReduceOp, rewriter: PatternRewriter, /) -> None:
+        if num_replicas(op) > 1:
+            return
         _fits_one_replica(op, "replica_groups", op.get_replica_groups())
         rewriter.replace(op, [], list(op.inputs))
 
@@ -90,6 +135,8 @@ class AllGatherOfOne(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: co.AllGatherOp, rewriter: PatternRewriter, /) -> None:
+        if num_replicas(op) > 1:
+            return
         _forward_block_of_one(op, rewriter)
 
 
@@ -98,6 +145,8 @@ class ReduceScatterOfOne(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: co.ReduceScatterOp, rewriter: PatternRewriter, /) -> None:
+        if num_replicas(op) > 1:
+            return
         _forward_block_of_one(op, rewriter)
 
 
@@ -106,6 +155,8 @@ class AllToAllOfOne(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: co.AllToAllOp, rewriter: PatternRewriter, /) -> None:
+        if num_replicas(op) > 1:
+            return
         _fits_one_replica(op, "replica_groups", op.get_replica_groups())
         if op.get_split_count() != 1:
             message = f"split_count {op.get_split_count()} needs as many replicas: {RUNS_ONE_REPLICA}"
@@ -119,6 +170,8 @@ class CollectivePermuteOfOne(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: co.CollectivePermuteOp, rewriter: PatternRewriter, /) -> None:
+        if num_replicas(op) > 1:
+            return
         pairs = op.get_source_target_pairs()
         _fits_one_replica(op, "source_target_pairs", pairs)
         if pairs:  # only [0, 0] is left
@@ -129,7 +182,275 @@ class CollectivePermuteOfOne(RewritePattern):
         rewriter.replace(op, fill_with_zero(result_type))
 
 
+# --------------------------------------------------------------------------------------
+# Over MPI: N replicas as the ranks of an MPI job (see the module doc)
+# --------------------------------------------------------------------------------------
+
+NUM_REPLICAS_ATTRIBUTES = ("xla.num_replicas", "mhlo.num_replicas")
+
+
+def num_replicas(op: Operation) -> int:
+    """The replica count the enclosing module declares (1 when it says nothing)."""
+    module = op.get_toplevel_object()
+    if isinstance(module, ModuleOp):
+        for name in NUM_REPLICAS_ATTRIBUTES:
+            value = module.attributes.get(name)
+            if isinstance(value, IntegerAttr):
+                return value.value.data
+    return 1
+
+
+def _mpi_rank(op: Operation) -> int:
+    """This process's rank, checked against the module's replica count."""
+    n = num_replicas(op)
+    try:
+        from xla_opt.mpi_runtime import load, world
+    except ImportError:
+        load = world = None  # type: ignore[assignment]
+    size = world().Get_size() if world is not None else 0
+    if size != n:
+        where = "mpi4py is not installed" if world is None else f"this job has {size} rank(s)"
+        raise DiagnosticError(
+            [op_diagnostic(op, f"the module runs on {n} replicas, one per rank of an MPI job, but {where}")]
+        )
+    load()  # type: ignore[misc]
+    return world().Get_rank()  # type: ignore[misc]
+
+
+def _group_of(op: Operation, rows: Sequence[Sequence[int]], rank: int) -> tuple[tuple[int, ...], int]:
+    """This rank's group (in group order) and its communicator handle."""
+    from xla_opt.mpi_runtime import communicator, handle
+
+    n = num_replicas(op)
+    rows = [tuple(r) for r in rows] or [tuple(range(n))]
+    group = next((row for row in rows if rank in row), None)
+    if group is None:
+        raise DiagnosticError([op_diagnostic(op, f"replica {rank} is in no group of replica_groups {fmt_rows(rows)}")])
+    return group, handle(communicator(rows))
+
+
+def _element_bytes(t: Attribute) -> int:
+    return max(1, bit_width(t) // 8)  # i1 is a byte in memory
+
+
+def _mangled(t: Attribute) -> str:
+    return re.sub(r"\W", "_", str(t).removeprefix("tensor<").removesuffix(">"))
+
+
+def _mpi_call(symbol: str, scalars: Sequence[int], operand: SSAValue, result_type: TensorType, op: Operation):
+    """`func.call @<symbol>__<types>(i64 scalars..., operand) -> result_type` and its
+    private declaration in the module: a name per signature (a call must match its
+    declaration's types), every one bound to the runtime's `symbol`."""
+    from xla_opt.mpi_runtime import alias
+
+    constants = [arith.ConstantOp(IntegerAttr(v, i64)) for v in scalars]
+    module = op.get_toplevel_object()
+    assert isinstance(module, ModuleOp)
+    name = f"{symbol}__{_mangled(operand.type)}__{_mangled(result_type)}"
+    if SymbolTable.lookup_symbol(module, name) is None:
+        declaration = func.FuncOp.external(name, [i64] * len(scalars) + [operand.type], [result_type])
+        module.body.block.add_op(declaration)
+        alias(name, symbol)
+    call = func.CallOp(name, [*(c.result for c in constants), operand], [result_type])
+    return [*constants, call], call.res[0]
+
+
+def _gather(op: Operation, operand: SSAValue, group: tuple[int, ...], comm: int):
+    """Every member's `operand`, as a [G, ...] tensor in group order (MPI_Allgather)."""
+    from xla_opt.mpi_runtime import ALLGATHER
+
+    t = operand.type
+    assert isinstance(t, TensorType)
+    shape = shape_of(t)
+    gathered = TensorType(elem_of(t), [len(group), *shape])
+    size = _element_bytes(elem_of(t)) * prod(shape)
+    return _mpi_call(ALLGATHER, [comm, size], operand, gathered, op)
+
+
+def _map(num_loops: int, results: Sequence[AffineExpr]) -> AffineMapAttr:
+    return AffineMapAttr(AffineMap(num_loops, 0, tuple(results)))
+
+
+def _read_into(source: SSAValue, result_type: TensorType, source_index) -> list[Operation]:
+    """A generic over `result_type`'s loops yielding source[source_index(dims)] (read
+    in its body: an offset index is no indexing map linalg could size its loops by)."""
+    rank = len(shape_of(result_type))
+    empty = tensor.EmptyOp([], result_type)
+    return [empty, gather_through_indices(source, empty, source_index([AffineExpr.dimension(d) for d in range(rank)]))]
+
+
+def _fold_gathered(computation, gathered: SSAValue, result_type: TensorType) -> tuple[list[Operation], SSAValue]:
+    """computation(...computation(g[0], g[1])..., g[G-1]) element-wise: the group-order
+    fold, the reducer inlined unchanged (no reassociation)."""
+    members = shape_of(gathered.type)[0]  # type: ignore[arg-type]
+    rank = len(shape_of(result_type))
+    ops = _read_into(gathered, result_type, lambda dims: [AffineExpr.constant(0), *dims])
+    acc = ops[-1].results[0]
+    for g in range(1, members):
+        empty = tensor.EmptyOp([], result_type)
+        step = generic(
+            [acc, gathered],
+            [empty.tensor],
+            [
+                affine_map(rank, range(rank)),
+                _map(rank, [AffineExpr.constant(g), *(AffineExpr.dimension(d) for d in range(rank))]),
+                affine_map(rank, range(rank)),
+            ],
+            [PARALLEL] * rank,
+            lambda args: inline_computation(computation, [args[0], args[1]]),
+        )
+        ops += [empty, step]
+        acc = step.results[0]
+    return ops, acc
+
+
+def _concatenated(op, blocks: SSAValue, result_type: TensorType, dim: int) -> list[Operation]:
+    """result[..., g * B + i, ...] = blocks[g, ..., i, ...] (B: a block's size along
+    dim), as a generic over the blocks' loops (g, d...) writing through an affine
+    output map (no floordiv/mod on the reading side)."""
+    block_shape = shape_of(blocks.type)[1:]  # type: ignore[arg-type]
+    loops = len(block_shape) + 1
+    dims = [AffineExpr.dimension(d) for d in range(loops)]
+    at = dims[1:]
+    at[dim] = dims[0] * block_shape[dim] + dims[1 + dim]
+    empty = tensor.EmptyOp([], result_type)
+    place = generic(
+        [blocks],
+        [empty.tensor],
+        [affine_map(loops, range(loops)), _map(loops, at)],
+        [PARALLEL] * loops,
+        lambda args: ([], [args[0]]),
+    )
+    return [empty, place]
+
+
+class ReplicaIdOfRank(RewritePattern):
+    """replica_id over MPI: this rank, a constant of its compiled code."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: co.ReplicaIdOp, rewriter: PatternRewriter, /) -> None:
+        if num_replicas(op) == 1:
+            return
+        t = op.result.type
+        assert isinstance(t, TensorType)
+        rewriter.replace(op, arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [_mpi_rank(op)])))
+
+
+class AllReduceOverMpi(RewritePattern):
+    """all_reduce over MPI: gather, then the group-order fold, per operand."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: co.AllReduceOp, rewriter: PatternRewriter, /) -> None:
+        if num_replicas(op) == 1:
+            return
+        group, comm = _group_of(op, op.get_replica_groups(), _mpi_rank(op))
+        new_ops: list[Operation] = []
+        results = []
+        for operand in op.inputs:
+            ops, gathered = _gather(op, operand, group, comm)
+            fold, value = _fold_gathered(op.computation, gathered, operand.type)  # type: ignore[arg-type]
+            new_ops += [*ops, *fold]
+            results.append(value)
+        rewriter.replace(op, new_ops, results)
+
+
+class AllGatherOverMpi(RewritePattern):
+    """all_gather over MPI: the [G, ...] gather read into place along all_gather_dim."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: co.AllGatherOp, rewriter: PatternRewriter, /) -> None:
+        if num_replicas(op) == 1:
+            return
+        group, comm = _group_of(op, op.get_replica_groups(), _mpi_rank(op))
+        ops, gathered = _gather(op, op.operand, group, comm)
+        place = _concatenated(op, gathered, op.result.type, op.get_all_gather_dim())  # type: ignore[arg-type]
+        rewriter.replace(op, [*ops, *place], [place[-1].results[0]])
+
+
+class ReduceScatterOverMpi(RewritePattern):
+    """reduce_scatter over MPI: the all_reduce fold, then this member's block."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: co.ReduceScatterOp, rewriter: PatternRewriter, /) -> None:
+        if num_replicas(op) == 1:
+            return
+        rank = _mpi_rank(op)
+        group, comm = _group_of(op, op.get_replica_groups(), rank)
+        ops, gathered = _gather(op, op.operand, group, comm)
+        fold, reduced = _fold_gathered(op.computation, gathered, op.operand.type)  # type: ignore[arg-type]
+        dim = op.get_scatter_dimension()
+        offset = group.index(rank) * shape_of(op.result.type)[dim]  # type: ignore[arg-type]
+
+        def index(dims):
+            at = list(dims)
+            at[dim] = dims[dim] + offset
+            return at
+
+        block = _read_into(reduced, op.result.type, index)  # type: ignore[arg-type]
+        rewriter.replace(op, [*ops, *fold, *block], [block[-1].results[0]])
+
+
+class AllToAllOverMpi(RewritePattern):
+    """all_to_all over MPI: blocks packed as [G, block], MPI_Alltoall, concatenated."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: co.AllToAllOp, rewriter: PatternRewriter, /) -> None:
+        if num_replicas(op) == 1:
+            return
+        from xla_opt.mpi_runtime import ALLTOALL
+
+        group, comm = _group_of(op, op.get_replica_groups(), _mpi_rank(op))
+        t = op.operand.type
+        assert isinstance(t, TensorType)
+        count, split = len(group), op.get_split_dimension()
+        block_shape = list(shape_of(t))
+        block_shape[split] //= count
+        packed_type = TensorType(elem_of(t), [count, *block_shape])
+
+        def pack_index(dims):  # packed loops (j, d...) -> operand (..., j * B + d_split, ...)
+            at = list(dims[1:])
+            at[split] = dims[0] * block_shape[split] + dims[1 + split]
+            return at
+
+        pack = _read_into(op.operand, packed_type, pack_index)
+        size = _element_bytes(elem_of(t)) * prod(block_shape)
+        exchange, received = _mpi_call(ALLTOALL, [comm, size], pack[-1].results[0], packed_type, op)
+        place = _concatenated(op, received, op.result.type, op.get_concat_dimension())  # type: ignore[arg-type]
+        rewriter.replace(op, [*pack, *exchange, *place], [place[-1].results[0]])
+
+
+class CollectivePermuteOverMpi(RewritePattern):
+    """collective_permute over MPI: send to this replica's target, receive from its
+    source (MPI_Sendrecv; zeros when no pair targets it)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: co.CollectivePermuteOp, rewriter: PatternRewriter, /) -> None:
+        if num_replicas(op) == 1:
+            return
+        from xla_opt.mpi_runtime import PERMUTE, handle, world
+
+        rank = _mpi_rank(op)
+        pairs = op.get_source_target_pairs()
+        n = num_replicas(op)
+        if out_of_range := sorted({r for pair in pairs for r in pair if not 0 <= r < n}):
+            message = f"source_target_pairs {fmt_rows(pairs)} names replica ids {out_of_range} of {n} replicas"
+            raise DiagnosticError([op_diagnostic(op, message)])
+        source = next((s for s, t in pairs if t == rank), -1)
+        target = next((t for s, t in pairs if s == rank), -1)
+        t = op.operand.type
+        assert isinstance(t, TensorType)
+        size = _element_bytes(elem_of(t)) * prod(shape_of(t))
+        ops, received = _mpi_call(PERMUTE, [handle(world()), size, source, target], op.operand, op.result.type, op)  # type: ignore[arg-type]
+        rewriter.replace(op, ops, [received])
+
+
 PATTERNS: list[RewritePattern] = [
+    ReplicaIdOfRank(),
+    AllReduceOverMpi(),
+    AllGatherOverMpi(),
+    ReduceScatterOverMpi(),
+    AllToAllOverMpi(),
+    CollectivePermuteOverMpi(),
     ReplicaIdToConstant(),
     AllReduceOfOne(),
     AllGatherOfOne(),
