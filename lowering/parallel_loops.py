@@ -11,7 +11,11 @@ A generic is taken when
   accumulated by one thread in the serial order: results are bit-identical to one
   thread's), and
 * its loop nest has at least `min_iterations` iterations in all: waking a team costs
-  microseconds (see MIN_ITERATIONS), which a smaller nest does not repay.
+  microseconds (see MIN_ITERATIONS), which a smaller nest does not repay, and
+* threads write disjoint elements: every output is indexed by each parallel loop as a
+  plain dimension, its body writes no memory, and a buffer both read and written is
+  read where it is written (the same indexing map), so no thread reads what another
+  writes.
 
 The `scf.parallel` takes the leading parallel loops while fewer than PARALLEL_GRAIN
 iterations are collapsed into it (enough to split evenly over a few threads), never
@@ -26,10 +30,11 @@ import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import scf
+from xdsl.dialects import func, llvm, memref, scf
 from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp, ShapedType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block, Region
+from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -37,6 +42,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.traits import MemoryEffectKind, has_effects
 from xdsl.transforms.convert_linalg_to_loops import LowerLinalgStructuredOpPattern
 from xla_opt.lowering.xla_to_linalg.common import PARALLEL
 
@@ -71,7 +77,26 @@ def parallel_loop_count(op: linalg.GenericOp, min_iterations: int) -> int:
     count = 0
     while count < leading and math.prod(ranges[:count]) < PARALLEL_GRAIN:
         count += 1
-    return count
+    return count if count and _disjoint_writes(op, count) else 0
+
+
+def _disjoint_writes(op: linalg.GenericOp, count: int) -> bool:
+    """Whether threads owning distinct values of the first `count` loops write distinct
+    elements and read none another thread writes (see the module doc)."""
+    maps = [m.data for m in op.indexing_maps.data]
+    n_in = len(op.inputs)
+    for output, out_map in zip(op.outputs, maps[n_in:], strict=True):
+        dims = {e.position for e in out_map.results if isinstance(e, AffineDimExpr)}
+        if not dims.issuperset(range(count)):
+            return False
+        for value, in_map in zip(op.inputs, maps[:n_in], strict=True):
+            if value is output and in_map != out_map:
+                return False
+    return not any(
+        isinstance(inner, memref.StoreOp | func.CallOp | llvm.CallOp)
+        or has_effects(inner, MemoryEffectKind.WRITE)
+        for inner in op.body.walk()
+    )
 
 
 @dataclass

@@ -109,3 +109,47 @@ func.func @serial(%x: memref<31x32xf32>, %small: memref<31x32xf32>, %big: memref
   }
   func.return
 }
+
+// -----
+
+// Left serial too: threads would not write disjoint elements. An output not indexed by
+// the outer loop (every thread would write each element), a buffer read at another
+// place than it is written (a thread would read what another writes), a body writing
+// memory.
+// CHECK-LABEL: func.func @racy
+// CHECK-NOT:     scf.parallel
+// CHECK:         linalg.generic {{.*}} outs(%row : memref<400xf32>)
+// CHECK:         linalg.generic {{.*}} outs(%buf : memref<400x400xf32>)
+// CHECK:         linalg.generic {{.*}} outs(%big : memref<400x400xf32>)
+// CHECK-NOT:     scf.parallel
+func.func @racy(%x: memref<400x400xf32>, %row: memref<400xf32>, %buf: memref<400x400xf32>, %big: memref<400x400xf32>, %log: memref<1xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<400x400xf32>) outs(%row : memref<400xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%buf : memref<400x400xf32>) outs(%buf : memref<400x400xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<400x400xf32>) outs(%big : memref<400x400xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %c0 = arith.constant 0 : index
+    memref.store %a, %log[%c0] : memref<1xf32>
+    linalg.yield %a : f32
+  }
+  func.return
+}
+
+// -----
+
+// An in-place element-wise generic (the buffer read where it is written) is parallel.
+// CHECK-LABEL: func.func @in_place
+// CHECK:         "scf.parallel"
+func.func @in_place(%buf: memref<400x400xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%buf : memref<400x400xf32>) outs(%buf : memref<400x400xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  }
+  func.return
+}
