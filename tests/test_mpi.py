@@ -10,6 +10,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +19,8 @@ import xla_opt
 from xla_opt.api import load_program
 from xla_opt.interpreter.replicas import ReplicaError
 from xla_opt.mpi_launch import mpi_available, mpirun, run_replicas_mpi
+
+ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.skipif(mpi_available() is not None, reason=f"MPI missing: {mpi_available()}")
 
@@ -182,3 +185,43 @@ def test_inside_an_mpi_job_the_ranks_run_their_replicas(tmp_path):
     wrong = job(2)
     assert wrong.returncode != 0
     assert "the MPI job has 2 rank(s) for 4 replicas" in wrong.stderr + wrong.stdout
+
+
+def data_parallel_step(w, b, xs, ys, learning_rate=0.1):
+    """numpy: one SGD step of tanh(x @ w + b) on the mean squared error, gradients and
+    loss averaged over the devices' batches (examples/export_data_parallel_step.py)."""
+    w64, b64 = w.astype(np.float64), b.astype(np.float64)
+    gws, gbs, losses = [], [], []
+    for x, y in zip(xs.astype(np.float64), ys.astype(np.float64), strict=True):
+        p = np.tanh(x @ w64 + b64)
+        losses.append(np.mean((p - y) ** 2))
+        dz = 2 * (p - y) / p.size * (1 - p**2)
+        gws.append(x.T @ dz)
+        gbs.append(dz.sum(axis=0))
+    return w64 - learning_rate * np.mean(gws, 0), b64 - learning_rate * np.mean(gbs, 0), np.mean(losses)
+
+
+@pytest.mark.parametrize("devices", [2, 4])
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_data_parallel_training_step_from_jax(devices, backend):
+    """The README's example: a pmap'd training step exported by JAX (GSPMD StableHLO,
+    all_reduce of the gradients) on `devices` ranks; every replica returns the global
+    results, the threaded run's (bit for bit on the interpreter) and numpy's step."""
+    program = ROOT / "examples" / f"data_parallel_step_{devices}.mlir"
+    rng = np.random.default_rng(devices)
+    w = rng.standard_normal((8, 4)).astype(np.float32)
+    b = rng.standard_normal(4).astype(np.float32)
+    xs = rng.standard_normal((devices, 16, 8)).astype(np.float32)
+    ys = rng.standard_normal((devices, 16, 4)).astype(np.float32)
+    got = xla_opt.run(program, w, b, xs, ys, replicas=devices, launcher="mpi", backend=backend)
+    if backend == "interpreter":
+        assert_same(got, xla_opt.run(program, w, b, xs, ys, replicas=devices))
+    new_w, new_b, loss = data_parallel_step(w, b, xs, ys)
+    for new_ws, new_bs, losses in got:
+        np.testing.assert_allclose(
+            new_ws.reshape(devices, 8, 4), np.broadcast_to(new_w, (devices, 8, 4)), rtol=1e-5, atol=1e-6
+        )
+        np.testing.assert_allclose(
+            new_bs.reshape(devices, 4), np.broadcast_to(new_b, (devices, 4)), rtol=1e-5, atol=1e-6
+        )
+        np.testing.assert_allclose(losses, np.full(devices, loss), rtol=1e-5)
