@@ -168,6 +168,16 @@ def test_layouts(specs, props):
     check(program, lhs, rhs)
 
 
+def test_one_input_feature_windows_as_rows():
+    """NHWC with one input feature: windows (rows, MR-wide panels) read consecutive
+    inputs, the vector loads of `side` 1."""
+    rng = np.random.default_rng(13)
+    lhs, rhs = small_ints(rng, (2, 24, 23, 1)), small_ints(rng, (3, 3, 1, 16))
+    program = program_of(lhs, rhs, ("NHWC", "HWIO", "NHWC"), padding=[(1, 1), (2, 0)])
+    assert uses_kernel(program)
+    check(program, lhs, rhs)
+
+
 @pytest.mark.parametrize(
     "specs", [("NCHW", "OIHW", "NCHW"), ("NHWC", "HWIO", "NHWC")], ids="-".join
 )
