@@ -9,7 +9,7 @@ A generic is taken when
 * its first iterator is parallel: the `scf.parallel` holds the leading run of parallel
   iterators only, so a reduction dimension is never split (each output element is
   accumulated by one thread in the serial order: results are bit-identical to one
-  thread's), and
+  thread's),
 * its loop nest has at least `min_iterations` iterations in all: waking a team costs
   microseconds (see MIN_ITERATIONS), which a smaller nest does not repay, and
 * threads write disjoint elements: every output is indexed by each parallel loop as a
