@@ -244,6 +244,24 @@ class Windows:
                 lows.append(
                     e.value(f"icmp ult <{n} x i32> {iota}, {_splat(e, split, n)}")
                 )
+            # A panel inside one output row (most, for wide rows) is one masked load
+            # per chunk; one across two rows, two and a select.
+            one, two = e.new_label("one"), e.new_label("two")
+            e.emit(
+                f"br i1 {e.value(f'icmp eq i64 {r}, {width}')}, label %{one}, label %{two}"
+            )
+            e.label(one)
+            with e.loop(0, depth, hint="p") as p:
+                offset, masks = row(p)
+                at_a = e.value(f"add i32 {off_a}, {offset}")
+                out = e.gep(panel, e.mul(p, width))
+                for (a, n), mask in zip(chunks, masks, strict=True):
+                    loaded = masked_load(e.value(f"add i32 {at_a}, {a}"), n, mask)
+                    e.emit(
+                        f"store <{n} x float> {loaded}, ptr {e.gep(out, a)}, align 4"
+                    )
+            e.emit(f"br label %{done}")
+            e.label(two)
             with e.loop(0, depth, hint="p") as p:
                 offset, masks = row(p)
                 at_a = e.value(f"add i32 {off_a}, {offset}")
