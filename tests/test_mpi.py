@@ -124,16 +124,19 @@ func.func @main(%x: tensor<2xf32>, %n: tensor<i32>) -> tensor<2xf32> {
 """
 
 
-def test_a_collective_one_replica_never_reaches_times_out():
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_a_collective_one_replica_never_reaches_times_out(backend):
     """Replica 1 loops once more than replica 0: its second all_reduce has no partner.
     MPI would wait forever; the rank reports where it waits and the job ends."""
     module = load_program(WHILE_ALL_REDUCE)
     x = np.ones(2, np.float32)
     inputs = [[x, np.array(1, np.int32)], [x, np.array(2, np.int32)]]
-    with pytest.raises(
-        ReplicaError, match=r"replica 1 of 2 failed: replica 1 waited 2 s in xla.all_reduce .*never reached"
-    ):
-        run_replicas_mpi(str(module), "main", "interpreter", inputs, timeout=2.0)
+    message = {
+        "interpreter": r"replica 1 of 2 failed: replica 1 waited 2 s in xla.all_reduce .*never reached",
+        "jit": r"an MPI collective waited longer than the replica timeout: some replica never reached it",
+    }[backend]
+    with pytest.raises(ReplicaError, match=message):
+        run_replicas_mpi(str(module), "main", backend, inputs, timeout=2.0)
 
 
 def test_a_failing_replica_ends_the_job_with_one_line():

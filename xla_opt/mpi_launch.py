@@ -83,7 +83,9 @@ def run_replicas_mpi(
         results = Path(workdir) / RESULTS_FILE
         if done.returncode != 0 or not results.exists():
             lines = [line for line in (done.stderr or done.stdout).splitlines() if line.strip()]
-            raise ReplicaError(f"the MPI job failed (exit {done.returncode}): {lines[-1] if lines else 'no output'}")
+            ours = [line.removeprefix("xla-opt: ") for line in lines if line.startswith("xla-opt: ")]
+            last = ours[0] if ours else lines[-1] if lines else "no output"
+            raise ReplicaError(f"the MPI job failed (exit {done.returncode}): {last}")
         with open(results, "rb") as f:
             return pickle.load(f)
 
@@ -113,7 +115,9 @@ def _run_rank(job: dict, everyone_gets_results: bool, workdir: Path | None = Non
             from xdsl.dialects.builtin import IntegerAttr, i32
 
             from xla_opt.jit import JitFunction
+            from xla_opt.mpi_runtime import set_timeout
 
+            set_timeout(job["timeout"])
             module.attributes["xla.num_replicas"] = IntegerAttr(n, i32)
             mine = tuple(JitFunction(module, job["entry"]).call_checked(list(job["inputs"][rank])))
         else:

@@ -17,7 +17,9 @@ replica groupings.
   (their argument order is the lowering's calling convention: scalars, operand
   buffers, result buffers); they move bytes, so every element type is one datatype
   (MPI_BYTE). `permute` sends to `target` and receives from `source` (-1: none; a
-  replica that receives nothing gets zeros).
+  replica that receives nothing gets zeros). They start non-blocking operations and
+  poll them against a deadline (`set_timeout`, the replica timeout): a collective
+  some replica never reaches aborts the job with one line instead of hanging.
 * Communicators: one per distinct replica grouping, `Comm_split` of COMM_WORLD made
   while the program is lowered (every rank lowers the same program, so the splits
   match), cached for the process.
@@ -59,36 +61,88 @@ def _narrow(name: str, size: int, pointer_sized: bool) -> tuple[str, str]:
 
 
 def wrappers_ir(
-    comm_size: int, comm_is_pointer: bool, byte_handle: int, datatype_size: int, datatype_is_pointer: bool
+    comm_size: int,
+    comm_is_pointer: bool,
+    byte_handle: int,
+    datatype_size: int,
+    datatype_is_pointer: bool,
+    world: int,
+    request_size: int,
 ) -> str:
-    """The LLVM IR of the wrappers for one MPI ABI (see the module doc)."""
+    """The LLVM IR of the wrappers for one MPI ABI (see the module doc). Each starts
+    non-blocking operations and polls them (`wait`) against the deadline in the global
+    `xla_opt_mpi_timeout` (seconds, set from Python): a collective some replica never
+    reaches prints one line and aborts the job instead of hanging."""
     narrow_comm, comm_t = _narrow("comm", comm_size, comm_is_pointer)
     if datatype_is_pointer:
-        byte = f"inttoptr (i64 {byte_handle} to ptr)"
-        byte_t = "ptr"
+        byte, byte_t = f"inttoptr (i64 {byte_handle} to ptr)", "ptr"
     else:
         byte_t = "i32" if datatype_size == 4 else "i64"
-        byte = str(byte_handle if byte_handle < 2**31 or byte_t == "i64" else byte_handle - 2**32)
-    count = "i32"  # MPI's counts are C ints
+        byte = str(byte_handle - 2**32 if byte_t == "i32" and byte_handle >= 2**31 else byte_handle)
+    world_value = (
+        f"inttoptr (i64 {world} to ptr)"
+        if comm_is_pointer
+        else str(world - 2**32 if comm_t == "i32" and world >= 2**31 else world)
+    )
+    text = "xla-opt: an MPI collective waited longer than the replica timeout: some replica never reached it"
+    message, size = text + r"\0A\00", len(text) + 2  # a newline and the terminating NUL
     return f"""
-declare i32 @MPI_Allgather(ptr, {count}, {byte_t}, ptr, {count}, {byte_t}, {comm_t})
-declare i32 @MPI_Alltoall(ptr, {count}, {byte_t}, ptr, {count}, {byte_t}, {comm_t})
-declare i32 @MPI_Sendrecv(ptr, {count}, {byte_t}, i32, i32, ptr, {count}, {byte_t}, i32, i32, {comm_t}, ptr)
-declare i32 @MPI_Send(ptr, {count}, {byte_t}, i32, i32, {comm_t})
-declare i32 @MPI_Recv(ptr, {count}, {byte_t}, i32, i32, {comm_t}, ptr)
+@xla_opt_mpi_timeout = global double 1.200000e+02
+@timeout_message = private constant [{size} x i8] c"{message}"
+declare i32 @MPI_Iallgather(ptr, i32, {byte_t}, ptr, i32, {byte_t}, {comm_t}, ptr)
+declare i32 @MPI_Ialltoall(ptr, i32, {byte_t}, ptr, i32, {byte_t}, {comm_t}, ptr)
+declare i32 @MPI_Isend(ptr, i32, {byte_t}, i32, i32, {comm_t}, ptr)
+declare i32 @MPI_Irecv(ptr, i32, {byte_t}, i32, i32, {comm_t}, ptr)
+declare i32 @MPI_Testall(i32, ptr, ptr, ptr)
+declare double @MPI_Wtime()
+declare i32 @MPI_Abort({comm_t}, i32)
+declare i32 @dprintf(i32, ptr, ...)
+declare i32 @usleep(i32)
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+
+define internal void @wait(i32 %count, ptr %requests) {{
+entry:
+  %flag = alloca i32, align 4
+  %statuses = alloca [512 x i8], align 16
+  %start = call double @MPI_Wtime()
+  %limit = load double, ptr @xla_opt_mpi_timeout, align 8
+  %deadline = fadd double %start, %limit
+  br label %poll
+poll:
+  %r = call i32 @MPI_Testall(i32 %count, ptr %requests, ptr %flag, ptr %statuses)
+  %done = load i32, ptr %flag, align 4
+  %finished = icmp ne i32 %done, 0
+  br i1 %finished, label %exit, label %check
+check:
+  %now = call double @MPI_Wtime()
+  %late = fcmp ogt double %now, %deadline
+  br i1 %late, label %abort, label %again
+again:
+  %s = call i32 @usleep(i32 50)
+  br label %poll
+abort:
+  %p = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @timeout_message)
+  %a = call i32 @MPI_Abort({comm_t} {world_value}, i32 1)
+  br label %exit
+exit:
+  ret void
+}}
 
 define void @{ALLGATHER}(i64 %comm, i64 %bytes, ptr %send, ptr %recv) {{
   {narrow_comm}
   %n = trunc i64 %bytes to i32
-  %r = call i32 @MPI_Allgather(ptr %send, i32 %n, {byte_t} {byte}, ptr %recv, i32 %n, {byte_t} {byte}, {comm_t} %comm.h)
+  %request = alloca [{request_size} x i8], align 8
+  %r = call i32 @MPI_Iallgather(ptr %send, i32 %n, {byte_t} {byte}, ptr %recv, i32 %n, {byte_t} {byte}, {comm_t} %comm.h, ptr %request)
+  call void @wait(i32 1, ptr %request)
   ret void
 }}
 
 define void @{ALLTOALL}(i64 %comm, i64 %bytes, ptr %send, ptr %recv) {{
   {narrow_comm}
   %n = trunc i64 %bytes to i32
-  %r = call i32 @MPI_Alltoall(ptr %send, i32 %n, {byte_t} {byte}, ptr %recv, i32 %n, {byte_t} {byte}, {comm_t} %comm.h)
+  %request = alloca [{request_size} x i8], align 8
+  %r = call i32 @MPI_Ialltoall(ptr %send, i32 %n, {byte_t} {byte}, ptr %recv, i32 %n, {byte_t} {byte}, {comm_t} %comm.h, ptr %request)
+  call void @wait(i32 1, ptr %request)
   ret void
 }}
 
@@ -96,28 +150,34 @@ define void @{PERMUTE}(i64 %comm, i64 %bytes, i64 %source, i64 %target, ptr %sen
 entry:
   {narrow_comm}
   %n = trunc i64 %bytes to i32
-  %src = trunc i64 %source to i32
-  %dst = trunc i64 %target to i32
-  %status = alloca [64 x i8], align 8
-  %sends = icmp sge i64 %target, 0
+  %requests = alloca [2 x [{request_size} x i8]], align 8
+  %second = getelementptr inbounds [{request_size} x i8], ptr %requests, i64 1
+  %count = alloca i32, align 4
+  store i32 0, ptr %count, align 4
   %receives = icmp sge i64 %source, 0
-  %both = and i1 %sends, %receives
-  br i1 %both, label %sendrecv, label %one_side
-sendrecv:
-  %r0 = call i32 @MPI_Sendrecv(ptr %send, i32 %n, {byte_t} {byte}, i32 %dst, i32 0, ptr %recv, i32 %n, {byte_t} {byte}, i32 %src, i32 0, {comm_t} %comm.h, ptr %status)
-  ret void
-one_side:
-  br i1 %sends, label %send_only, label %maybe_recv
-send_only:
-  %r1 = call i32 @MPI_Send(ptr %send, i32 %n, {byte_t} {byte}, i32 %dst, i32 0, {comm_t} %comm.h)
-  br label %zeros
-maybe_recv:
-  br i1 %receives, label %recv_only, label %zeros
-recv_only:
-  %r2 = call i32 @MPI_Recv(ptr %recv, i32 %n, {byte_t} {byte}, i32 %src, i32 0, {comm_t} %comm.h, ptr %status)
-  ret void
+  br i1 %receives, label %post_recv, label %zeros
+post_recv:
+  %src = trunc i64 %source to i32
+  %r0 = call i32 @MPI_Irecv(ptr %recv, i32 %n, {byte_t} {byte}, i32 %src, i32 0, {comm_t} %comm.h, ptr %requests)
+  store i32 1, ptr %count, align 4
+  br label %maybe_send
 zeros:
   call void @llvm.memset.p0.i64(ptr %recv, i8 0, i64 %bytes, i1 false)
+  br label %maybe_send
+maybe_send:
+  %sends = icmp sge i64 %target, 0
+  br i1 %sends, label %post_send, label %finish
+post_send:
+  %dst = trunc i64 %target to i32
+  %posted = load i32, ptr %count, align 4
+  %slot = select i1 %receives, ptr %second, ptr %requests
+  %r1 = call i32 @MPI_Isend(ptr %send, i32 %n, {byte_t} {byte}, i32 %dst, i32 0, {comm_t} %comm.h, ptr %slot)
+  %more = add i32 %posted, 1
+  store i32 %more, ptr %count, align 4
+  br label %finish
+finish:
+  %total = load i32, ptr %count, align 4
+  call void @wait(i32 %total, ptr %requests)
   ret void
 }}
 """
@@ -146,11 +206,32 @@ def load() -> None:
         llvm.load_library_permanently(_libmpi_path())
         comm_size, type_size = MPI._sizeof(MPI.Comm), MPI._sizeof(MPI.Datatype)
         # 8-byte handles are pointers (Open MPI's ABI), 4-byte ones integers (MPICH's)
-        ir = wrappers_ir(comm_size, comm_size == 8, int(MPI.BYTE.handle), type_size, type_size == 8)
+        world_handle, request_size = int(MPI.COMM_WORLD.handle), MPI._sizeof(MPI.Request)
+        ir = wrappers_ir(
+            comm_size, comm_size == 8, int(MPI.BYTE.handle), type_size, type_size == 8, world_handle, request_size
+        )
         library = compile_llvm_ir(ir)
+        set_timeout_in(library, _timeout)
         for symbol in (ALLGATHER, ALLTOALL, PERMUTE):
             llvm.add_symbol(symbol, library.address(symbol))
         _library = library
+
+
+_timeout = 120.0
+
+
+def set_timeout_in(library: Any, seconds: float) -> None:
+    import ctypes
+
+    ctypes.c_double.from_address(library.engine.get_global_value_address("xla_opt_mpi_timeout")).value = seconds
+
+
+def set_timeout(seconds: float) -> None:
+    """Seconds a compiled collective waits for the other replicas before aborting."""
+    global _timeout
+    _timeout = seconds
+    if _library is not None:
+        set_timeout_in(_library, seconds)
 
 
 def alias(name: str, symbol: str) -> None:
