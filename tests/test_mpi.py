@@ -323,3 +323,27 @@ def test_every_dtype_reducer_and_grouping_matches_the_threads(n, backend):
     expected = xla_opt.run(text, *inputs, replicas=n)
     got = xla_opt.run(text, *inputs, replicas=n, launcher="mpi", backend=backend)
     assert_same(got, expected)
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_send_on_one_replica_recv_on_another(backend):
+    """Channels over MPI: replica 0 sends on channel 5, replica 1 receives and adds its
+    own value (the threaded interpreter's test program)."""
+    from tests.test_interp_collectives import SEND_RECV_2
+
+    xs = np.array([[1, 2, 3], [10, 20, 30]], np.float32)
+    got = xla_opt.run(SEND_RECV_2, xs, replicas=2, launcher="mpi", backend=backend)
+    assert_same(got, xla_opt.run(SEND_RECV_2, xs, replicas=2))
+    np.testing.assert_array_equal(got[1][0], xs[0] + xs[1])
+
+
+def test_recv_that_no_replica_sends_to_times_out():
+    program = """func.func @main() -> tensor<2xf32> {
+  %t0 = xla.after_all : !xla.token
+  %y, %t1 = xla.recv %t0, channel_id = 9 : (!xla.token) -> (tensor<2xf32>, !xla.token)
+  func.return %y : tensor<2xf32>
+}"""
+    with pytest.raises(
+        ReplicaError, match=r"replica \d of 2 failed: replica \d waited 2 s in xla.recv .* for a send on channel 9"
+    ):
+        run_replicas_mpi(program, "main", "interpreter", [[], []], timeout=2.0)

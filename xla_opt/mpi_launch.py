@@ -109,6 +109,9 @@ def _run_rank(job: dict, everyone_gets_results: bool, workdir: Path | None = Non
                 "mpi4py's starts single-rank jobs: use the one beside the Python interpreter)"
             )
         module = load_program(job["program"])
+        rendezvous = MpiRendezvous(job["timeout"])
+        context = ReplicaContext(n, timeout=job["timeout"])
+        context.rendezvous = rendezvous  # type: ignore[assignment]
         if job["backend"] == "jit":
             # each rank compiles the program for itself: its collectives become MPI
             # calls (lowering/xla_to_linalg/collectives.py, "Over MPI")
@@ -119,13 +122,12 @@ def _run_rank(job: dict, everyone_gets_results: bool, workdir: Path | None = Non
 
             set_timeout(job["timeout"])
             module.attributes["xla.num_replicas"] = IntegerAttr(n, i32)
-            mine = tuple(JitFunction(module, job["entry"]).call_checked(list(job["inputs"][rank])))
+            mine = tuple(JitFunction(module, job["entry"]).call_checked(list(job["inputs"][rank]), context))
         else:
-            context = ReplicaContext(n, timeout=job["timeout"])
-            context.rendezvous = MpiRendezvous(job["timeout"])  # type: ignore[assignment]
             interpreter = make_interpreter(module)
             attach(interpreter, context, rank)
             mine = tuple(interpreter.call_op(job["entry"], tuple(job["inputs"][rank])))
+        rendezvous.close()
     except BaseException as e:  # reported, then the whole job stops
         _abort(rank, n, e, workdir)
         raise

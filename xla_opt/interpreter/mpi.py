@@ -18,14 +18,19 @@ are bit for bit the threaded interpreter's.
   deadlocks, instead of hanging.
 * Members that reached different collectives (op, channel or operand types differ)
   are a `ReplicaError`, as in the threaded run.
-* Send/recv between replicas (channels) are not carried over MPI yet: a located
-  `ReplicaError` says so.
+* Send/recv between replicas (channels): as in the threaded run, a channel is one
+  queue for all replicas (a send appends, a recv takes the oldest message). Rank 0
+  keeps the queues in a broker thread on a communicator of their own; a send posts
+  (channel, value) to it, a recv asks for the next message of its channel and polls
+  for the answer against the timeout.
 """
 
 from __future__ import annotations
 
 import pickle
+import threading
 import time
+from collections import defaultdict, deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -50,6 +55,11 @@ class MpiRendezvous:
         self.num_replicas = self.world.Get_size()
         self.timeout = timeout
         self._communicators: dict[tuple[tuple[int, ...], ...], Any] = {}
+        self.channels = self.world.Dup()  # channel traffic never meets the collectives'
+        self._broker = None
+        if self.rank == 0:
+            self._broker = threading.Thread(target=_broker, args=(self.channels,), name="xla-mpi-channels", daemon=True)
+            self._broker.start()
 
     # ---- the threaded Rendezvous's lifecycle calls: nothing to do across processes ----
     def finish(self, replica: int) -> None:
@@ -80,11 +90,33 @@ class MpiRendezvous:
             raise ReplicaError(f"the replicas of group {_ids(group)} reached different collectives: {places}")
         return {r: v for r, (_, v) in zip(group, contributions, strict=True)}
 
+    # ---- channels (the broker on rank 0 keeps the queues) -------------------------------
     def send(self, replica: int, channel: int, value: Any) -> None:
-        raise ReplicaError(f"send on channel {channel}: send/recv between replicas does not run over MPI yet")
+        self.channels.send((channel, value), dest=0, tag=_SEND)
 
     def recv(self, replica: int, channel: int, where: str) -> tuple[int, Any]:
-        raise ReplicaError(f"{where}: send/recv between replicas does not run over MPI yet")
+        """The oldest message on `channel`: (sender, value)."""
+        self.channels.send(channel, dest=0, tag=_WANT)
+        request = self.channels.irecv(source=0, tag=_DATA)
+        deadline = time.monotonic() + self.timeout
+        pause = 0.0
+        while True:
+            done, message = request.test()
+            if done:
+                return message
+            if time.monotonic() > deadline:
+                raise ReplicaError(
+                    f"replica {self.rank} waited {self.timeout:g} s in {where} for a send on channel {channel}"
+                )
+            time.sleep(pause)
+            pause = min(0.001, pause + 0.00005)
+
+    def close(self) -> None:
+        """After every rank has finished: stop rank 0's broker."""
+        self.world.Barrier()
+        if self._broker is not None:
+            self.channels.send(None, dest=0, tag=_STOP)
+            self._broker.join()
 
     # ---- communicators and waiting -----------------------------------------------------
     def _communicator(self, group: tuple[int, ...], grouping: Sequence[Sequence[int]], where: str) -> Any:
@@ -125,3 +157,32 @@ class MpiRendezvous:
             time.sleep(pause)
             pause = min(0.001, pause + 0.00005)
 
+
+_SEND, _WANT, _DATA, _STOP = 1, 2, 3, 4  # message tags of the channel broker
+
+
+def _broker(comm: Any) -> None:
+    """Rank 0's channel queues: SEND (channel, value) appends, WANT channel asks for
+    the channel's oldest message (answered with DATA (sender, value) once there is
+    one), STOP ends. Polls with short sleeps rather than blocking in MPI, whose
+    progress engine would spin on a core."""
+    mpi = _mpi()
+    queues: dict[int, deque[tuple[int, Any]]] = defaultdict(deque)
+    waiting: dict[int, deque[int]] = defaultdict(deque)
+    status = mpi.Status()
+    while True:
+        if not comm.iprobe(source=mpi.ANY_SOURCE, tag=mpi.ANY_TAG, status=status):
+            time.sleep(0.0002)
+            continue
+        message = comm.recv(source=status.Get_source(), tag=status.Get_tag())
+        tag, source = status.Get_tag(), status.Get_source()
+        if tag == _STOP:
+            return
+        if tag == _SEND:
+            channel, value = message
+            queues[channel].append((source, value))
+        else:
+            channel = message
+            waiting[channel].append(source)
+        while waiting[channel] and queues[channel]:
+            comm.send(queues[channel].popleft(), dest=waiting[channel].popleft(), tag=_DATA)
