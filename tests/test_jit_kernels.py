@@ -13,11 +13,11 @@ import os
 
 import numpy as np
 import pytest
+from xla_opt.lowering.kernels.gemm import AVX2_FMA, SSE, SYMBOL, sgemm_ir, shape_for
+from xla_opt.lowering.matmul_to_kernel import MIN_EXTENT
 
 import xla_opt
 from tests.util import exact, one_op_program, tensor_type
-from xla_opt.lowering.kernels.gemm import AVX2_FMA, SSE, SYMBOL, sgemm_ir, shape_for
-from xla_opt.lowering.matmul_to_kernel import MIN_EXTENT
 
 F32 = np.float32
 
@@ -213,20 +213,21 @@ def test_parallel_variant_splits_the_columns():
     threads (and on 3, more than there are NR-column ranges of a narrow N)."""
     import ctypes
 
-    from xla_opt.jit import compile_llvm_ir
     from xla_opt.lowering.kernels import runtime
-    from xla_opt.lowering.kernels.gemm import SET_THREADS
+
+    from xla_opt import threads
+    from xla_opt.jit import compile_llvm_ir
 
     runtime.load_kernels()  # loads libgomp when it is there
-    if runtime._set_threads is None:
+    if not threads.load():
         pytest.skip("no libgomp: the kernel runs on one thread")
     native = compile_llvm_ir(sgemm_ir(AVX2_FMA, parallel=True).replace(f"@{SYMBOL}(", "@xla_opt_sgemm_par_test("))
     args = [ctypes.c_int64] * 3 + [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64] * 2 + [ctypes.c_void_p, ctypes.c_int64]
     sgemm = ctypes.CFUNCTYPE(None, *args)(native.address("xla_opt_sgemm_par_test"))
-    set_threads = ctypes.CFUNCTYPE(None, ctypes.c_int32)(native.address(SET_THREADS))
+    set_threads = threads.set_num_threads
     rng = np.random.default_rng(11)
-    for threads, (m, k, n) in [(2, (130, 200, 97)), (3, (300, 400, 20))]:
-        set_threads(threads)
+    for count, (m, k, n) in [(2, (130, 200, 97)), (3, (300, 400, 20))]:
+        set_threads(count)
         a, b = small_ints(rng, (m, k)), small_ints(rng, (n, k))  # b transposed
         c = np.ones((m, n), F32)
         sgemm(m, n, k, a.ctypes.data, k, 1, b.ctypes.data, 1, k, c.ctypes.data, n)

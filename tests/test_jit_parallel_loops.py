@@ -318,6 +318,8 @@ def test_set_num_threads():
             assert threads.get_num_threads() == n
         threads.set_num_threads(0)
         assert threads.get_num_threads() == 1
+        xla_opt.set_num_threads(2)  # the same setting, from the package's API
+        assert xla_opt.get_num_threads() == threads.get_num_threads() == 2
     finally:
         threads.set_num_threads(num_threads())
 

@@ -1,7 +1,7 @@
 """xla-opt: an MLIR-style compiler framework for XLA's operations, built on xDSL.
 
 The Python API (`run`, `compile`, `load_program`, `ProgramError`,
-`register_custom_call`) is imported on first use, so that `xla-opt`, which needs
+`register_custom_call`, `set_num_threads`, `get_num_threads`) is imported on first use, so that `xla-opt`, which needs
 neither the interpreter nor the JIT, starts quickly.
 """
 
@@ -18,6 +18,9 @@ _API = {
     "load_program": "xla_opt.api",
     "ProgramError": "xla_opt.api",
     "register_custom_call": "xla_opt.interpreter.custom_call",
+    # compiled code's threads (the kernels and parallel loops): XLA_OPT_NUM_THREADS, or this
+    "set_num_threads": "xla_opt.threads",
+    "get_num_threads": "xla_opt.threads",
 }
 __all__ = list(_API)
 

@@ -36,12 +36,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
+from xla_opt.threads import (
+    NUM_THREADS,  # the runtime's one thread count (xla_opt/threads.py)
+)
+
 SYMBOL = "xla_opt_sgemm"
 MICRO_KERNEL = "xla_opt_sgemm_micro_kernel"
-THREADS = (
-    "xla_opt_sgemm_threads"  # the i32 thread count of every entry, read at each call
-)
-SET_THREADS = "xla_opt_sgemm_set_threads"
 PARALLEL_MIN_WORK = (
     1 << 21
 )  # multiply-adds (~100 us single-thread) before going parallel
@@ -469,14 +469,14 @@ def _worker(s: KernelShape, entry: Entry) -> str:
 
 
 def _dispatch(entry: Entry, parallel: bool) -> str:
-    """The public function: (`parallel`) the columns split over `THREADS` threads
+    """The public function: (`parallel`) the columns split over `xla_opt_num_threads()` threads
     (libgomp's `GOMP_parallel` runs the worker on each) when there is more than one and
     the work has at least PARALLEL_MIN_WORK multiply-adds (below that, ~100 us, waking a
     team costs more than it saves); otherwise the single-thread code on all columns."""
     e = Emitter()
     serial = f"call void @{entry.symbol}_serial({_params([*entry.params, ('i64', '0'), ('i64', entry.columns)])})"
     if parallel:
-        threads = e.value(f"load atomic i32, ptr @{THREADS} monotonic, align 4")
+        threads = e.value(f"call i32 @{NUM_THREADS}()")
         many = e.value(f"icmp sgt i32 {threads}, 1")
         big = e.value(f"icmp sge i64 {entry.work(e)}, {PARALLEL_MIN_WORK}")
         e.emit(
@@ -498,19 +498,6 @@ def _dispatch(entry: Entry, parallel: bool) -> str:
     e.emit(serial)
     return e.function(
         f"void @{entry.symbol}({_params(entry.params, noalias=True)}) nounwind"
-    )
-
-
-def _threads_setter() -> str:
-    return "\n".join(
-        [
-            f"@{THREADS} = internal global i32 1, align 4",
-            f"define void @{SET_THREADS}(i32 %n) nounwind {{",
-            "entry:",
-            f"  store atomic i32 %n, ptr @{THREADS} monotonic, align 4",
-            "  ret void",
-            "}",
-        ]
     )
 
 
@@ -539,8 +526,8 @@ SGEMM = Entry(
 
 def library_ir(s: KernelShape, entries: Sequence[Entry], parallel: bool = False) -> str:
     """The LLVM IR module defining `entries` for kernel shape `s`: single-thread, or
-    (`parallel`, libgomp loaded) with the multi-thread dispatch, the thread count set
-    through `xla_opt_sgemm_set_threads` (1 until then)."""
+    (`parallel`, libgomp loaded) with the multi-thread dispatch, on the runtime's thread
+    count (`xla_opt_num_threads`, xla_opt/threads.py)."""
     vec = f"<{s.vw} x float>"
     parts = [
         "declare ptr @malloc(i64)\ndeclare void @free(ptr)",
@@ -551,7 +538,7 @@ def library_ir(s: KernelShape, entries: Sequence[Entry], parallel: bool = False)
         parts += [
             "declare void @GOMP_parallel(ptr, ptr, i32, i32)",
             "declare i32 @omp_get_thread_num()\ndeclare i32 @omp_get_num_threads()",
-            _threads_setter(),
+            f"declare i32 @{NUM_THREADS}()",
         ]
     for declaration in dict.fromkeys(
         d for entry in entries for d in entry.declarations(s)

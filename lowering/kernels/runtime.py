@@ -18,7 +18,6 @@ from typing import Any
 
 _lock = threading.Lock()
 _library: Any = None  # the compiled module, kept alive: the symbols point into it
-_set_threads: Any = None  # the library's `xla_opt_sgemm_set_threads`, when parallel
 
 
 def kernel_shape():
@@ -57,10 +56,11 @@ def _load_gomp() -> bool:
 
 
 def set_num_threads(n: int) -> None:
-    """The kernels' thread count from the next call on (always 1 without libgomp)."""
-    load_kernels()
-    if _set_threads is not None:
-        _set_threads(max(1, n))
+    """The thread count of the kernels and of every parallel loop from the next call on
+    (one setting, xla_opt/threads.py; always 1 without libgomp)."""
+    from xla_opt.threads import set_num_threads as set_count
+
+    set_count(n)
 
 
 def _entries():
@@ -72,23 +72,19 @@ def _entries():
 
 def load_kernels() -> Any:
     """Compile the library (once per process) and register its entry symbols."""
-    global _library, _set_threads
+    global _library
     with _lock:
         if _library is None:
             import llvmlite.binding as llvm
-            from xla_opt.lowering.kernels.gemm import SET_THREADS, library_ir
+            from xla_opt.lowering.kernels.gemm import library_ir
 
             from xla_opt.jit import compile_llvm_ir
+            from xla_opt.threads import load as load_threads
 
-            parallel = _load_gomp()
+            parallel = load_threads()  # libgomp, and the thread count the library calls
             library = compile_llvm_ir(library_ir(kernel_shape(), _entries(), parallel))
             for entry in _entries():
                 llvm.add_symbol(entry.symbol, library.address(entry.symbol))
-            if parallel:
-                _set_threads = ctypes.CFUNCTYPE(None, ctypes.c_int32)(
-                    library.address(SET_THREADS)
-                )
-                _set_threads(num_threads())
             _library = library
         return _library
 
