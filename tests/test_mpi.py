@@ -347,3 +347,46 @@ def test_recv_that_no_replica_sends_to_times_out():
         ReplicaError, match=r"replica \d of 2 failed: replica \d waited 2 s in xla.recv .* for a send on channel 9"
     ):
         run_replicas_mpi(program, "main", "interpreter", [[], []], timeout=2.0)
+
+
+def test_mpi_applies_its_own_op_only_where_the_result_is_exact(tmp_path):
+    """Compiled: an integer sum is MPI_Allreduce (MPI's SUM gives the same integers);
+    a float sum is gathered and folded in group order (MPI's order could change it)."""
+    script = tmp_path / "lower.py"
+    script.write_text(
+        textwrap.dedent("""
+        from mpi4py import MPI
+        from xdsl.dialects.builtin import IntegerAttr, i32
+        from xla_opt.api import load_program
+        from xla_opt.jit import JitFunction
+
+        program = '''func.func @main(%i: tensor<3xi32>, %f: tensor<3xf32>) -> (tensor<3xi32>, tensor<3xf32>) {
+          %a = xla.all_reduce %i, replica_groups = [] computation {
+          ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+            %s = xla.add %p, %q : tensor<i32>
+            xla.return %s : tensor<i32>
+          } : tensor<3xi32>
+          %b = xla.all_reduce %f, replica_groups = [] computation {
+          ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+            %s = xla.add %p, %q : tensor<f32>
+            xla.return %s : tensor<f32>
+          } : tensor<3xf32>
+          func.return %a, %b : tensor<3xi32>, tensor<3xf32>
+        }'''
+        module = load_program(program)
+        module.attributes["xla.num_replicas"] = IntegerAttr(2, i32)
+        ir = JitFunction(module, "main").llvm_ir
+        calls = sorted({name for name in ("xla_opt_mpi_allreduce__3xi32", "xla_opt_mpi_allgather__3xf32") if name in ir})
+        print(f"rank {MPI.COMM_WORLD.Get_rank()}: {calls}")
+    """)
+    )
+    done = subprocess.run(
+        [str(mpirun()), "-np", "2", sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    for r in range(2):
+        assert f"rank {r}: ['xla_opt_mpi_allgather__3xf32', 'xla_opt_mpi_allreduce__3xi32']" in done.stdout

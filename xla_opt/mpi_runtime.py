@@ -11,11 +11,13 @@ replica groupings.
   to the wrappers as an i64 that they narrow (or turn into a pointer) to the ABI's
   handle type.
 * The wrappers, emitted as LLVM IR by `wrappers_ir` and compiled once per process:
+      xla_opt_mpi_allreduce(i64 comm, i64 count, i64 datatype, i64 op, ptr send, ptr recv)
       xla_opt_mpi_allgather(i64 comm, i64 bytes, ptr send, ptr recv)
       xla_opt_mpi_alltoall(i64 comm, i64 block_bytes, ptr send, ptr recv)
       xla_opt_mpi_permute(i64 comm, i64 bytes, i64 source, i64 target, ptr send, ptr recv)
   (their argument order is the lowering's calling convention: scalars, operand
-  buffers, result buffers); they move bytes, so every element type is one datatype
+  buffers, result buffers); but for `allreduce` (integer reducers MPI applies
+  exactly, `exact_reduction`) they move bytes, so every element type is one datatype
   (MPI_BYTE). `permute` sends to `target` and receives from `source` (-1: none; a
   replica that receives nothing gets zeros). They start non-blocking operations and
   poll them against a deadline (`set_timeout`, the replica timeout): a collective
@@ -32,9 +34,69 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+ALLREDUCE = "xla_opt_mpi_allreduce"
 ALLGATHER = "xla_opt_mpi_allgather"
 ALLTOALL = "xla_opt_mpi_alltoall"
 PERMUTE = "xla_opt_mpi_permute"
+
+# A reducer MPI can apply itself without changing the result: one of these ops on the two
+# arguments of an integer computation (exact and commutative, wrapping as XLA's do; its
+# order of application then cannot show). Floats are always folded in group order.
+EXACT_REDUCTIONS = {
+    "xla.add": "SUM",
+    "xla.multiply": "PROD",
+    "xla.maximum": "MAX",
+    "xla.minimum": "MIN",
+    "xla.and": "BAND",
+    "xla.or": "BOR",
+    "xla.xor": "BXOR",
+}
+_BOOL_REDUCTIONS = {"xla.and": "LAND", "xla.or": "LOR", "xla.xor": "LXOR"}
+
+
+def exact_reduction(computation: Any) -> str | None:
+    """The name of MPI's built-in op equal to `computation` (an xla reducer region) on
+    integers or booleans, or None (a float, or any other region: folded in group order)."""
+    from xdsl.dialects.builtin import IntegerType
+
+    block = computation.block
+    ops = list(block.ops)
+    if len(block.args) != 2 or len(ops) != 2 or ops[1].name != "xla.return":
+        return None
+    combine, ret = ops
+    if (
+        set(combine.operands) != set(block.args)
+        or len(combine.operands) != 2
+        or list(ret.operands) != list(combine.results)
+    ):
+        return None
+    element = block.args[0].type.get_element_type()
+    if not isinstance(element, IntegerType):
+        return None
+    table = _BOOL_REDUCTIONS if element.width.data == 1 else EXACT_REDUCTIONS
+    return table.get(combine.name)
+
+
+def integer_datatype_of(dtype: Any) -> Any:
+    """MPI's datatype of a numpy integer (or bool) dtype."""
+    from mpi4py import MPI
+
+    if dtype.kind == "b":
+        return MPI.C_BOOL
+    return getattr(MPI, f"{'U' if dtype.kind == 'u' else ''}INT{dtype.itemsize * 8}_T")
+
+
+def integer_datatype(element: Any) -> Any:
+    """MPI's datatype of an integer (or boolean) element type."""
+    from mpi4py import MPI
+    from xdsl.dialects.builtin import Signedness
+
+    width = element.width.data
+    if width == 1:
+        return MPI.C_BOOL
+    unsigned = element.signedness.data == Signedness.UNSIGNED
+    return getattr(MPI, f"{'U' if unsigned else ''}INT{width}_T")
+
 
 _lock = threading.Lock()
 _library: Any = None
@@ -74,6 +136,8 @@ def wrappers_ir(
     `xla_opt_mpi_timeout` (seconds, set from Python): a collective some replica never
     reaches prints one line and aborts the job instead of hanging."""
     narrow_comm, comm_t = _narrow("comm", comm_size, comm_is_pointer)
+    narrow_type, type_t = _narrow("type", datatype_size, datatype_is_pointer)
+    narrow_op, op_t = _narrow("op", datatype_size, datatype_is_pointer)  # MPI_Op: the same kind of handle
     if datatype_is_pointer:
         byte, byte_t = f"inttoptr (i64 {byte_handle} to ptr)", "ptr"
     else:
@@ -89,6 +153,7 @@ def wrappers_ir(
     return f"""
 @xla_opt_mpi_timeout = global double 1.200000e+02
 @timeout_message = private constant [{size} x i8] c"{message}"
+declare i32 @MPI_Iallreduce(ptr, ptr, i32, {type_t}, {op_t}, {comm_t}, ptr)
 declare i32 @MPI_Iallgather(ptr, i32, {byte_t}, ptr, i32, {byte_t}, {comm_t}, ptr)
 declare i32 @MPI_Ialltoall(ptr, i32, {byte_t}, ptr, i32, {byte_t}, {comm_t}, ptr)
 declare i32 @MPI_Isend(ptr, i32, {byte_t}, i32, i32, {comm_t}, ptr)
@@ -125,6 +190,17 @@ abort:
   %a = call i32 @MPI_Abort({comm_t} {world_value}, i32 1)
   br label %exit
 exit:
+  ret void
+}}
+
+define void @{ALLREDUCE}(i64 %comm, i64 %count, i64 %type, i64 %op, ptr %send, ptr %recv) {{
+  {narrow_comm}
+  {narrow_type}
+  {narrow_op}
+  %n = trunc i64 %count to i32
+  %request = alloca [{request_size} x i8], align 8
+  %r = call i32 @MPI_Iallreduce(ptr %send, ptr %recv, i32 %n, {type_t} %type.h, {op_t} %op.h, {comm_t} %comm.h, ptr %request)
+  call void @wait(i32 1, ptr %request)
   ret void
 }}
 
@@ -212,7 +288,7 @@ def load() -> None:
         )
         library = compile_llvm_ir(ir)
         set_timeout_in(library, _timeout)
-        for symbol in (ALLGATHER, ALLTOALL, PERMUTE):
+        for symbol in (ALLREDUCE, ALLGATHER, ALLTOALL, PERMUTE):
             llvm.add_symbol(symbol, library.address(symbol))
         _library = library
 

@@ -27,8 +27,10 @@ the runtime's wrappers of MPI (`func.call` of a private declaration, like host c
 scalars, then operand buffers, then result buffers) and plain generics:
 
 * replica_id: the constant rank;
-* all_reduce: each operand gathered from the G members into a [G, ...] tensor
-  (MPI_Allgather) and folded in group order, `computation(...computation(x0, x1)...,
+* all_reduce: with an integer reducer MPI applies exactly (add, multiply, max, min,
+  and, or, xor: `exact_reduction`), MPI_Allreduce with MPI's own op; otherwise each
+  operand gathered from the G members into a [G, ...] tensor (MPI_Allgather) and
+  folded in group order, `computation(...computation(x0, x1)...,
   x(G-1))`, one element-wise generic per member, the reducer inlined unchanged: the
   interpreter's fold, so floats agree bit for bit (MPI's own reduction may reorder);
 * all_gather: the [G, ...] gather read into place along all_gather_dim;
@@ -72,9 +74,7 @@ from .common import PARALLEL, affine_map, fill_with_zero, generic
 from .computation import inline_computation
 from .shape_ops import gather_through_indices
 
-RUNS_ONE_REPLICA = (
-    "the jit backend runs one replica in-process (replicas=N runs on the interpreter, or as MPI ranks on either backend)"
-)
+RUNS_ONE_REPLICA = "the jit backend runs one replica in-process (replicas=N runs on the interpreter, or as MPI ranks on either backend)"
 
 
 def _fits_one_replica(op: Operation, what: str, rows: Sequence[Sequence[int]]) -> None:
@@ -343,10 +343,32 @@ class AllReduceOverMpi(RewritePattern):
     def match_and_rewrite(self, op: co.AllReduceOp, rewriter: PatternRewriter, /) -> None:
         if num_replicas(op) == 1:
             return
+        from xla_opt.mpi_runtime import (
+            ALLREDUCE,
+            exact_reduction,
+            handle,
+            integer_datatype,
+        )
+
         group, comm = _group_of(op, op.get_replica_groups(), _mpi_rank(op))
         new_ops: list[Operation] = []
         results = []
+        reduction = exact_reduction(op.computation)
         for operand in op.inputs:
+            if reduction is not None:  # MPI's own op gives the same integers
+                from mpi4py import MPI
+
+                t = operand.type
+                scalars = [
+                    comm,
+                    prod(shape_of(t)),
+                    handle(integer_datatype(elem_of(t))),
+                    handle(getattr(MPI, reduction)),
+                ]  # type: ignore[arg-type]
+                ops, reduced = _mpi_call(ALLREDUCE, scalars, operand, t, op)  # type: ignore[arg-type]
+                new_ops += ops
+                results.append(reduced)
+                continue
             ops, gathered = _gather(op, operand, group, comm)
             fold, value = _fold_gathered(op.computation, gathered, operand.type)  # type: ignore[arg-type]
             new_ops += [*ops, *fold]

@@ -32,8 +32,10 @@ from xdsl.ir import Operation, Region
 from xla_opt.diagnostics import op_location
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla.element_types import shape_of
+from xla_opt.mpi_runtime import exact_reduction
 
 from .dtypes import describe
+from .mpi import MpiRendezvous
 from .regions import is_elementwise, run_vectorized
 from .replicas import ReplicaError, ReplicaState, replica_state
 
@@ -88,6 +90,22 @@ def _exchange(
     return [got[r] for r in group]
 
 
+def _mpi(state: ReplicaState) -> MpiRendezvous | None:
+    """The MPI rendezvous when the replicas are MPI ranks (its collectives are MPI's own
+    operations), else None (threads: values exchanged through the shared rendezvous)."""
+    rendezvous = state.context.rendezvous
+    return rendezvous if isinstance(rendezvous, MpiRendezvous) else None
+
+
+def _gathered(state, op, group, values: tuple[np.ndarray, ...], grouping) -> list[tuple[np.ndarray, ...]]:
+    """Every member's `values`, in group order (over MPI: one MPI_Allgather each)."""
+    mpi = _mpi(state)
+    if mpi is None:
+        return _exchange(state, op, group, values, grouping)
+    per_value = [mpi.all_gather(group, grouping, _key(op, values), where(op), v) for v in values]
+    return [tuple(parts[m] for parts in per_value) for m in range(len(group))]
+
+
 def _fold(interpreter: Interpreter, region: Region, parts: Sequence[np.ndarray]) -> np.ndarray:
     """parts[0] combined with parts[1], then with parts[2], ... by the computation."""
     acc = parts[0].copy()
@@ -122,7 +140,11 @@ class CollectiveFunctions(InterpreterFunctions):
         state = replica_state(interpreter)
         rows = op.get_replica_groups()
         group = _group(state, op, rows)
-        contributions = _exchange(state, op, group, tuple(args), rows)
+        mpi = _mpi(state)
+        if mpi is not None and (reduction := exact_reduction(op.computation)):
+            key = _key(op, tuple(args))
+            return tuple(mpi.all_reduce_exact(group, rows, key, where(op), a, reduction) for a in args)
+        contributions = _gathered(state, op, group, tuple(args), rows)
         return tuple(
             _fold(interpreter, op.computation, [c[i] for c in contributions]) for i in range(len(args))
         )
@@ -137,7 +159,7 @@ class CollectiveFunctions(InterpreterFunctions):
         shape = list(operand.shape)
         shape[dim] *= len(group)
         _check_result_shape(op, op.result.type, tuple(shape), group)
-        contributions = _exchange(state, op, group, (operand,), rows)
+        contributions = _gathered(state, op, group, (operand,), rows)
         return (np.concatenate([c[0] for c in contributions], axis=dim),)
 
     @impl(xla.ReduceScatterOp)
@@ -155,7 +177,10 @@ class CollectiveFunctions(InterpreterFunctions):
         shape = list(operand.shape)
         shape[dim] //= len(group)
         _check_result_shape(op, op.result.type, tuple(shape), group)
-        contributions = _exchange(state, op, group, (operand,), rows)
+        mpi = _mpi(state)
+        if mpi is not None and (reduction := exact_reduction(op.computation)):
+            return (mpi.reduce_scatter_exact(group, rows, _key(op, (operand,)), where(op), operand, dim, reduction),)
+        contributions = _gathered(state, op, group, (operand,), rows)
         reduced = _fold(interpreter, op.computation, [c[0] for c in contributions])
         block = np.split(reduced, len(group), axis=dim)[group.index(state.replica)]
         return (block.copy(),)
@@ -173,6 +198,10 @@ class CollectiveFunctions(InterpreterFunctions):
         operand = args[0]
         split_dim = op.get_split_dimension()
         concat_dim = op.get_concat_dimension()
+        mpi = _mpi(state)
+        if mpi is not None:
+            received = mpi.all_to_all(group, rows, _key(op, (operand,)), where(op), operand, split_dim)
+            return (np.concatenate(received, axis=concat_dim),)
         contributions = _exchange(state, op, group, (operand,), rows)
         me = group.index(state.replica)
         received = [np.split(c[0], split_count, axis=split_dim)[me] for c in contributions]
@@ -189,9 +218,14 @@ class CollectiveFunctions(InterpreterFunctions):
                 f"{where(op)}: source_target_pairs {_rows(pairs)} names replica ids "
                 f"{out_of_range} but the program runs on {n} replica(s)"
             )
+        sources = [s for s, t in pairs if t == state.replica]
+        mpi = _mpi(state)
+        if mpi is not None:
+            target = next((t for s, t in pairs if s == state.replica), None)
+            key = _key(op, (args[0],))
+            return (mpi.permute(key, where(op), args[0], sources[0] if sources else None, target),)
         group = tuple(range(n))
         contributions = _exchange(state, op, group, (args[0],))
-        sources = [s for s, t in pairs if t == state.replica]
         if not sources:
             return (np.zeros_like(args[0]),)
         return (contributions[sources[0]][0].copy(),)

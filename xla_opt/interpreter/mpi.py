@@ -90,6 +90,76 @@ class MpiRendezvous:
             raise ReplicaError(f"the replicas of group {_ids(group)} reached different collectives: {places}")
         return {r: v for r, (_, v) in zip(group, contributions, strict=True)}
 
+    # ---- the collectives' own MPI operations ---------------------------------------------
+    # Each first checks that the group's members reached the same collective (op, channel,
+    # operand types: `key`), then moves the numpy buffers themselves (as bytes, but for
+    # the exact reductions, which MPI computes on typed integers).
+
+    def _agreed(self, group: tuple[int, ...], grouping: Sequence[Sequence[int]], key: str, where: str) -> Any:
+        comm = self._communicator(group, grouping, where)
+        keys = [k.decode() for k in self._allgather(comm, key.encode(), where, group)]
+        if len(set(keys)) != 1:
+            places = "; ".join(f"replica {r} at {k}" for r, k in zip(group, keys, strict=True))
+            raise ReplicaError(f"the replicas of group {_ids(group)} reached different collectives: {places}")
+        return comm
+
+    def all_reduce_exact(self, group, grouping, key: str, where: str, x: np.ndarray, reduction: str) -> np.ndarray:
+        """MPI_Allreduce with MPI's own op `reduction` (an exact integer reducer)."""
+        from xla_opt.mpi_runtime import integer_datatype_of
+
+        mpi = _mpi()
+        comm = self._agreed(tuple(group), grouping, key, where)
+        send = _contiguous(x)
+        out = np.empty_like(send)
+        datatype = integer_datatype_of(send.dtype)
+        self._wait(comm.Iallreduce([send, datatype], [out, datatype], op=getattr(mpi, reduction)), where, tuple(group))
+        return out
+
+    def all_gather(self, group, grouping, key: str, where: str, x: np.ndarray) -> list[np.ndarray]:
+        """MPI_Allgather: every member's `x`, in group order."""
+        comm = self._agreed(tuple(group), grouping, key, where)
+        send = _contiguous(x)
+        out = np.empty((len(group), *send.shape), send.dtype)
+        self._wait(comm.Iallgather(_bytes(send), _bytes(out)), where, tuple(group))
+        return list(out)
+
+    def reduce_scatter_exact(self, group, grouping, key: str, where: str, x: np.ndarray, dim: int, reduction: str):
+        """MPI_Reduce_scatter_block with MPI's own op: this member's block along `dim`."""
+        from xla_opt.mpi_runtime import integer_datatype_of
+
+        mpi = _mpi()
+        comm = self._agreed(tuple(group), grouping, key, where)
+        blocks = _contiguous(np.stack(np.split(x, len(group), axis=dim)))
+        out = np.empty(blocks.shape[1:], x.dtype)
+        datatype = integer_datatype_of(x.dtype)
+        request = comm.Ireduce_scatter_block([blocks, datatype], [out, datatype], op=getattr(mpi, reduction))
+        self._wait(request, where, tuple(group))
+        return out
+
+    def all_to_all(self, group, grouping, key: str, where: str, x: np.ndarray, split: int) -> list[np.ndarray]:
+        """MPI_Alltoall: block j of `x` along `split` to member j; the blocks received,
+        in group order."""
+        comm = self._agreed(tuple(group), grouping, key, where)
+        blocks = _contiguous(np.stack(np.split(x, len(group), axis=split)))
+        out = np.empty_like(blocks)
+        self._wait(comm.Ialltoall(_bytes(blocks), _bytes(out)), where, tuple(group))
+        return list(out)
+
+    def permute(self, key: str, where: str, x: np.ndarray, source: int | None, target: int | None) -> np.ndarray:
+        """Isend to `target`, Irecv from `source` (zeros when none)."""
+        everyone = tuple(range(self.num_replicas))
+        comm = self._agreed(everyone, (), key, where)
+        send = _contiguous(x)
+        out = np.zeros_like(send)
+        requests = []
+        if source is not None:
+            requests.append(comm.Irecv(_bytes(out), source=source, tag=_PERMUTE))
+        if target is not None:
+            requests.append(comm.Isend(_bytes(send), dest=target, tag=_PERMUTE))
+        for request in requests:
+            self._wait(request, where, everyone)
+        return out
+
     # ---- channels (the broker on rank 0 keeps the queues) -------------------------------
     def send(self, replica: int, channel: int, value: Any) -> None:
         self.channels.send((channel, value), dest=0, tag=_SEND)
@@ -159,6 +229,17 @@ class MpiRendezvous:
 
 
 _SEND, _WANT, _DATA, _STOP = 1, 2, 3, 4  # message tags of the channel broker
+_PERMUTE = 5  # collective_permute's messages (on COMM_WORLD, not the channels' communicator)
+
+
+def _contiguous(array: np.ndarray) -> np.ndarray:
+    """`array` in C order, keeping its shape (np.ascontiguousarray makes rank 0 rank 1)."""
+    return array if array.flags.c_contiguous else array.copy(order="C")
+
+
+def _bytes(array: np.ndarray) -> list[Any]:
+    """A contiguous array as an MPI buffer of bytes (any dtype, ml_dtypes' included)."""
+    return [array.reshape(-1).view(np.uint8), _mpi().BYTE]
 
 
 def _broker(comm: Any) -> None:
