@@ -2,22 +2,25 @@
 
 Replica r is rank r of `MPI.COMM_WORLD`, each rank one process running its replica
 with its own interpreter. `MpiRendezvous` stands in for the threaded `Rendezvous`
-(replicas.py) behind the same `exchange`: the members of a replica group gather every
-member's contribution over a communicator of that group, and each computes its result
-from them exactly as the threaded replicas do (folds in group order), so the results
-are bit for bit the threaded interpreter's.
+(replicas.py), and the collectives (collectives.py) use MPI's own operations on it:
+`Iallreduce` with MPI's op where the result is exact (an integer add, multiply, max,
+min, and, or, xor: `mpi_runtime.exact_reduction`), otherwise `Iallgather` and the
+reducer folded in group order exactly as the threaded replicas fold, so the results
+are bit for bit the threaded interpreter's; `Ireduce_scatter_block` likewise,
+`Ialltoall`, and `Isend`/`Irecv` for collective_permute. Buffers move as bytes (any
+dtype), but for the exact reductions, which MPI computes on typed integers.
 
 * Groups: `replica_groups` becomes one communicator per distinct grouping
   (`Comm_split`, colour = the row, key = the position in the row, so communicator
   ranks are in group order), made the first time a grouping is seen and cached; the
   group of all replicas is COMM_WORLD itself.
-* Exchange: the contributions are pickled and gathered with non-blocking
-  `Iallgather`/`Iallgatherv`, so a wait can end: after `timeout` seconds a rank still
-  waiting (a collective some replica never reaches, a replica that loops) raises a
-  `ReplicaError` naming the collective, as the threaded interpreter reports
-  deadlocks, instead of hanging.
+* Waiting: every operation is non-blocking and polled, so a wait can end: after
+  `timeout` seconds a rank still waiting (a collective some replica never reaches, a
+  replica that loops) raises a `ReplicaError` naming the collective, as the threaded
+  interpreter reports deadlocks, instead of hanging.
 * Members that reached different collectives (op, channel or operand types differ)
-  are a `ReplicaError`, as in the threaded run.
+  are a `ReplicaError`, as in the threaded run: they first gather the collective's key
+  (`exchange`, pickled values, serves the same check for any other use).
 * Send/recv between replicas (channels): as in the threaded run, a channel is one
   queue for all replicas (a send appends, a recv takes the oldest message). Rank 0
   keeps the queues in a broker thread on a communicator of their own; a send posts
