@@ -384,13 +384,23 @@ WORKLOADS = [
 ]
 
 
+# OpenBLAS's idle threads keep spinning for a while after a NumPy call (measured: a
+# 2-thread conv right after one ran at 5.8 ms instead of 3.0 ms for its next ~25
+# calls, one core taken by the spinning): each timed phase first runs its function
+# for WARM_UP_SECONDS, so that no other library's threads still hold the cores.
+WARM_UP_SECONDS = 0.3
+
+
 def median_time(
     fn: Callable[[], object], repeats: int = 9, budget: float = 3.0
 ) -> float:
     """The median wall time of `repeats` calls after a warm-up (at least 3 calls, fewer than
     `repeats` when they exceed `budget` seconds): on a shared, noisy machine the median is
     the typical call, where best-of rewards one lucky one."""
-    fn()  # warm up
+    warm_until = time.perf_counter() + WARM_UP_SECONDS
+    fn()  # warm up, at least once
+    while time.perf_counter() < warm_until:
+        fn()
     samples = []
     start_all = time.perf_counter()
     for _ in range(repeats):
