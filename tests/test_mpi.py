@@ -390,3 +390,29 @@ def test_mpi_applies_its_own_op_only_where_the_result_is_exact(tmp_path):
     assert done.returncode == 0, done.stderr
     for r in range(2):
         assert f"rank {r}: ['xla_opt_mpi_allgather__3xf32', 'xla_opt_mpi_allreduce__3xi32']" in done.stdout
+
+
+def test_the_replica_timeout_is_a_setting(tmp_path, monkeypatch):
+    """`replica_timeout=` / `--replica-timeout` / XLA_OPT_REPLICA_TIMEOUT: how long a
+    rank waits before a collective no other rank reaches ends the job."""
+    import time
+
+    x = np.ones((2, 2), np.float32)
+    counts = np.array([1, 2], np.int32)
+    start = time.monotonic()
+    with pytest.raises(ReplicaError, match="waited 1.5 s in xla.all_reduce"):
+        xla_opt.run(WHILE_ALL_REDUCE, x, counts, replicas=2, launcher="mpi", replica_timeout=1.5)
+    assert time.monotonic() - start < 60
+    program = tmp_path / "p.mlir"
+    program.write_text(WHILE_ALL_REDUCE)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "n.npy", counts)
+    command = [sys.executable, "-m", "xla_opt.run_main", str(program), "--input", str(tmp_path / "x.npy"),
+               str(tmp_path / "n.npy"), "--replicas", "2", "--launcher", "mpi", "--backend", "jit",
+               "--replica-timeout", "1.5"]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith("xla-run: error: the MPI job failed") and "never reached it" in done.stderr
+    monkeypatch.setenv("XLA_OPT_REPLICA_TIMEOUT", "soon")
+    with pytest.raises(ValueError, match="XLA_OPT_REPLICA_TIMEOUT must be a number of seconds, got 'soon'"):
+        xla_opt.compile(WHILE_ALL_REDUCE, replicas=2)

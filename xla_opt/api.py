@@ -124,12 +124,21 @@ class CompiledFunction:
     """A program's entry function, ready to call on numpy arrays (on `replicas`
     replicas: then a call returns one result list per replica)."""
 
-    def __init__(self, module: ModuleOp, entry: str, backend: str, replicas: int = 1, launcher: str = "threads"):
+    def __init__(
+        self,
+        module: ModuleOp,
+        entry: str,
+        backend: str,
+        replicas: int = 1,
+        launcher: str = "threads",
+        replica_timeout: float | None = None,
+    ):
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend '{backend}'; expected one of {', '.join(BACKENDS)}")
         if launcher not in LAUNCHERS:
             raise ValueError(f"unknown launcher '{launcher}'; expected one of {', '.join(LAUNCHERS)}")
         self.launcher = launcher
+        self.replica_timeout = replica_timeout_seconds(replica_timeout)
         if isinstance(replicas, bool) or not isinstance(replicas, int) or replicas < 1:
             raise ValueError(f"the number of replicas must be a positive integer, got {replicas!r}")
         self.module = module
@@ -190,7 +199,7 @@ class CompiledFunction:
             if len(infeed) != n:
                 raise ValueError(f"infeed: expected one list of elements per replica ({n}), got {len(infeed)}")
             feeds = {r: list(elements) for r, elements in enumerate(infeed)}
-        context = ReplicaContext(n, infeed=feeds)
+        context = ReplicaContext(n, infeed=feeds, timeout=self.replica_timeout)
         results = self._run_replicas(inputs, context)
         if outfeed is not None:
             if n == 1:
@@ -208,8 +217,26 @@ class CompiledFunction:
 
         if infeed is not None or outfeed is not None:
             raise ValueError("the MPI launcher runs without host queues (infeed/outfeed)")
-        results = run_replicas_mpi(str(self.module), self.entry, self.backend, inputs)
+        results = run_replicas_mpi(str(self.module), self.entry, self.backend, inputs, self.replica_timeout)
         return list(results[0]) if self.replicas == 1 else [list(r) for r in results]
+
+
+def replica_timeout_seconds(value: float | None) -> float:
+    """Seconds a replica waits for the others in a collective or recv before its run
+    fails (a deadlock among threads is found at once; MPI ranks cannot see each other's
+    state, so there the wait is what ends one): `value`, else XLA_OPT_REPLICA_TIMEOUT,
+    else 120."""
+    from xla_opt.interpreter.replicas import DEFAULT_TIMEOUT
+
+    if value is None:
+        text = os.environ.get("XLA_OPT_REPLICA_TIMEOUT", "").strip()
+        try:
+            value = float(text) if text else DEFAULT_TIMEOUT
+        except ValueError:
+            raise ValueError(f"XLA_OPT_REPLICA_TIMEOUT must be a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise ValueError(f"the replica timeout must be a positive number of seconds, got {value!r}")
+    return float(value)
 
 
 def check_replica_inputs(func: FuncOp, arrays: Sequence[Any], replicas: int) -> list[list[Any]]:
@@ -259,11 +286,12 @@ def compile(  # noqa: A001 - mirrors jax.jit / torch.compile naming
     backend: str = "interpreter",
     replicas: int = 1,
     launcher: str = "threads",
+    replica_timeout: float | None = None,
 ) -> CompiledFunction:
     """The entry function of `program`, callable on numpy arrays; with replicas=N a call
     runs N replicas and returns a list of N result lists: as threads of this process
     (launcher="threads") or as the ranks of an MPI job (launcher="mpi")."""
-    return CompiledFunction(load_program(program), entry, backend, replicas, launcher)
+    return CompiledFunction(load_program(program), entry, backend, replicas, launcher, replica_timeout)
 
 
 def run(
@@ -275,12 +303,15 @@ def run(
     infeed: Sequence[Any] | None = None,
     outfeed: list[Any] | None = None,
     launcher: str = "threads",
+    replica_timeout: float | None = None,
 ) -> list[Any]:
     """Run the entry function of `program` on `arrays`.
 
     Returns the list of its results; with replicas=N (> 1), a list of N result lists,
     `results[r][i]` being result i of replica r. `infeed`/`outfeed`: see the module
     docstring."""
-    return compile(program, entry=entry, backend=backend, replicas=replicas, launcher=launcher)(
+    return compile(
+        program, entry=entry, backend=backend, replicas=replicas, launcher=launcher, replica_timeout=replica_timeout
+    )(
         *arrays, infeed=infeed, outfeed=outfeed
     )

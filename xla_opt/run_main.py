@@ -67,6 +67,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", default="interpreter", help=f"the backend ({', '.join(BACKENDS)}; default: interpreter)")
     p.add_argument("--replicas", type=int, default=1, metavar="N", help="run N replicas (default: 1)")
     p.add_argument(
+        "--replica-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="how long a replica waits for the others in a collective or recv before the run fails "
+        "(default: XLA_OPT_REPLICA_TIMEOUT, else 120)",
+    )
+    p.add_argument(
         "--launcher",
         default="threads",
         choices=LAUNCHERS,
@@ -201,7 +209,14 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown backend '{args.backend}'; expected one of {', '.join(BACKENDS)}")
     text, name = _read_program(args.file)
     module = load_program(text, name)
-    f = compile(module, entry=args.entry, backend=args.backend, replicas=args.replicas, launcher=args.launcher)
+    f = compile(
+        module,
+        entry=args.entry,
+        backend=args.backend,
+        replicas=args.replicas,
+        launcher=args.launcher,
+        replica_timeout=args.replica_timeout,
+    )
     params = f.function.function_type.inputs.data
     if args.random_inputs:
         inputs = _random_inputs(f.function, args.seed, args.replicas)
