@@ -904,7 +904,27 @@ def _complex_binary(b: ScalarBuilder, op: Operation, x: SSAValue, y: SSAValue) -
         return _complex_power(b, x, y)
     if kind in (ew.MaximumOp, ew.MinimumOp):
         return _complex_max_min(b, x, y, maximum=kind is ew.MaximumOp)
+    if kind is ew.Atan2Op:
+        return _complex_atan2(b, x, y)
     raise ScalarLoweringError(f"{op.name} on complex numbers has no scalar lowering")
+
+
+def _complex_times_i(b: ScalarBuilder, z: SSAValue) -> SSAValue:
+    """i z, exactly: (-im z) + i (re z)."""
+    re, im = b.parts(z)
+    return b.make_complex(b.add(arith.NegfOp(im)), re)
+
+
+def _complex_atan2(b: ScalarBuilder, y: SSAValue, x: SSAValue) -> SSAValue:
+    """StableHLO's complex atan2: "-i * log((x + i * y) / sqrt(x * x + y * y))", the
+    interpreter's formula (numpy's complex multiply, divide, sqrt and log)."""
+    x_squared, y_squared = complex_multiply(b, x, x, fused=False), complex_multiply(b, y, y, fused=False)
+    squares = _complex_parts_op(b, arith.AddfOp, x_squared, y_squared)
+    root = b.add(cplx.SqrtOp(squares))
+    quotient = _complex_divide(b, _complex_parts_op(b, arith.AddfOp, x, _complex_times_i(b, y)), root)
+    logarithm = b.add(cplx.LogOp(quotient))
+    re, im = b.parts(logarithm)
+    return b.make_complex(im, b.add(arith.NegfOp(re)))  # -i (re + i im) = im - i re
 
 
 def _complex_compare(b: ScalarBuilder, direction: str, x: SSAValue, y: SSAValue) -> SSAValue:

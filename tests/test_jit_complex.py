@@ -222,3 +222,21 @@ def test_complex_dot_and_dot_general(dtype):
         "xla.dot_general %a0, %a1, lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], "
         f"lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1] : ({t((2, 3, 4))}, {t((2, 4, 5))}) -> "
         f"{t((2, 3, 5))}", [x, y], [t((2, 3, 5))]), x, y, reduction=True)  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype", COMPLEX, ids=lambda d: np.dtype(d).name)
+def test_atan2(dtype):
+    """Issue 13: complex atan2 crashed the interpreter (numpy has no complex arctan2).
+    Both backends follow StableHLO's definition, checked here independently in
+    complex128: -i log((x + i y) / sqrt(x^2 + y^2)); on the real axis it is arctan2."""
+    rng = np.random.default_rng(9)
+    y, x = crand(rng, (3, 4), dtype), crand(rng, (3, 4), dtype)
+    y.reshape(-1)[:3] = [1.0, -2.0, 0.5]  # real numbers: arctan2 of the real parts
+    x.reshape(-1)[:3] = [3.0, 1.5, -4.0]
+    program = one_op_program(f"xla.atan2 %a0, %a1 : {ttype(y)}", [y, x], [ttype(y)])
+    (got,) = both(program, y, x)
+    y128, x128 = y.astype(np.complex128), x.astype(np.complex128)
+    expected = -1j * np.log((x128 + 1j * y128) / np.sqrt(x128 * x128 + y128 * y128))
+    rtol = 1e-5 if np.dtype(dtype) == np.complex64 else 1e-12
+    np.testing.assert_allclose(got, expected, rtol=rtol, atol=rtol)
+    np.testing.assert_allclose(got.reshape(-1)[:3].real, np.arctan2([1.0, -2.0, 0.5], [3.0, 1.5, -4.0]), rtol=rtol)

@@ -319,6 +319,23 @@ UNARY_IMPLS: dict[type, Callable[[np.ndarray], np.ndarray]] = {
 }
 
 
+_real_atan2 = _float_compute(np.arctan2)
+
+
+def _times_i(z: np.ndarray) -> np.ndarray:
+    """i z, exactly: (-im z) + i (re z) (numpy's 1j * z would multiply the parts)."""
+    out = np.empty_like(z)
+    out.real, out.imag = -z.imag, z.real
+    return out
+
+
+def complex_atan2(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """StableHLO's atan2 of complex numbers (numpy has none): "atan2(y, x) = -i *
+    log((x + i * y) / sqrt(x * x + y * y))", computed at the operands' precision."""
+    quotient = (x + _times_i(y)) / np.sqrt(x * x + y * y)
+    return -_times_i(np.log(quotient))
+
+
 def _by_kind(
     *, integer: Callable | None = None, floating: Callable | None = None, boolean: Callable | None = None
 ) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
@@ -341,7 +358,7 @@ BINARY_IMPLS: dict[type, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     ew.MaximumOp: _by_kind(integer=np.maximum, floating=_float_compute(np.maximum), boolean=np.logical_or),
     ew.MinimumOp: _by_kind(integer=np.minimum, floating=_float_compute(np.minimum), boolean=np.logical_and),
     ew.PowerOp: _by_kind(integer=int_power, floating=_float_compute(np.power)),
-    ew.Atan2Op: _by_kind(floating=_float_compute(np.arctan2)),
+    ew.Atan2Op: _by_kind(floating=lambda y, x: complex_atan2(y, x) if y.dtype.kind == "c" else _real_atan2(y, x)),
     ew.AndOp: _by_kind(integer=np.bitwise_and, boolean=np.logical_and),
     ew.OrOp: _by_kind(integer=np.bitwise_or, boolean=np.logical_or),
     ew.XorOp: _by_kind(integer=np.bitwise_xor, boolean=np.logical_xor),
