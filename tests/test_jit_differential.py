@@ -488,3 +488,54 @@ def test_edge_programs(name):
     both(program, *inputs)
     for a, b in zip(inputs, before):
         np.testing.assert_array_equal(a, b)  # inputs are read-only
+
+
+# ---- issue 13: values at the edges of their types, through StableHLO -------------------
+
+UI64_PROGRAM = """func.func @main(%a: tensor<2xui64>) -> (tensor<2xui64>, tensor<2xui64>, tensor<2xui64>, tensor<2xui64>, tensor<2xui64>, tensor<2xui64>, tensor<2xui64>) {
+  %c = stablehlo.constant dense<18446744073709551615> : tensor<2xui64>
+  %0 = stablehlo.add %a, %c : tensor<2xui64>
+  %1 = stablehlo.subtract %c, %a : tensor<2xui64>
+  %2 = stablehlo.and %a, %c : tensor<2xui64>
+  %3 = stablehlo.xor %a, %c : tensor<2xui64>
+  %4 = stablehlo.not %a : tensor<2xui64>
+  %5 = stablehlo.negate %a : tensor<2xui64>
+  %6 = stablehlo.maximum %a, %c : tensor<2xui64>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<2xui64>, tensor<2xui64>, tensor<2xui64>, tensor<2xui64>, tensor<2xui64>, tensor<2xui64>, tensor<2xui64>
+}"""
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_ui64_values_above_2_to_the_63_are_exact(backend):
+    """Every ui64 value is exact (no cast through float or int64): Python's integers
+    modulo 2^64 are the oracle."""
+    a = np.array([2**63 + 5, 2**64 - 2], np.uint64)
+    got = xla_opt.run(UI64_PROGRAM, a, backend=backend)
+    m, c = 2**64, 2**64 - 1
+    values = [int(v) for v in a]
+    expected = [
+        [(v + c) % m for v in values],
+        [(c - v) % m for v in values],
+        [v & c for v in values],
+        [v ^ c for v in values],
+        [~v % m for v in values],
+        [-v % m for v in values],
+        [max(v, c) for v in values],
+    ]
+    for g, e in zip(got, expected, strict=True):
+        assert g.dtype == np.uint64 and [int(v) for v in g] == e
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_rank_0_bitcast_convert_and_reduce_precision_keep_rank_0(backend):
+    program = """func.func @main(%i: tensor<i64>, %f: tensor<f64>) -> (tensor<f64>, tensor<i64>, tensor<f64>) {
+  %0 = stablehlo.bitcast_convert %i : (tensor<i64>) -> tensor<f64>
+  %1 = stablehlo.bitcast_convert %f : (tensor<f64>) -> tensor<i64>
+  %2 = stablehlo.reduce_precision %f, format = e5m0 : tensor<f64>
+  return %0, %1, %2 : tensor<f64>, tensor<i64>, tensor<f64>
+}"""
+    i, f = np.array(4607182418800017408, np.int64), np.array(3.3)
+    as_float, as_int, reduced = xla_opt.run(program, i, f, backend=backend)
+    assert as_float.shape == as_int.shape == reduced.shape == ()
+    assert as_float == 1.0 and as_int == f.view(np.int64)
+    assert reduced == 4.0  # 3.3 with no mantissa bits: the nearest power of two
