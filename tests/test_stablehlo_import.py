@@ -163,3 +163,25 @@ def test_unsupported_op_is_a_located_error():
 def test_parse_error_is_a_located_error():
     with pytest.raises(ProgramError, match=r"<stablehlo>:3:1: error: type expected"):
         import_stablehlo("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %x : \n}")
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_complex_constants_with_mixed_literals_are_exact(backend):
+    """Issue 13: `(1.5, 2)` parses; each part is the real literal's value (2^53 + 1 rounds
+    to even in f64, as a real literal does)."""
+    module = import_stablehlo("""func.func @main() -> (tensor<complex<f32>>, tensor<2xcomplex<f64>>, tensor<complex<f64>>) {
+  %0 = stablehlo.constant dense<(1.5, 2)> : tensor<complex<f32>>
+  %1 = stablehlo.constant dense<[(0.0, 1), (2, 3.5)]> : tensor<2xcomplex<f64>>
+  %2 = stablehlo.constant dense<(9007199254740993, -0.1)> : tensor<complex<f64>>
+  return %0, %1, %2 : tensor<complex<f32>>, tensor<2xcomplex<f64>>, tensor<complex<f64>>
+}""")
+    got = xla_opt.run(module, backend=backend)
+    expected = [
+        np.complex64(1.5 + 2j),
+        np.array([0 + 1j, 2 + 3.5j], np.complex128),
+        np.complex128(complex(2.0**53, -0.1)),
+    ]
+    for g, e in zip(got, expected, strict=True):
+        g = np.asarray(g)
+        assert g.dtype == e.dtype and g.shape == np.shape(e)
+        np.testing.assert_array_equal(g, e)

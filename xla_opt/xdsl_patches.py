@@ -35,6 +35,12 @@ Each fix is an upstream candidate; the list says what and why:
    blocks). Whether a region holds one block or several is read from the block's
    neighbours instead (O(1)); the checks and their messages are unchanged. This
    belongs upstream (xdsl/ir/core.py).
+8. Complex literals mixing integer and float parts (`dense<(1.5, 2)> :
+   tensor<complex<f32>>`, as MLIR and StableHLO print and accept): xDSL requires both
+   parts of the same Python type ("Complex value must be either (float, float) or (int,
+   int)"). A float complex takes any mix of int and float parts (each converted
+   exactly as a real literal would be); an integer part written as a float, or a
+   boolean part, stays an error, now at the literal.
 """
 
 from __future__ import annotations
@@ -60,6 +66,7 @@ from xdsl.parser import Parser
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.parser.attribute_parser import AttrParser
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 _installed = False
@@ -76,6 +83,7 @@ def install() -> None:
     _install_lenient_locations()
     _install_llvm_casts()
     _install_linear_verifier()
+    _install_mixed_complex_literals()
     _installed = True
 
 
@@ -337,3 +345,38 @@ def _verify_block(self: Block) -> None:
 def _install_linear_verifier() -> None:
     Operation.verify = _verify_operation  # type: ignore[method-assign]
     Block.verify = _verify_block  # type: ignore[method-assign]
+
+
+# --------------------------------------------------------------------------------------
+# 8. complex literals with mixed integer and float parts
+# --------------------------------------------------------------------------------------
+
+
+def _parse_optional_complex(self: AttrParser):  # type: ignore[no-untyped-def]
+    """xDSL 0.74's `_parse_optional_complex`, accepting `(float, int)` and `(int, float)`:
+    which of them the element type allows is decided when the literal meets its type."""
+    if self._current_token.kind != MLIRTokenKind.L_PAREN:
+        return None
+    start_token = self._consume_token(MLIRTokenKind.L_PAREN)
+    real, _ = self._parse_bool_int_or_float()
+    self.parse_punctuation(",")
+    imag, _ = self._parse_bool_int_or_float()
+    end_token = self._consume_token(MLIRTokenKind.R_PAREN)
+    span = Span(start_token.span.start, end_token.span.end, start_token.span.input)
+    if (isinstance(real, bool) or isinstance(imag, bool)) and type(real) is not type(imag):
+        self.raise_error("a complex literal's parts are both booleans or both numbers", at_position=span)
+    return (real, imag), span
+
+
+def _install_mixed_complex_literals() -> None:
+    AttrParser._parse_optional_complex = _parse_optional_complex  # type: ignore[method-assign]
+    element = AttrParser._TensorLiteralElement
+    original_to_complex = element.to_complex
+
+    def to_complex(self, parser, type):  # type: ignore[no-untyped-def]
+        # xDSL would truncate a float part of an integer complex with int()
+        if isinstance(type.element_type, IntegerType) and any(isinstance(v, float) for v in self.value):
+            parser.raise_error(f"a {type} element has integer parts, got {self.span.text}", at_position=self.span)
+        return original_to_complex(self, parser, type)
+
+    element.to_complex = to_complex

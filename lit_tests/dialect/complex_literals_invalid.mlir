@@ -1,0 +1,18 @@
+// RUN: xla-opt %s --split-input-file --verify-diagnostics
+
+// Complex literals may mix integer and float parts for a float complex type (issue 13);
+// what stays invalid is an error at the literal.
+
+func.func @float_part_of_integer_complex() {
+  // expected-error @+1 {{a complex<i32> element has integer parts, got (1.5, 2)}}
+  %0 = xla.constant dense<(1.5, 2)> : tensor<complex<i32>>
+  func.return
+}
+
+// -----
+
+func.func @boolean_and_number() {
+  // expected-error @+1 {{a complex literal's parts are both booleans or both numbers}}
+  %0 = xla.constant dense<(true, 2.0)> : tensor<complex<f32>>
+  func.return
+}
