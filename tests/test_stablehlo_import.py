@@ -185,3 +185,51 @@ def test_complex_constants_with_mixed_literals_are_exact(backend):
         g = np.asarray(g)
         assert g.dtype == e.dtype and g.shape == np.shape(e)
         np.testing.assert_array_equal(g, e)
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_custom_call_targets_are_any_string(backend):
+    """Issue 13: JAX's `__gpu$xla.gpu.triton`-style names, and any other string, import and
+    reach the registered Python target on both backends."""
+    targets = {"__gpu$xla.gpu.triton": lambda x: x * 2, 'a "quoted" name': lambda x: x + 1}
+    for name, fn in targets.items():
+        xla_opt.register_custom_call(name, fn)
+    try:
+        module = import_stablehlo("""func.func @main(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  %0 = stablehlo.custom_call @__gpu$xla.gpu.triton(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  %1 = stablehlo.custom_call @"a \\"quoted\\" name"(%0) : (tensor<2xf32>) -> tensor<2xf32>
+  return %0, %1 : tensor<2xf32>, tensor<2xf32>
+}""")
+        x = np.array([1.5, -2.0], np.float32)
+        doubled, plus_one = xla_opt.run(module, x, backend=backend)
+    finally:
+        from xla_opt.interpreter.custom_call import unregister_custom_call
+
+        for name in targets:
+            unregister_custom_call(name)
+    np.testing.assert_array_equal(doubled, np.array([3.0, -4.0], np.float32))
+    np.testing.assert_array_equal(plus_one, np.array([4.0, -3.0], np.float32))
+
+
+def test_native_custom_call_target_with_dollar_and_dots():
+    """A native symbol named like JAX's targets (`$`, `.`) is called by the JIT."""
+    import llvmlite.binding as llvm
+
+    from xla_opt.jit import compile_llvm_ir
+
+    name = "xla_opt.test$double"
+    native = compile_llvm_ir(f"""define void @"{name}"(ptr %out, ptr %in) {{
+  %p = load ptr, ptr %in
+  %x = load float, ptr %p
+  %y = fmul float %x, 2.0
+  store float %y, ptr %out
+  ret void
+}}
+""")
+    llvm.add_symbol(name, native.address(name))
+    module = import_stablehlo(f"""func.func @main(%x: tensor<f32>) -> tensor<f32> {{
+  %0 = stablehlo.custom_call @{name}(%x) : (tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}}""")
+    (got,) = xla_opt.run(module, np.float32(3.5), backend="jit")
+    assert got == np.float32(7.0)

@@ -22,8 +22,8 @@ def register_custom_call(name: str, fn: Callable[..., Any] | None = None):
     """Register `fn` as the custom-call target `name` (replacing any previous one):
     `fn(*operands)` returns the result, a tuple of results, or nothing. Without `fn`,
     returns a decorator."""
-    if not xla.C_IDENTIFIER.fullmatch(name):
-        raise ValueError(f'custom-call target name "{name}" must be a C identifier')
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"custom-call target name {name!r} must be a non-empty string")
     if fn is None:
         return lambda f: register_custom_call(name, f)
     if not callable(fn):
