@@ -206,3 +206,12 @@ def test_source_target_pairs_negative():
 def test_source_target_pairs_not_pairs():
     with pytest.raises(ShapeError, match=r"\[\[0, 1, 2\]\] must be pairs \[source, target\]"):
         check_source_target_pairs([(0, 1, 2)])
+
+
+def test_replica_groups_hold_every_id():
+    """Issue 13: [[0, 1, 3]] was accepted; the groups partition the N replicas, so
+    every id 0..N-1 appears once (the spec's examples above all do)."""
+    with pytest.raises(ShapeError, match=r"\[\[0, 1, 3\]\] must hold every replica id 0\.\.2 exactly once; it misses \[2\]"):
+        replica_group_size([(0, 1, 3)])
+    with pytest.raises(ShapeError, match=r"it misses \[0\]"):
+        replica_group_size([(1, 2), (3, 4)])

@@ -35,8 +35,8 @@ def _check_replica_ids(rows: Sequence[Sequence[int]], ids: Sequence[int], what: 
 
 def replica_group_size(replica_groups: Sequence[Sequence[int]]) -> int | None:
     """The size of every replica group, or None when `replica_groups` is empty (all
-    replicas form one group). Ids are >= 0, no id is in two places, and all groups
-    have one, non-zero size."""
+    replicas form one group). Ids are >= 0, no id is in two places, the groups hold
+    every id 0..N-1 (they partition the N replicas), and all have one, non-zero size."""
     if not replica_groups:
         return None
     sizes = {len(g) for g in replica_groups}
@@ -54,6 +54,13 @@ def replica_group_size(replica_groups: Sequence[Sequence[int]]) -> int | None:
         raise ShapeError(
             f"replica_groups {fmt_rows(replica_groups)} has repeated replica ids "
             f"{fmt(repeated)}"
+        )
+    missing = sorted(set(range(len(ids))) - set(ids))
+    if missing:
+        # XLA: the groups partition the replicas, so they name every id 0..N-1 once
+        raise ShapeError(
+            f"replica_groups {fmt_rows(replica_groups)} must hold every replica id 0..{len(ids) - 1} "
+            f"exactly once; it misses {fmt(missing)}"
         )
     return size
 

@@ -77,6 +77,26 @@ func.func @all_reduce_bad_replica_groups(%x: tensor<2xf32>) {
 
 // -----
 
+// The groups partition the replicas: every id 0..N-1 exactly once (issue 13).
+func.func @all_reduce_replica_groups_with_a_gap(%x: tensor<2xf32>) {
+  // expected-error @+1 {{replica_groups [[0, 1, 3]] must hold every replica id 0..2 exactly once; it misses [2]}}
+  %0 = xla.all_reduce %x, replica_groups = [[0, 1, 3]] computation {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    xla.return %a : tensor<f32>
+  } : tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func @all_to_all_replica_groups_with_a_gap(%x: tensor<4xf32>) {
+  // expected-error @+1 {{replica_groups [[0, 2], [4, 1]] must hold every replica id 0..3 exactly once; it misses [3]}}
+  %0 = xla.all_to_all %x, split_dimension = 0, concat_dimension = 0, split_count = 2, replica_groups = [[0, 2], [4, 1]] : (tensor<4xf32>) -> tensor<4xf32>
+  func.return
+}
+
+// -----
+
 func.func @all_reduce_computation_arguments(%x: tensor<2xf32>) {
   // expected-error @+1 {{computation must take (tensor<f32>, tensor<f32>), but takes (tensor<2xf32>, tensor<2xf32>)}}
   %0 = xla.all_reduce %x, replica_groups = [] computation {
