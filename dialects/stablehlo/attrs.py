@@ -116,7 +116,8 @@ def parse_field_value(parser: AttrParser) -> Attribute:
 
 
 class _StructAttr(ParametrizedAttribute):
-    """Fields `key = value` in angle brackets, kept in a dictionary."""
+    """Fields `key = value` in angle brackets, kept in a dictionary. A trailing comma
+    before `>` is accepted, as StableHLO's struct parser does (`index_vector_dim = 1,>`)."""
 
     fields: DictionaryAttr
 
@@ -132,6 +133,8 @@ class _StructAttr(ParametrizedAttribute):
             values[key] = parse_field_value(parser)
             if parser.parse_optional_punctuation(",") is None:
                 break
+            if parser.parse_optional_punctuation(">") is not None:
+                return (DictionaryAttr(values),)
         parser.parse_punctuation(">")
         return (DictionaryAttr(values),)
 
