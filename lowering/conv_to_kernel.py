@@ -104,9 +104,7 @@ class Linear:
 
     @staticmethod
     def make(terms: dict[Term, int], constant: int = 0) -> Linear:
-        return Linear(
-            tuple(sorted(((t, c) for t, c in terms.items() if c), key=repr)), constant
-        )
+        return Linear(tuple(sorted(((t, c) for t, c in terms.items() if c), key=repr)), constant)
 
     @staticmethod
     def of(term: Term) -> Linear:
@@ -202,46 +200,28 @@ def _evaluate(op: Operation, env: dict[SSAValue, object]) -> object | None:
     """The symbolic value of one body op from its operands' (None: not understood)."""
     # a constant may have been hoisted out of the body
     args = [
-        env[o]
-        if o in env
-        else _constant_of(o.owner)
-        if isinstance(o.owner, arith.ConstantOp)
-        else None
+        env[o] if o in env else _constant_of(o.owner) if isinstance(o.owner, arith.ConstantOp) else None
         for o in op.operands
     ]
     if isinstance(op, arith.ConstantOp):
         return _constant_of(op)
     if isinstance(op, linalg.IndexOp):
         return Linear.of(op.dim.value.data)
-    if isinstance(op, arith.AddiOp | arith.SubiOp) and all(
-        isinstance(a, Linear) for a in args
-    ):
+    if isinstance(op, arith.AddiOp | arith.SubiOp) and all(isinstance(a, Linear) for a in args):
         return args[0].plus(args[1], 1 if isinstance(op, arith.AddiOp) else -1)  # type: ignore[union-attr]
     if isinstance(op, arith.MuliOp) and all(isinstance(a, Linear) for a in args):
         lhs, rhs = args  # type: ignore[misc]
         k = rhs.as_constant() if rhs.as_constant() is not None else lhs.as_constant()
-        return (
-            None
-            if k is None
-            else (lhs if rhs.as_constant() is not None else rhs).times(k)
-        )
-    if isinstance(op, arith.DivSIOp | arith.DivUIOp | arith.FloorDivSIOp) and all(
-        isinstance(a, Linear) for a in args
-    ):
+        return None if k is None else (lhs if rhs.as_constant() is not None else rhs).times(k)
+    if isinstance(op, arith.DivSIOp | arith.DivUIOp | arith.FloorDivSIOp) and all(isinstance(a, Linear) for a in args):
         # a loop index (never negative) divided by a positive constant: a group number
         index, divisor = args  # type: ignore[misc]
         q = divisor.as_constant()
         if q is None or q <= 0 or index.constant or len(index.terms) != 1:
             return None
         [(term, coefficient)] = index.terms
-        return (
-            Linear.of((term, q)) if isinstance(term, int) and coefficient == 1 else None
-        )
-    if (
-        isinstance(op, arith.CmpiOp)
-        and op.predicate.value.data == 7
-        and all(isinstance(a, Linear) for a in args)
-    ):
+        return Linear.of((term, q)) if isinstance(term, int) and coefficient == 1 else None
+    if isinstance(op, arith.CmpiOp) and op.predicate.value.data == 7 and all(isinstance(a, Linear) for a in args):
         bound = args[1].as_constant()  # type: ignore[union-attr]
         return None if bound is None else _InRange(frozenset({(args[0], bound)}))
     if isinstance(op, arith.AndIOp) and all(isinstance(a, _InRange) for a in args):
@@ -249,22 +229,14 @@ def _evaluate(op: Operation, env: dict[SSAValue, object]) -> object | None:
     if isinstance(op, arith.MinUIOp) and all(isinstance(a, Linear) for a in args):
         bound = args[1].as_constant()  # type: ignore[union-attr]
         return None if bound is None else _Clamped(args[0], bound)  # type: ignore[arg-type]
-    if isinstance(op, memref.LoadOp) and all(
-        isinstance(a, Linear | _Clamped) for a in args[1:]
-    ):
+    if isinstance(op, memref.LoadOp) and all(isinstance(a, Linear | _Clamped) for a in args[1:]):
         return _Load(op.memref, tuple(args[1:]))  # type: ignore[arg-type]
-    if (
-        isinstance(op, arith.SelectOp)
-        and isinstance(args[0], _InRange)
-        and isinstance(args[2], _Zero)
-    ):
+    if isinstance(op, arith.SelectOp) and isinstance(args[0], _InRange) and isinstance(args[2], _Zero):
         load = args[1]
         if not isinstance(load, _Load):
             return None
         clamps = {(i.index, i.bound) for i in load.indices if isinstance(i, _Clamped)}
-        return (
-            load if clamps == set(args[0].checks) else None
-        )  # exactly the clamped indices
+        return load if clamps == set(args[0].checks) else None  # exactly the clamped indices
     return None
 
 
@@ -294,14 +266,10 @@ def _generic_form(op: linalg.GenericOp) -> tuple[ImageAccess, SSAValue] | None:
     kernel_arg, acc = body.args
     product, total, yielded = ops[-3:]
     if not (
-        isinstance(product, arith.MulfOp)
-        and isinstance(total, arith.AddfOp)
-        and isinstance(yielded, linalg.YieldOp)
+        isinstance(product, arith.MulfOp) and isinstance(total, arith.AddfOp) and isinstance(yielded, linalg.YieldOp)
     ):
         return None
-    if {total.lhs, total.rhs} != {acc, product.result} or tuple(yielded.operands) != (
-        total.result,
-    ):
+    if {total.lhs, total.rhs} != {acc, product.result} or tuple(yielded.operands) != (total.result,):
         return None
     if kernel_arg not in (product.lhs, product.rhs) or product.lhs == product.rhs:
         return None
@@ -340,13 +308,9 @@ class KernelConv:
     macs: int
 
 
-def _spatial(
-    expr: Linear, parallel: set[int], reduction: set[int]
-) -> tuple[int, int, int, int] | None:
+def _spatial(expr: Linear, parallel: set[int], reduction: set[int]) -> tuple[int, int, int, int] | None:
     """(output loop, stride, window loop, dilation) of `stride * o + dilation * k + c`."""
-    if len(expr.terms) != 2 or not all(
-        isinstance(t, int) and c > 0 for t, c in expr.terms
-    ):
+    if len(expr.terms) != 2 or not all(isinstance(t, int) and c > 0 for t, c in expr.terms):
         return None
     (a, ca), (b, cb) = expr.terms  # type: ignore[misc]
     if a in reduction and b in parallel:
@@ -356,9 +320,7 @@ def _spatial(
     return a, ca, b, cb  # type: ignore[return-value]
 
 
-def convolution(
-    access: ImageAccess, kernel: SSAValue, output: SSAValue, op: linalg.GenericOp
-) -> KernelConv | None:
+def convolution(access: ImageAccess, kernel: SSAValue, output: SSAValue, op: linalg.GenericOp) -> KernelConv | None:
     maps = [m.data for m in op.indexing_maps.data]
     kernel_map, out_map = maps[list(op.inputs).index(kernel)], maps[-1]
     if any(m.num_symbols for m in maps):
@@ -366,8 +328,7 @@ def convolution(
     kernel_loops = [_affine(e) for e in kernel_map.results]
     out_loops = [_affine(e) for e in out_map.results]
     if not all(
-        ls is not None and ls.constant == 0 and [c for _, c in ls.terms] == [1]
-        for ls in [*kernel_loops, *out_loops]
+        ls is not None and ls.constant == 0 and [c for _, c in ls.terms] == [1] for ls in [*kernel_loops, *out_loops]
     ):
         return None
     kdims = [ls.terms[0][0] for ls in kernel_loops]  # type: ignore[union-attr]
@@ -386,18 +347,12 @@ def convolution(
     image_shape = access.image.type.get_shape()  # type: ignore[attr-defined]
     kernel_shape = kernel.type.get_shape()  # type: ignore[attr-defined]
     out_shape = output.type.get_shape()  # type: ignore[attr-defined]
-    extent = {d: out_shape[i] for i, d in enumerate(odims)} | {
-        d: kernel_shape[i] for i, d in enumerate(kdims)
-    }  # type: ignore[misc]
+    extent = {d: out_shape[i] for i, d in enumerate(odims)} | {d: kernel_shape[i] for i, d in enumerate(kdims)}  # type: ignore[misc]
     extent_of_o = out_shape[odims.index(o)]
     batch = feature = None
-    spatial: list[
-        tuple[int, int, int, int, int, int]
-    ] = []  # (image dim, oh, stride, kh, dil, pad)
+    spatial: list[tuple[int, int, int, int, int, int]] = []  # (image dim, oh, stride, kh, dil, pad)
     groups, group_features = 1, None
-    for dim, (expr, padded) in enumerate(
-        zip(access.indices, access.padded, strict=True)
-    ):
+    for dim, (expr, padded) in enumerate(zip(access.indices, access.padded, strict=True)):
         coefficients = expr.coefficients()
         plain = [t for t, c in expr.terms if c == 1 and isinstance(t, int)]
         if len(expr.terms) == 1 and plain and not padded and expr.constant == 0:
@@ -411,26 +366,12 @@ def convolution(
             return None
         # a group's input feature: (o floordiv O_group) * C_group + c, or o * C_group + c
         # when each group has one output feature (depthwise: the division by 1 folded)
-        grouped = {
-            t: k
-            for t, k in coefficients.items()
-            if t == o or (isinstance(t, tuple) and t[0] == o)
-        }
+        grouped = {t: k for t, k in coefficients.items() if t == o or (isinstance(t, tuple) and t[0] == o)}
         rest = [t for t in coefficients if t not in grouped]
-        if (
-            len(grouped) == 1
-            and len(rest) == 1
-            and feature is None
-            and not padded
-            and expr.constant == 0
-        ):
+        if len(grouped) == 1 and len(rest) == 1 and feature is None and not padded and expr.constant == 0:
             [(term, group_features)], c_loop = grouped.items(), rest[0]
             per_group = term[1] if isinstance(term, tuple) else 1
-            if (
-                coefficients[c_loop] != 1
-                or c_loop not in reduction
-                or extent_of_o % per_group
-            ):
+            if coefficients[c_loop] != 1 or c_loop not in reduction or extent_of_o % per_group:
                 return None
             groups = extent_of_o // per_group
             if per_group < MIN_GROUP_FEATURES:
@@ -478,15 +419,11 @@ def convolution(
         kh: (dil_h * i_stride[hdim], dil_h, 0),
         kw: (dil_w * i_stride[wdim], 0, dil_w),
     }
-    order = sorted(
-        (d for d in parts if extent[d] > 1), key=lambda d: -k_stride[kernel_dim[d]]
-    )
+    order = sorted((d for d in parts if extent[d] > 1), key=lambda d: -k_stride[kernel_dim[d]])
     w_k = k_stride[kernel_dim[order[-1]]] if order else 1
     order += [d for d in parts if extent[d] == 1]
     for i, d in enumerate(order):
-        if extent[d] > 1 and k_stride[kernel_dim[d]] != w_k * prod(
-            extent[e] for e in order[i + 1 :]
-        ):
+        if extent[d] > 1 and k_stride[kernel_dim[d]] != w_k * prod(extent[e] for e in order[i + 1 :]):
             return None
     windows = (n_b if fold else 1) * n_oh * n_ow
     depth = cg * extent[kh] * extent[kw]
@@ -515,18 +452,12 @@ def convolution(
         "padW": pad_w,
         "e1": extent[order[1]],
         "e2": extent[order[2]],
-        **{
-            f"{name}{i}": parts[d][j]
-            for i, d in enumerate(order)
-            for j, name in enumerate("shw")
-        },
+        **{f"{name}{i}": parts[d][j] for i, d in enumerate(order) for j, name in enumerate("shw")},
         "ldc": ldc,
         "c_image": 0 if fold else out_stride[b],
         "c_group": og * out_stride[o],
     }
-    return KernelConv(
-        kernel, access.image, output, args, n_b * extent[o] * n_oh * n_ow * depth
-    )
+    return KernelConv(kernel, access.image, output, args, n_b * extent[o] * n_oh * n_ow * depth)
 
 
 def _named_form(op: linalg.GenericOp) -> tuple[ImageAccess, SSAValue] | None:
@@ -542,17 +473,10 @@ def _named_form(op: linalg.GenericOp) -> tuple[ImageAccess, SSAValue] | None:
     iterators = [it.data for it in op.iterator_types.data]
 
     def parallel_loops(form) -> int:
-        return sum(
-            1
-            for f in form
-            for t, _ in f.terms
-            if isinstance(t, int) and iterators[t] == PARALLEL.data
-        )
+        return sum(1 for f in form for t, _ in f.terms if isinstance(t, int) and iterators[t] == PARALLEL.data)
 
     image = max((0, 1), key=lambda i: parallel_loops(forms[i]))
-    access = ImageAccess(
-        op.inputs[image], tuple(forms[image]), (False,) * len(forms[image])
-    )  # type: ignore[arg-type]
+    access = ImageAccess(op.inputs[image], tuple(forms[image]), (False,) * len(forms[image]))  # type: ignore[arg-type]
     return access, op.inputs[1 - image]
 
 
@@ -562,28 +486,21 @@ def kernel_conv(op: linalg.GenericOp) -> KernelConv | None:
         return None
     output = op.outputs[0]
     buffers = [*op.inputs, output]
-    if not all(
-        isinstance(v.type, MemRefType) and isinstance(v.type.element_type, Float32Type)
-        for v in buffers
-    ):
+    if not all(isinstance(v.type, MemRefType) and isinstance(v.type.element_type, Float32Type) for v in buffers):
         return None
     found = _generic_form(op) or _named_form(op)
     if found is None:
         return None
     access, kernel = found
     if not all(
-        isinstance(v.type, MemRefType)
-        and isinstance(v.type.layout, NoneAttr)
-        and len(v.type.get_shape()) == 4
+        isinstance(v.type, MemRefType) and isinstance(v.type.layout, NoneAttr) and len(v.type.get_shape()) == 4
         for v in (access.image, kernel, output)
     ):
         return None
     if not isinstance(access.image.type.element_type, Float32Type):  # type: ignore[attr-defined]
         return None
     conv = convolution(access, kernel, output, op)
-    return (
-        conv if conv is not None and conv.macs >= MIN_MACS[conv.args["side"]] else None
-    )
+    return conv if conv is not None and conv.macs >= MIN_MACS[conv.args["side"]] else None
 
 
 class ConvToKernel(RewritePattern):
@@ -593,9 +510,7 @@ class ConvToKernel(RewritePattern):
         self.used = False
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: linalg.GenericOp, rewriter: PatternRewriter
-    ) -> None:
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
         conv = kernel_conv(op)
         if conv is None:
             return
@@ -619,9 +534,7 @@ class ConvToKernel(RewritePattern):
 
 def sconv_declaration() -> llvm.FuncOp:
     """`llvm.func @xla_opt_sconv(...)`: conv.py's PARAMS."""
-    signature = llvm.LLVMFunctionType(
-        [PTR if ty == "ptr" else i64 for ty, _ in PARAMS], llvm.LLVMVoidType()
-    )
+    signature = llvm.LLVMFunctionType([PTR if ty == "ptr" else i64 for ty, _ in PARAMS], llvm.LLVMVoidType())
     return llvm.FuncOp(SYMBOL, signature, linkage=llvm.LinkageAttr("external"))
 
 

@@ -94,11 +94,7 @@ def _buffer_root(value: SSAValue) -> object | None:
         return value
     if isinstance(owner, memref.GetGlobalOp):
         return owner.name_.root_reference.data
-    if (
-        isinstance(owner, Block)
-        and isinstance(owner.parent_op(), func.FuncOp)
-        and owner is owner.parent.first_block
-    ):
+    if isinstance(owner, Block) and isinstance(owner.parent_op(), func.FuncOp) and owner is owner.parent.first_block:
         return value
     return None
 
@@ -121,42 +117,21 @@ def _region_parts(op: omp.ParallelOp) -> _Region:
     def unsupported(what: str) -> PassFailedException:
         return PassFailedException(f"convert-omp-to-llvm: {what} is not supported")
 
-    if (
-        op.num_threads is not None
-        or op.if_expr is not None
-        or op.private_vars
-        or op.reduction_vars
-        or op.allocate_vars
-    ):
+    if op.num_threads is not None or op.if_expr is not None or op.private_vars or op.reduction_vars or op.allocate_vars:
         raise unsupported("an omp.parallel with clauses")
     if len(op.region.blocks) != 1:
         raise unsupported("an omp.parallel region of several blocks")
     ops = list(op.region.block.ops)
-    if (
-        len(ops) < 2
-        or not isinstance(ops[-2], omp.WsLoopOp)
-        or not isinstance(ops[-1], omp.TerminatorOp)
-    ):
+    if len(ops) < 2 or not isinstance(ops[-2], omp.WsLoopOp) or not isinstance(ops[-1], omp.TerminatorOp):
         raise unsupported("an omp.parallel region that is not one omp.wsloop")
     wsloop = ops[-2]
-    if (
-        wsloop.reduction_vars
-        or wsloop.private_vars
-        or wsloop.linear_vars
-        or wsloop.ordered is not None
-    ):
-        raise unsupported(
-            "an omp.wsloop with reduction, private, linear or ordered clauses"
-        )
+    if wsloop.reduction_vars or wsloop.private_vars or wsloop.linear_vars or wsloop.ordered is not None:
+        raise unsupported("an omp.wsloop with reduction, private, linear or ordered clauses")
     nest = wsloop.body.block.first_op
     if not isinstance(nest, omp.LoopNestOp) or nest.loop_inclusive is not None:
-        raise unsupported(
-            "an omp.wsloop around anything but an exclusive omp.loop_nest"
-        )
+        raise unsupported("an omp.wsloop around anything but an exclusive omp.loop_nest")
     for prologue_op in ops[:-2]:
-        if prologue_op.regions or not isinstance(
-            prologue_op, _REMATERIALIZED + (arith.IndexCastOp,)
-        ):
+        if prologue_op.regions or not isinstance(prologue_op, _REMATERIALIZED + (arith.IndexCastOp,)):
             raise unsupported(f"'{prologue_op.name}' before the omp.wsloop")
     return _Region(ops[:-2], nest)
 
@@ -187,21 +162,14 @@ def _index_constant(value: SSAValue) -> int | None:
     return None
 
 
-def _static_schedule(
-    b: _Builder, nest: omp.LoopNestOp, tid: SSAValue, team: SSAValue, values: dict
-) -> None:
+def _static_schedule(b: _Builder, nest: omp.LoopNestOp, tid: SSAValue, team: SSAValue, values: dict) -> None:
     """The thread's chunk of `nest` (see the module doc) appended to `b`, with `values`
     mapping the nest's bounds and its outside values to the body's. Trip counts of
     constant bounds are folded, and so is the arithmetic of a zero lower bound or a
     unit step."""
-    lbs, ubs, steps = (
-        [values[v] for v in group]
-        for group in (nest.lowerBound, nest.upperBound, nest.step)
-    )
+    lbs, ubs, steps = ([values[v] for v in group] for group in (nest.lowerBound, nest.upperBound, nest.step))
     if any(v.type != _INDEX for v in (*lbs, *ubs, *steps)):
-        raise PassFailedException(
-            "convert-omp-to-llvm: loop bounds must be of index type"
-        )
+        raise PassFailedException("convert-omp-to-llvm: loop bounds must be of index type")
     zero, one = b.index(0), b.index(1)
     trips = []  # iterations of each loop: max(ceil((ub - lb) / step), 0)
     for lb, ub, step in zip(lbs, ubs, steps, strict=True):
@@ -210,9 +178,7 @@ def _static_schedule(
             low, high, stride = bounds
             trips.append(b.index(max(-(-(high - low) // stride), 0)))  # type: ignore[operator]
             continue
-        span = b.add(
-            arith.SubiOp(b.add(arith.AddiOp(b.add(arith.SubiOp(ub, lb)), step)), one)
-        )
+        span = b.add(arith.SubiOp(b.add(arith.AddiOp(b.add(arith.SubiOp(ub, lb)), step)), one))
         trips.append(b.add(arith.MaxSIOp(b.add(arith.DivSIOp(span, step)), zero)))
     counts = [_index_constant(trip) for trip in trips]
     if len(trips) > 1 and None not in counts:
@@ -222,11 +188,7 @@ def _static_schedule(
         for trip in trips[1:]:
             total = b.add(arith.MuliOp(total, trip))
     tid_i, team_i = (b.add(arith.IndexCastOp(v, _INDEX)) for v in (tid, team))
-    chunk = b.add(
-        arith.DivSIOp(
-            b.add(arith.SubiOp(b.add(arith.AddiOp(total, team_i)), one)), team_i
-        )
-    )
+    chunk = b.add(arith.DivSIOp(b.add(arith.SubiOp(b.add(arith.AddiOp(total, team_i)), one)), team_i))
     begin = b.add(arith.MinSIOp(b.add(arith.MuliOp(tid_i, chunk)), total))
     end = b.add(arith.MinSIOp(b.add(arith.AddiOp(begin, chunk)), total))
     loop_body = Block(arg_types=[_INDEX])
@@ -255,19 +217,11 @@ def _loop_body_ops(nest: omp.LoopNestOp) -> list[Operation]:
     """The loop nest's body without its omp.yield, memref.alloca_scope inlined (no
     alloca may be in it: the scf.for would grow the stack at every iteration)."""
     ops = list(nest.body.block.ops)[:-1]
-    if (
-        len(ops) == 1
-        and isinstance(scope := ops[0], memref.AllocaScopeOp)
-        and not scope.results
-    ):
+    if len(ops) == 1 and isinstance(scope := ops[0], memref.AllocaScopeOp) and not scope.results:
         ops = list(scope.scope.block.ops)[:-1]
     for op in ops:
-        if any(
-            isinstance(o, memref.AllocaOp | memref.AllocaScopeOp) for o in op.walk()
-        ):
-            raise PassFailedException(
-                "convert-omp-to-llvm: a stack allocation in a parallel loop is not supported"
-            )
+        if any(isinstance(o, memref.AllocaOp | memref.AllocaScopeOp) for o in op.walk()):
+            raise PassFailedException("convert-omp-to-llvm: a stack allocation in a parallel loop is not supported")
     return ops
 
 
@@ -276,9 +230,7 @@ def _enclosing_function(op: Operation) -> func.FuncOp:
     while parent is not None and not isinstance(parent, func.FuncOp):
         parent = parent.parent_op()
     if parent is None:
-        raise PassFailedException(
-            "convert-omp-to-llvm: an omp.parallel outside a function"
-        )
+        raise PassFailedException("convert-omp-to-llvm: an omp.parallel outside a function")
     return parent
 
 
@@ -304,12 +256,7 @@ class ParallelToGomp(RewritePattern):
         captured = [v for v in outside if not isinstance(v.owner, _REMATERIALIZED)]
         rematerialized = [v for v in outside if isinstance(v.owner, _REMATERIALIZED)]
         as_memrefs = _distinct_buffers(captured)
-        param_types = [
-            v.type
-            if as_memrefs and isinstance(v.type, MemRefType)
-            else llvm_type(v.type)
-            for v in captured
-        ]
+        param_types = [v.type if as_memrefs and isinstance(v.type, MemRefType) else llvm_type(v.type) for v in captured]
         fields = [llvm_type(v.type) for v in captured]
         struct = llvm.LLVMStructType.from_type_list(fields)
         prefix = fn.sym_name.data
@@ -327,14 +274,10 @@ class ParallelToGomp(RewritePattern):
         body_block.args[-2].name_hint, body_block.args[-1].name_hint = "tid", "team"
         for prologue_op in parts.prologue:
             b.add(prologue_op.clone(value_mapper=values))
-        _static_schedule(
-            b, parts.nest, body_block.args[-2], body_block.args[-1], values
-        )
+        _static_schedule(b, parts.nest, body_block.args[-2], body_block.args[-1], values)
         b.add(func.ReturnOp())
         body_type = FunctionType.from_lists(body_block.arg_types, [])
-        body = func.FuncOp(
-            body_name, body_type, Region(body_block), visibility="private"
-        )
+        body = func.FuncOp(body_name, body_type, Region(body_block), visibility="private")
 
         # the region: void(ptr), unpacks the struct
         region_name = _fresh_name(self.module, f"{prefix}_omp_region")
@@ -372,9 +315,7 @@ class ParallelToGomp(RewritePattern):
             at = s.add(llvm.GEPOp(data.result, [0, i], struct, inbounds=True))
             s.add(llvm.StoreOp(s.cast(v, field), at))
         threads = s.add(func.CallOp(NUM_THREADS, [], [i32]))
-        many = s.add(
-            arith.CmpiOp(threads, s.add(arith.ConstantOp(IntegerAttr(1, i32))), "sgt")
-        )
+        many = s.add(arith.CmpiOp(threads, s.add(arith.ConstantOp(IntegerAttr(1, i32))), "sgt"))
         team_block, serial_block = Block(), Block()
         t = _Builder(team_block)
         fn_ptr = t.add(llvm.AddressOfOp(region_name, PTR))

@@ -61,17 +61,13 @@ PARALLEL_GRAIN = 64
 def parallel_loop_count(op: linalg.GenericOp, min_iterations: int) -> int:
     """How many outer loops of `op` go into its scf.parallel (0: it stays serial)."""
     shaped = [v.type for v in op.operands if isinstance(v.type, ShapedType)]
-    if op.res or not all(
-        isinstance(t, MemRefType) and t.has_static_shape() for t in shaped
-    ):
+    if op.res or not all(isinstance(t, MemRefType) and t.has_static_shape() for t in shaped):
         return 0
     ranges = op.get_static_loop_ranges()
     if not ranges or math.prod(ranges) < min_iterations:
         return 0
     iterators = [it.data for it in op.iterator_types.data]
-    leading = next(
-        (i for i, it in enumerate(iterators) if it != PARALLEL.data), len(iterators)
-    )
+    leading = next((i for i, it in enumerate(iterators) if it != PARALLEL.data), len(iterators))
     if len(ranges) > 1:
         leading = min(leading, len(ranges) - 1)  # the innermost loop stays an scf.for
     count = 0
@@ -93,8 +89,7 @@ def _disjoint_writes(op: linalg.GenericOp, count: int) -> bool:
             if value is output and in_map != out_map:
                 return False
     return not any(
-        isinstance(inner, memref.StoreOp | func.CallOp | llvm.CallOp)
-        or has_effects(inner, MemoryEffectKind.WRITE)
+        isinstance(inner, memref.StoreOp | func.CallOp | llvm.CallOp) or has_effects(inner, MemoryEffectKind.WRITE)
         for inner in op.body.walk()
     )
 
@@ -107,9 +102,7 @@ class GenericToParallelLoops(RewritePattern):
     min_iterations: int
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: linalg.GenericOp, rewriter: PatternRewriter
-    ) -> None:
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
         count = parallel_loop_count(op, self.min_iterations)
         if not count:
             return
@@ -152,6 +145,4 @@ class ConvertLinalgToParallelLoopsPass(ModulePass):
     min_iterations: int = MIN_ITERATIONS
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
-            GenericToParallelLoops(self.min_iterations), apply_recursively=False
-        ).rewrite_module(op)
+        PatternRewriteWalker(GenericToParallelLoops(self.min_iterations), apply_recursively=False).rewrite_module(op)

@@ -23,9 +23,7 @@ import re
 import threading
 from typing import Any
 
-NUM_THREADS = (
-    "xla_opt_num_threads"  # i32 (): the thread count a parallel region asks for
-)
+NUM_THREADS = "xla_opt_num_threads"  # i32 (): the thread count a parallel region asks for
 SET_NUM_THREADS = "xla_opt_set_num_threads"  # void (i32)
 GOMP_PARALLEL = "GOMP_parallel"  # void (void (*fn)(void *), void *data, unsigned nthreads, unsigned flags)
 THREAD_NUM = "omp_get_thread_num"  # i32 ()
@@ -62,9 +60,7 @@ define i32 @{TEAM_SIZE}() nounwind {{
 """
 
 _lock = threading.Lock()
-_state: dict[
-    str, Any
-] = {}  # "parallel": libgomp loaded; "modules": compiled code kept alive; "set": the setter
+_state: dict[str, Any] = {}  # "parallel": libgomp loaded; "modules": compiled code kept alive; "set": the setter
 
 
 def load() -> bool:
@@ -84,9 +80,7 @@ def load() -> bool:
                 for name in (GOMP_PARALLEL, THREAD_NUM, TEAM_SIZE):
                     llvm.add_symbol(name, modules[-1].address(name))
             llvm.add_symbol(NUM_THREADS, modules[0].address(NUM_THREADS))
-            setter = ctypes.CFUNCTYPE(None, ctypes.c_int32)(
-                modules[0].address(SET_NUM_THREADS)
-            )
+            setter = ctypes.CFUNCTYPE(None, ctypes.c_int32)(modules[0].address(SET_NUM_THREADS))
             setter(num_threads() if parallel else 1)
             _state.update(parallel=parallel, modules=modules, set=setter)
         return _state["parallel"]

@@ -88,15 +88,9 @@ def _advance(e: Emitter, digits: list[str], middle: str, inner: str) -> None:
     carry = e.value(f"icmp eq i64 {low1}, {inner}")
     mid1 = e.add(mid, e.value(f"zext i1 {carry} to i64"))
     carry2 = e.value(f"icmp eq i64 {mid1}, {middle}")
-    e.emit(
-        f"store i64 {e.value(f'select i1 {carry}, i64 0, i64 {low1}')}, ptr {digits[2]}, align 8"
-    )
-    e.emit(
-        f"store i64 {e.value(f'select i1 {carry2}, i64 0, i64 {mid1}')}, ptr {digits[1]}, align 8"
-    )
-    e.emit(
-        f"store i64 {e.add(outer, e.value(f'zext i1 {carry2} to i64'))}, ptr {digits[0]}, align 8"
-    )
+    e.emit(f"store i64 {e.value(f'select i1 {carry}, i64 0, i64 {low1}')}, ptr {digits[2]}, align 8")
+    e.emit(f"store i64 {e.value(f'select i1 {carry2}, i64 0, i64 {mid1}')}, ptr {digits[1]}, align 8")
+    e.emit(f"store i64 {e.add(outer, e.value(f'zext i1 {carry2} to i64'))}, ptr {digits[0]}, align 8")
 
 
 def _store_i32(e: Emitter, value: str, table: str, at: str) -> None:
@@ -111,9 +105,7 @@ def _dot3(e: Emitter, digits: list[str], weights: tuple[str, str, str]) -> str:
 
 def _splat(e: Emitter, scalar: str, width: int) -> str:
     one = e.value(f"insertelement <{width} x i32> poison, i32 {scalar}, i64 0")
-    return e.value(
-        f"shufflevector <{width} x i32> {one}, <{width} x i32> poison, <{width} x i32> zeroinitializer"
-    )
+    return e.value(f"shufflevector <{width} x i32> {one}, <{width} x i32> poison, <{width} x i32> zeroinitializer")
 
 
 @dataclass(frozen=True)
@@ -130,13 +122,9 @@ class Windows:
     kc: int
     lanes: int
 
-    def pack(
-        self, e: Emitter, dst: str, width: int, x0: str, count: str, p0: str, depth: str
-    ) -> None:
+    def pack(self, e: Emitter, dst: str, width: int, x0: str, count: str, p0: str, depth: str) -> None:
         room = e.mul(e.value(f"sdiv i64 {e.add(count, width - 1)}, {width}"), width)
-        x_off, x_row, x_col = (
-            e.gep(self.x_table, i * self.x_room, "i32") for i in range(3)
-        )
+        x_off, x_row, x_col = (e.gep(self.x_table, i * self.x_room, "i32") for i in range(3))
         window = _counter(e, x0, "%OH", "%OW")
         with e.loop(0, room, hint="x") as t:
             q, oh, ow = (e.value(f"load i64, ptr {d}, align 8") for d in window)
@@ -152,9 +140,7 @@ class Windows:
             )
             _store_i32(e, iw0, x_col, t)
             _advance(e, window, "%OH", "%OW")
-        p_off, p_row, p_col = (
-            e.gep(self.p_table, i * self.kc, "i32") for i in range(3)
-        )
+        p_off, p_row, p_col = (e.gep(self.p_table, i * self.kc, "i32") for i in range(3))
         position = _counter(e, p0, "%e1", "%e2")
         with e.loop(0, depth, hint="k") as t:
             digits = [e.value(f"load i64, ptr {d}, align 8") for d in position]
@@ -171,12 +157,7 @@ class Windows:
         runs = e.value(f"and i1 {contiguous}, {e.value(f'icmp sge i64 %OW, {width}')}")
         with e.loop(0, count, width, hint="panel") as xs:
             windows = [
-                [
-                    e.value(
-                        f"load <{n} x i32>, ptr {e.gep(table, e.add(xs, a), 'i32')}, align 4"
-                    )
-                    for a, n in chunks
-                ]
+                [e.value(f"load <{n} x i32>, ptr {e.gep(table, e.add(xs, a), 'i32')}, align 4") for a, n in chunks]
                 for table in (x_off, x_row, x_col)
             ]
             panel = e.gep(dst, e.mul(xs, depth))
@@ -185,21 +166,14 @@ class Windows:
                 """Row p of the panel: the window position's offset, and per chunk which
                 lanes are inside the input."""
                 offset, rows, cols = (
-                    e.value(f"load i32, ptr {e.gep(table, p, 'i32')}, align 4")
-                    for table in (p_off, p_row, p_col)
+                    e.value(f"load i32, ptr {e.gep(table, p, 'i32')}, align 4") for table in (p_off, p_row, p_col)
                 )
                 masks = []
-                for (_, n), ih0, iw0 in zip(
-                    chunks, windows[1], windows[2], strict=True
-                ):
+                for (_, n), ih0, iw0 in zip(chunks, windows[1], windows[2], strict=True):
                     ih = e.value(f"add <{n} x i32> {ih0}, {_splat(e, rows, n)}")
                     iw = e.value(f"add <{n} x i32> {iw0}, {_splat(e, cols, n)}")
-                    row_ok = e.value(
-                        f"icmp ult <{n} x i32> {ih}, {_splat(e, height, n)}"
-                    )
-                    col_ok = e.value(
-                        f"icmp ult <{n} x i32> {iw}, {_splat(e, breadth, n)}"
-                    )
+                    row_ok = e.value(f"icmp ult <{n} x i32> {ih}, {_splat(e, height, n)}")
+                    col_ok = e.value(f"icmp ult <{n} x i32> {iw}, {_splat(e, breadth, n)}")
                     masks.append(e.value(f"and <{n} x i1> {row_ok}, {col_ok}"))
                 return offset, masks
 
@@ -225,31 +199,19 @@ class Windows:
                 f"sext i32 {e.value(f'extractelement <{chunks[0][1]} x i32> {windows[2][0]}, i64 0')} to i64"
             )
             r = e.min(width, e.value(f"sub i64 %OW, {e.add(first, '%padW')}"))
-            second = e.value(
-                f"select i1 {e.value(f'icmp slt i64 {r}, {width}')}, i64 {r}, i64 0"
-            )
-            start_b = e.value(
-                f"load i32, ptr {e.gep(x_off, e.add(xs, second), 'i32')}, align 4"
-            )
-            off_b = e.value(
-                f"sub i32 {start_b}, {e.value(f'trunc i64 {second} to i32')}"
-            )
-            off_a = e.value(
-                f"extractelement <{chunks[0][1]} x i32> {windows[0][0]}, i64 0"
-            )
+            second = e.value(f"select i1 {e.value(f'icmp slt i64 {r}, {width}')}, i64 {r}, i64 0")
+            start_b = e.value(f"load i32, ptr {e.gep(x_off, e.add(xs, second), 'i32')}, align 4")
+            off_b = e.value(f"sub i32 {start_b}, {e.value(f'trunc i64 {second} to i32')}")
+            off_a = e.value(f"extractelement <{chunks[0][1]} x i32> {windows[0][0]}, i64 0")
             split = e.value(f"trunc i64 {r} to i32")
             lows = []
             for a, n in chunks:
                 iota = "<" + ", ".join(f"i32 {a + i}" for i in range(n)) + ">"
-                lows.append(
-                    e.value(f"icmp ult <{n} x i32> {iota}, {_splat(e, split, n)}")
-                )
+                lows.append(e.value(f"icmp ult <{n} x i32> {iota}, {_splat(e, split, n)}"))
             # A panel inside one output row (most, for wide rows) is one masked load
             # per chunk; one across two rows, two and a select.
             one, two = e.new_label("one"), e.new_label("two")
-            e.emit(
-                f"br i1 {e.value(f'icmp eq i64 {r}, {width}')}, label %{one}, label %{two}"
-            )
+            e.emit(f"br i1 {e.value(f'icmp eq i64 {r}, {width}')}, label %{one}, label %{two}")
             e.label(one)
             with e.loop(0, depth, hint="p") as p:
                 offset, masks = row(p)
@@ -257,9 +219,7 @@ class Windows:
                 out = e.gep(panel, e.mul(p, width))
                 for (a, n), mask in zip(chunks, masks, strict=True):
                     loaded = masked_load(e.value(f"add i32 {at_a}, {a}"), n, mask)
-                    e.emit(
-                        f"store <{n} x float> {loaded}, ptr {e.gep(out, a)}, align 4"
-                    )
+                    e.emit(f"store <{n} x float> {loaded}, ptr {e.gep(out, a)}, align 4")
             e.emit(f"br label %{done}")
             e.label(two)
             with e.loop(0, depth, hint="p") as p:
@@ -268,9 +228,7 @@ class Windows:
                 at_b = e.value(f"add i32 {off_b}, {offset}")
                 out = e.gep(panel, e.mul(p, width))
                 for (a, n), mask, low in zip(chunks, masks, lows, strict=True):
-                    high = e.value(
-                        f"xor <{n} x i1> {low}, <{', '.join(['i1 true'] * n)}>"
-                    )
+                    high = e.value(f"xor <{n} x i1> {low}, <{', '.join(['i1 true'] * n)}>")
                     from_a = masked_load(
                         e.value(f"add i32 {at_a}, {a}"),
                         n,
@@ -281,12 +239,8 @@ class Windows:
                         n,
                         e.value(f"and <{n} x i1> {mask}, {high}"),
                     )
-                    loaded = e.value(
-                        f"select <{n} x i1> {low}, <{n} x float> {from_a}, <{n} x float> {from_b}"
-                    )
-                    e.emit(
-                        f"store <{n} x float> {loaded}, ptr {e.gep(out, a)}, align 4"
-                    )
+                    loaded = e.value(f"select <{n} x i1> {low}, <{n} x float> {from_a}, <{n} x float> {from_b}")
+                    e.emit(f"store <{n} x float> {loaded}, ptr {e.gep(out, a)}, align 4")
             e.emit(f"br label %{done}")
             # Otherwise lane by lane, each load at offset 0 where the lane is outside
             # (branch-free; CPUs without fast gathers scalarize a masked gather into
@@ -297,18 +251,14 @@ class Windows:
                 out = e.gep(panel, e.mul(p, width))
                 for (a, n), offs, mask in zip(chunks, windows[0], masks, strict=True):
                     where = e.value(f"add <{n} x i32> {offs}, {_splat(e, offset, n)}")
-                    safe = e.value(
-                        f"select <{n} x i1> {mask}, <{n} x i32> {where}, <{n} x i32> zeroinitializer"
-                    )
+                    safe = e.value(f"select <{n} x i1> {mask}, <{n} x i32> {where}, <{n} x i32> zeroinitializer")
                     for i in range(n):
                         lane = e.value(f"extractelement <{n} x i32> {safe}, i64 {i}")
                         loaded = e.value(
                             f"load float, ptr {e.value(f'getelementptr float, ptr {self.base}, i32 {lane}', 'p')}, align 4"
                         )
                         inside = e.value(f"extractelement <{n} x i1> {mask}, i64 {i}")
-                        value = e.value(
-                            f"select i1 {inside}, float {loaded}, float 0.0"
-                        )
+                        value = e.value(f"select i1 {inside}, float {loaded}, float 0.0")
                         e.emit(f"store float {value}, ptr {e.gep(out, a + i)}, align 4")
             e.emit(f"br label %{done}")
             e.label(done)
@@ -334,18 +284,12 @@ def _serial(e: Emitter, s: KernelShape) -> None:
             e.new_label("rows"),
             e.new_label("side"),
         )
-        e.emit(
-            f"br i1 {e.value('icmp eq i64 %side, 0')}, label %{by_columns}, label %{by_rows}"
-        )
+        e.emit(f"br i1 {e.value('icmp eq i64 %side, 0')}, label %{by_columns}, label %{by_rows}")
         e.label(by_columns)
-        blocked_loops(
-            e, s, Gemm("%M", "%K", kernel, windows, c, "%ldc"), ap, bp, "%j0", "%j1"
-        )
+        blocked_loops(e, s, Gemm("%M", "%K", kernel, windows, c, "%ldc"), ap, bp, "%j0", "%j1")
         e.emit(f"br label %{done}")
         e.label(by_rows)
-        blocked_loops(
-            e, s, Gemm("%M", "%K", windows, kernel, c, "%ldc"), ap, bp, "%j0", "%j1"
-        )
+        blocked_loops(e, s, Gemm("%M", "%K", windows, kernel, c, "%ldc"), ap, bp, "%j0", "%j1")
         e.emit(f"br label %{done}")
         e.label(done)
     for raw in [*raws, raw_x, raw_p]:
@@ -354,13 +298,8 @@ def _serial(e: Emitter, s: KernelShape) -> None:
 
 def _declarations(s: KernelShape) -> list[str]:
     """The masked loads of the chunks of an MR- and an NR-wide panel."""
-    sizes = sorted(
-        {min(s.vw, width - a) for width in (s.mr, s.nr) for a in range(0, width, s.vw)}
-    )
-    return [
-        f"declare <{n} x float> @llvm.masked.load.v{n}f32.p0(ptr, i32, <{n} x i1>, <{n} x float>)"
-        for n in sizes
-    ]
+    sizes = sorted({min(s.vw, width - a) for width in (s.mr, s.nr) for a in range(0, width, s.vw)})
+    return [f"declare <{n} x float> @llvm.masked.load.v{n}f32.p0(ptr, i32, <{n} x i1>, <{n} x float>)" for n in sizes]
 
 
 def _work(e: Emitter) -> str:

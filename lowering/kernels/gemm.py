@@ -42,9 +42,7 @@ from xla_opt.threads import (
 
 SYMBOL = "xla_opt_sgemm"
 MICRO_KERNEL = "xla_opt_sgemm_micro_kernel"
-PARALLEL_MIN_WORK = (
-    1 << 21
-)  # multiply-adds (~100 us single-thread) before going parallel
+PARALLEL_MIN_WORK = 1 << 21  # multiply-adds (~100 us single-thread) before going parallel
 ALIGNMENT = 64
 
 
@@ -66,9 +64,7 @@ class KernelShape:
         return (1 << 16) // self.kc // self.nr * self.nr
 
     def __post_init__(self) -> None:
-        assert (
-            self.nr % self.vw == 0 and self.mc % self.mr == 0 and self.nc % self.nr == 0
-        )
+        assert self.nr % self.vw == 0 and self.mc % self.mr == 0 and self.nc % self.nr == 0
 
 
 # Zen 3: KC x NR floats of B (24 KB) stay in L1, MC x KC of A (180 KB) in L2.
@@ -135,14 +131,10 @@ class Emitter:
     def function(self, signature: str) -> str:
         """`define <signature>` with the emitted body, ending with `ret void`."""
         self.emit("ret void")
-        return "\n".join(
-            [f"define {signature} {{", "entry:", *self.allocas, *self.lines, "}"]
-        )
+        return "\n".join([f"define {signature} {{", "entry:", *self.allocas, *self.lines, "}"])
 
     @contextmanager
-    def loop(
-        self, start: str | int, end: str | int, step: int = 1, hint: str = "i"
-    ) -> Iterator[str]:
+    def loop(self, start: str | int, end: str | int, step: int = 1, hint: str = "i") -> Iterator[str]:
         """for (iv = start; iv < end; iv += step): the body is the `with` block."""
         head, body, exit_ = (
             self.new_label(f"{hint}.head"),
@@ -161,9 +153,7 @@ class Emitter:
         yield iv
         self.emit(f"{following} = add i64 {iv}, {step}")
         self.emit(f"br label %{head}")
-        self.lines[latch_at] = (
-            f"  {iv} = phi i64 [{start}, %{pre}], [{following}, %{self.block}]"
-        )
+        self.lines[latch_at] = f"  {iv} = phi i64 [{start}, %{pre}], [{following}, %{self.block}]"
         self.label(exit_)
 
 
@@ -194,9 +184,7 @@ def _micro_kernel(s: KernelShape) -> str:
             )
             for v in range(nv):
                 old = e.value(f"load {vec}, ptr {accs[i][v]}, align 32")
-                new = e.value(
-                    f"call {vec} @{s.fma}.v{s.vw}f32({vec} {splat}, {vec} {bs[v]}, {vec} {old})"
-                )
+                new = e.value(f"call {vec} @{s.fma}.v{s.vw}f32({vec} {splat}, {vec} {bs[v]}, {vec} {old})")
                 e.emit(f"store {vec} {new}, ptr {accs[i][v]}, align 32")
     full_m = e.value(f"icmp eq i64 %m, {s.mr}")
     full_n = e.value(f"icmp eq i64 %n, {s.nr}")
@@ -209,17 +197,13 @@ def _micro_kernel(s: KernelShape) -> str:
             at = e.gep(c_row, v * s.vw)
             acc = e.value(f"load {vec}, ptr {accs[i][v]}, align 32")
             old = e.value(f"load {vec}, ptr {at}, align 4")
-            e.emit(
-                f"store {vec} {e.value(f'fadd {vec} {old}, {acc}')}, ptr {at}, align 4"
-            )
+            e.emit(f"store {vec} {e.value(f'fadd {vec} {old}, {acc}')}, ptr {at}, align 4")
     e.emit("ret void")
     e.label("edge")  # the tile through `scratch`, then its valid m x n part into C
     for i in range(s.mr):
         for v in range(nv):
             acc = e.value(f"load {vec}, ptr {accs[i][v]}, align 32")
-            e.emit(
-                f"store {vec} {acc}, ptr {e.gep(scratch, i * s.nr + v * s.vw)}, align 4"
-            )
+            e.emit(f"store {vec} {acc}, ptr {e.gep(scratch, i * s.nr + v * s.vw)}, align 4")
     with e.loop(0, "%m", hint="r") as r:
         c_row = e.gep("%c", e.mul(r, "%ldc"))
         s_row = e.gep(scratch, e.mul(r, s.nr))
@@ -227,9 +211,7 @@ def _micro_kernel(s: KernelShape) -> str:
             at = e.gep(c_row, j)
             old = e.value(f"load float, ptr {at}, align 4")
             part = e.value(f"load float, ptr {e.gep(s_row, j)}, align 4")
-            e.emit(
-                f"store float {e.value(f'fadd float {old}, {part}')}, ptr {at}, align 4"
-            )
+            e.emit(f"store float {e.value(f'fadd float {old}, {part}')}, ptr {at}, align 4")
     return e.function(
         f"internal void @{MICRO_KERNEL}(i64 %kc, ptr noalias %ap, ptr noalias %bp, ptr noalias %c, "
         "i64 %ldc, i64 %m, i64 %n) noinline nounwind"
@@ -260,9 +242,7 @@ def _pack(
                 x = e.add(x0, dx)
                 inside = e.value(f"icmp slt i64 {x}, {count}")
                 clamped = e.value(f"select i1 {inside}, i64 {x}, i64 {last}")
-                loaded = e.value(
-                    f"load float, ptr {e.gep(row, e.mul(clamped, across))}, align 4"
-                )
+                loaded = e.value(f"load float, ptr {e.gep(row, e.mul(clamped, across))}, align 4")
                 value = e.value(f"select i1 {inside}, float {loaded}, float 0.0")
                 e.emit(f"store float {value}, ptr {e.gep(out, dx)}, align 4")
 
@@ -271,9 +251,7 @@ class Operand(Protocol):
     """One operand of C += A @ B as its packing routine reads it: element (p, x), p along
     the depth K, x along M (of A) or N (of B)."""
 
-    def pack(
-        self, e: Emitter, dst: str, width: int, x0: str, count: str, p0: str, depth: str
-    ) -> None:
+    def pack(self, e: Emitter, dst: str, width: int, x0: str, count: str, p0: str, depth: str) -> None:
         """Pack elements [p0, p0 + depth) x [x0, x0 + count) into `width`-wide panels at
         `dst` (panel x: depth rows of `width` values at dst + x * depth), zero past count."""
 
@@ -286,9 +264,7 @@ class Strided:
     along: str
     across: str
 
-    def pack(
-        self, e: Emitter, dst: str, width: int, x0: str, count: str, p0: str, depth: str
-    ) -> None:
+    def pack(self, e: Emitter, dst: str, width: int, x0: str, count: str, p0: str, depth: str) -> None:
         block = e.gep(self.base, e.add(e.mul(p0, self.along), e.mul(x0, self.across)))
         _pack(e, dst, block, width, count, depth, self.along, self.across)
 
@@ -305,9 +281,7 @@ class Gemm:
     ldc: str
 
 
-def _micro_tiles(
-    e: Emitter, s: KernelShape, g: Gemm, ap, bp, jc, nc, ic, mc, kc
-) -> None:
+def _micro_tiles(e: Emitter, s: KernelShape, g: Gemm, ap, bp, jc, nc, ic, mc, kc) -> None:
     """The packed block's MR x NR tiles: each NR-column B panel (in L1) against every
     MR-row A panel."""
     with e.loop(0, nc, s.nr, hint="jr") as jr:
@@ -324,9 +298,7 @@ def _micro_tiles(
             )
 
 
-def blocked_loops(
-    e: Emitter, s: KernelShape, g: Gemm, ap: str, bp: str, j0: str, j1: str
-) -> None:
+def blocked_loops(e: Emitter, s: KernelShape, g: Gemm, ap: str, bp: str, j0: str, j1: str) -> None:
     """The BLIS loops over the columns [j0, j1) of `g`, packing into `ap` and `bp`.
 
     With at most MC rows the product is one A block per depth slice, packed once and
@@ -340,9 +312,7 @@ def blocked_loops(
         e.new_label("tall"),
         e.new_label("blocked"),
     )
-    e.emit(
-        f"br i1 {e.value(f'icmp sle i64 {g.m}, {s.mc}')}, label %{short}, label %{tall}"
-    )
+    e.emit(f"br i1 {e.value(f'icmp sle i64 {g.m}, {s.mc}')}, label %{short}, label %{tall}")
     e.label(short)
     with e.loop(0, g.depth, s.kc, hint="pc") as pc:
         kc = e.min(s.kc, e.value(f"sub i64 {g.depth}, {pc}"))
@@ -382,31 +352,24 @@ def _round_up(e: Emitter, x: str, multiple: int) -> str:
     return e.mul(e.value(f"sdiv i64 {e.add(x, multiple - 1)}, {multiple}"), multiple)
 
 
-def packing_buffers(
-    e: Emitter, s: KernelShape, m: str, columns: str, depth: str
-) -> tuple[list[str], str, str]:
+def packing_buffers(e: Emitter, s: KernelShape, m: str, columns: str, depth: str) -> tuple[list[str], str, str]:
     """Room for a packed A block and B block of an m x columns x depth product: (the
     pointers to free, A's buffer, B's buffer)."""
     kc_max = e.min(depth, s.kc)
     raw_a, ap = aligned_buffer(e, e.mul(_round_up(e, e.min(m, s.mc), s.mr), kc_max))
-    raw_b, bp = aligned_buffer(
-        e, e.mul(_round_up(e, e.min(columns, s.nc), s.nr), kc_max)
-    )
+    raw_b, bp = aligned_buffer(e, e.mul(_round_up(e, e.min(columns, s.nc), s.nr), kc_max))
     return [raw_a, raw_b], ap, bp
 
 
 Params = Sequence[tuple[str, str]]
 
 
-def _params(
-    params: Params, values: dict[str, str] | None = None, noalias: bool = False
-) -> str:
+def _params(params: Params, values: dict[str, str] | None = None, noalias: bool = False) -> str:
     """The parameter list (`noalias` on the pointers) or, given `values`, the argument
     list of a call with some of the parameters replaced."""
     values = values or {}
     return ", ".join(
-        f"{ty} {'noalias ' if noalias and ty == 'ptr' else ''}{values.get(name, name)}"
-        for ty, name in params
+        f"{ty} {'noalias ' if noalias and ty == 'ptr' else ''}{values.get(name, name)}" for ty, name in params
     )
 
 
@@ -423,9 +386,7 @@ class Entry:
     columns: str
     work: Callable[[Emitter], str]
     serial: Callable[[Emitter, KernelShape], None]
-    declarations: Callable[[KernelShape], list[str]] = (
-        lambda s: []
-    )  # intrinsics it calls
+    declarations: Callable[[KernelShape], list[str]] = lambda s: []  # intrinsics it calls
 
     def args_type(self) -> str:
         return "{ " + ", ".join(ty for ty, _ in self.params) + " }"
@@ -460,9 +421,7 @@ def _worker(s: KernelShape, entry: Entry) -> str:
     some = e.value(f"icmp slt i64 {j0}, {j1}")
     e.emit(f"br i1 {some}, label %run, label %done")
     e.label("run")
-    e.emit(
-        f"call void @{entry.symbol}_serial({_params([*entry.params, ('i64', j0), ('i64', j1)])})"
-    )
+    e.emit(f"call void @{entry.symbol}_serial({_params([*entry.params, ('i64', j0), ('i64', j1)])})")
     e.emit("br label %done")
     e.label("done")
     return e.function(f"internal void @{entry.symbol}_worker(ptr %data) nounwind")
@@ -479,9 +438,7 @@ def _dispatch(entry: Entry, parallel: bool) -> str:
         threads = e.value(f"call i32 @{NUM_THREADS}()")
         many = e.value(f"icmp sgt i32 {threads}, 1")
         big = e.value(f"icmp sge i64 {entry.work(e)}, {PARALLEL_MIN_WORK}")
-        e.emit(
-            f"br i1 {e.value(f'and i1 {many}, {big}')}, label %parallel, label %serial"
-        )
+        e.emit(f"br i1 {e.value(f'and i1 {many}, {big}')}, label %parallel, label %serial")
         e.label("parallel")
         args = e.value(f"alloca {entry.args_type()}, align 8")
         for field, (ty, name) in enumerate(entry.params):
@@ -490,15 +447,11 @@ def _dispatch(entry: Entry, parallel: bool) -> str:
                 "p",
             )
             e.emit(f"store {ty} {name}, ptr {at}, align 8")
-        e.emit(
-            f"call void @GOMP_parallel(ptr @{entry.symbol}_worker, ptr {args}, i32 {threads}, i32 0)"
-        )
+        e.emit(f"call void @GOMP_parallel(ptr @{entry.symbol}_worker, ptr {args}, i32 {threads}, i32 0)")
         e.emit("ret void")
         e.label("serial")
     e.emit(serial)
-    return e.function(
-        f"void @{entry.symbol}({_params(entry.params, noalias=True)}) nounwind"
-    )
+    return e.function(f"void @{entry.symbol}({_params(entry.params, noalias=True)}) nounwind")
 
 
 # The public signature, in order: also the fields of the worker's argument struct.
@@ -519,9 +472,7 @@ def _sgemm_serial(e: Emitter, s: KernelShape) -> None:
         e.emit(f"call void @free(ptr {raw})")
 
 
-SGEMM = Entry(
-    SYMBOL, PARAMS, "%N", lambda e: e.mul(e.mul("%M", "%N"), "%K"), _sgemm_serial
-)
+SGEMM = Entry(SYMBOL, PARAMS, "%N", lambda e: e.mul(e.mul("%M", "%N"), "%K"), _sgemm_serial)
 
 
 def library_ir(s: KernelShape, entries: Sequence[Entry], parallel: bool = False) -> str:
@@ -540,9 +491,7 @@ def library_ir(s: KernelShape, entries: Sequence[Entry], parallel: bool = False)
             "declare i32 @omp_get_thread_num()\ndeclare i32 @omp_get_num_threads()",
             f"declare i32 @{NUM_THREADS}()",
         ]
-    for declaration in dict.fromkeys(
-        d for entry in entries for d in entry.declarations(s)
-    ):
+    for declaration in dict.fromkeys(d for entry in entries for d in entry.declarations(s)):
         parts.append(declaration)
     for entry in entries:
         parts += [

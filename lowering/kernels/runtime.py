@@ -44,15 +44,10 @@ def _load_gomp() -> bool:
 
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")  # read by libgomp when it loads
     try:
-        llvm.load_library_permanently(
-            ctypes.util.find_library("gomp") or "libgomp.so.1"
-        )
+        llvm.load_library_permanently(ctypes.util.find_library("gomp") or "libgomp.so.1")
     except RuntimeError:
         return False
-    return all(
-        llvm.address_of_symbol(name)
-        for name in ("GOMP_parallel", "omp_get_thread_num", "omp_get_num_threads")
-    )
+    return all(llvm.address_of_symbol(name) for name in ("GOMP_parallel", "omp_get_thread_num", "omp_get_num_threads"))
 
 
 def set_num_threads(n: int) -> None:
