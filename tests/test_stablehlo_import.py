@@ -233,3 +233,17 @@ def test_native_custom_call_target_with_dollar_and_dots():
 }}""")
     (got,) = xla_opt.run(module, np.float32(3.5), backend="jit")
     assert got == np.float32(7.0)
+
+
+def test_transpose_invalid_is_a_one_line_located_error():
+    """Issue 13: `#stablehlo<transpose TRANSPOSE_INVALID>` is a diagnostic, not a ValueError."""
+    text = """func.func @main(%a: tensor<3x3xf32>, %b: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose TRANSPOSE_INVALID>} : (tensor<3x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}"""
+    with pytest.raises(ProgramError) as info:
+        import_stablehlo(text)
+    assert str(info.value) == (
+        "<stablehlo>:2:3: error: 'stablehlo.triangular_solve' op transpose_a = TRANSPOSE_INVALID "
+        "is not one of NO_TRANSPOSE, TRANSPOSE, ADJOINT"
+    )

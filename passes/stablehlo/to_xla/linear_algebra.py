@@ -16,6 +16,7 @@ from .common import (
     Patterns,
     bool_of,
     elem,
+    fail,
     field,
     i64_array,
     i64_attr,
@@ -104,12 +105,21 @@ PATTERNS.add("stablehlo.cholesky", props_rule(
 ))
 
 
+def _transpose_a(op) -> xla.TransposeAttr:
+    """triangular_solve's transpose_a: NO_TRANSPOSE (the default), TRANSPOSE or ADJOINT;
+    StableHLO's TRANSPOSE_INVALID (XLA rejects it) is an error at the op."""
+    word = enum_value(prop(op, "transpose_a")) or "NO_TRANSPOSE"
+    if word not in xla.Transpose.__members__:
+        fail(op, f"transpose_a = {word} is not one of {', '.join(xla.Transpose.__members__)}")
+    return xla.TransposeAttr(xla.Transpose(word))
+
+
 @PATTERNS.rule("stablehlo.triangular_solve")
 def _triangular_solve(op, b):
     props = {
         "left_side": BoolAttr.from_bool(bool_of(prop(op, "left_side"))),
         "lower": BoolAttr.from_bool(bool_of(prop(op, "lower"))),
         "unit_diagonal": BoolAttr.from_bool(bool_of(prop(op, "unit_diagonal"))),
-        "transpose_a": xla.TransposeAttr(xla.Transpose(enum_value(prop(op, "transpose_a")) or "NO_TRANSPOSE")),
+        "transpose_a": _transpose_a(op),
     }
     return b.build(xla.TriangularSolveOp, op.operands, result_types(op), props).results
