@@ -439,6 +439,25 @@ def test_custom_call_of_a_native_symbol():
     assert total == np.add.reduce(x.ravel())  # summed in order
 
 
+def test_native_symbol_named_with_any_characters():
+    """Issue 13: a target is any string; the JIT's wrapper declared it unquoted, so a
+    native symbol named with a space or a quote broke its LLVM IR."""
+    import llvmlite.binding as llvm
+
+    from xla_opt.jit import compile_llvm_ir
+
+    name = 'xla_opt test "scale" and sum'
+    native = compile_llvm_ir(NATIVE_SCALE_AND_SUM)
+    llvm.add_symbol(name, native.address("xla_opt_test_scale_and_sum"))
+    quoted = name.replace('"', '\\"')
+    prog = program(f'  %r0, %r1 = xla.custom_call %a0, %a1, call_target_name = "{quoted}"'
+                   " : (tensor<2x3xf64>, tensor<f64>) -> (tensor<2x3xf64>, tensor<f64>)",
+                   ["tensor<2x3xf64>", "tensor<f64>"], ["tensor<2x3xf64>", "tensor<f64>"])  # fmt: skip
+    x, k = values((2, 3), np.float64), np.array(2.5)
+    scaled, _ = xla_opt.run(prog, x, k, backend="jit")
+    np.testing.assert_array_equal(scaled, x * 2.5)
+
+
 C_TARGET = r"""
 /* XLA's CPU custom-call convention (version 1), one result: `out` is its buffer */
 #include <math.h>

@@ -519,7 +519,9 @@ def _native_custom_call(call: HostCall) -> _NativeModule:
         )
     n_in, n_out = len(call.operand_types), len(call.result_types)
     params = [f"ptr %in{i}" for i in range(n_in)] + [f"ptr %out{i}" for i in range(n_out)]
-    lines = [f"declare void @{call.target}(ptr, ptr)", f"define void @{_WRAPPER}({', '.join(params)}) {{"]
+    # the target as a quoted LLVM name (any string: `$`, `.`, spaces, quotes as \XX escapes)
+    target = '@"' + "".join(c if c.isalnum() or c in "_$.-" else f"\\{ord(c):02X}" for c in call.target) + '"'
+    lines = [f"declare void {target}(ptr, ptr)", f"define void @{_WRAPPER}({', '.join(params)}) {{"]
 
     def pointer_array(name: str, prefix: str, n: int) -> None:
         lines.append(f"  %{name} = alloca [{max(n, 1)} x ptr]")
@@ -533,7 +535,7 @@ def _native_custom_call(call: HostCall) -> _NativeModule:
     else:
         pointer_array("outs", "out", n_out)
         out = "%outs"
-    lines += [f"  call void @{call.target}(ptr {out}, ptr %ins)", "  ret void", "}", ""]
+    lines += [f"  call void {target}(ptr {out}, ptr %ins)", "  ret void", "}", ""]
     return compile_llvm_ir("\n".join(lines))
 
 
