@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xdsl.dialects.builtin import ComplexType, DenseIntOrFPElementsAttr
 from xla_opt.dialects.stablehlo.attrs import enum_value
 from xla_opt.dialects.xla import elementwise as xe
 
-from .common import Patterns, fail, i64_attr, int_of, one_to_one, prop
+from .common import Patterns, elem, fail, i64_attr, int_of, one_to_one, prop
 
 PATTERNS = Patterns()
 
@@ -55,9 +55,18 @@ ELEMENTWISE = {
     "select": xe.SelectOp,
     "clamp": xe.ClampOp,
     "convert": xe.ConvertOp,
-    "bitcast_convert": xe.BitcastConvertOp,
 }
 PATTERNS.append(one_to_one(ELEMENTWISE))
+
+
+@PATTERNS.rule("stablehlo.bitcast_convert")
+def _bitcast_convert(op, b):
+    """StableHLO (C2): a bitcast keeps complexness; a real <-> complex bitcast, which the
+    xla dialect allows as XLA does, is not a StableHLO program."""
+    source, target = elem(op.operands[0]), elem(op.results[0])
+    if isinstance(source, ComplexType) != isinstance(target, ComplexType):
+        fail(op, f"bitcast_convert between a real and a complex type ({source} -> {target}) is invalid")
+    return [b.one(xe.BitcastConvertOp, op.operands, op.results[0].type)]
 
 
 @PATTERNS.rule("stablehlo.constant", "chlo.constant")

@@ -8,8 +8,8 @@ from xdsl.dialects.builtin import BoolAttr
 from xdsl.ir import Attribute, SSAValue
 from xla_opt.dialects import xla
 from xla_opt.dialects.stablehlo.attrs import enum_value
-from xla_opt.dialects.xla.properties import i64_matrix
 from xla_opt.dialects.xla import shape_ops as xs
+from xla_opt.dialects.xla.properties import i64_matrix
 
 from .common import (
     ARR,
@@ -72,6 +72,9 @@ _CONV_ARRAYS = ("input_spatial_dimensions", "kernel_spatial_dimensions", "output
 
 @PATTERNS.rule("stablehlo.convolution")
 def _convolution(op, b):
+    lhs_type, rhs_type = (elem(v) for v in op.operands[:2])
+    if lhs_type != rhs_type:  # StableHLO (C27): one element type for both inputs
+        fail(op, f"the lhs element type {lhs_type} and the rhs element type {rhs_type} differ")
     lhs, rhs = to_result_element(op, b, op.operands)
     props: dict[str, Attribute] = {}
     for name in _CONV_SCALARS:
@@ -88,6 +91,8 @@ def _convolution(op, b):
         if prop(op, name) is not None:
             props[name] = i64_attr(int_of(prop(op, name)))
     reversal = ints(prop(op, "window_reversal"))
+    if prop(op, "window_reversal") is not None and len(reversal) != n:
+        fail(op, f"window_reversal has {len(reversal)} entries for {n} spatial dimensions")
     if any(reversal):
         kernel_dims = ints(props["kernel_spatial_dimensions"])
         dims = [d for d, r in zip(kernel_dims, reversal) if r]
