@@ -247,3 +247,41 @@ def test_transpose_invalid_is_a_one_line_located_error():
         "<stablehlo>:2:3: error: 'stablehlo.triangular_solve' op transpose_a = TRANSPOSE_INVALID "
         "is not one of NO_TRANSPOSE, TRANSPOSE, ADJOINT"
     )
+
+
+COMPLEX_AND_CONVERT = """func.func @main(%re: tensor<4xf32>, %im: tensor<4xf32>, %z: tensor<2xcomplex<f64>>) -> (tensor<4xcomplex<f32>>, tensor<2xf64>, tensor<2xf32>) {
+  %0 = stablehlo.complex %re, %im : tensor<4xcomplex<f32>>
+  %1 = stablehlo.convert %z : (tensor<2xcomplex<f64>>) -> tensor<2xf64>
+  %2 = stablehlo.convert %z : (tensor<2xcomplex<f64>>) -> tensor<2xf32>
+  return %0, %1, %2 : tensor<4xcomplex<f32>>, tensor<2xf64>, tensor<2xf32>
+}"""
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_complex_and_complex_to_real_convert(backend):
+    """Issue 13: stablehlo.complex (its short form prints only the result type) builds
+    re + i im bit for bit, infinities and NaNs included; convert of a complex number to
+    a real type is its real part (StableHLO)."""
+    re = np.array([1.5, -np.inf, np.nan, -0.0], np.float32)
+    im = np.array([np.inf, 2.0, -0.0, np.nan], np.float32)
+    z = np.array([3.25 - 1j, -7.5 + 2j])
+    made, real64, real32 = xla_opt.run(COMPLEX_AND_CONVERT, re, im, z, backend=backend)
+    np.testing.assert_array_equal(made.real.view(np.uint32), re.view(np.uint32))
+    np.testing.assert_array_equal(made.imag.view(np.uint32), im.view(np.uint32))
+    np.testing.assert_array_equal(real64, z.real)
+    np.testing.assert_array_equal(real32, z.real.astype(np.float32))
+
+
+def test_partition_id_and_cross_replica_sum_run_on_replicas():
+    """Issue 13: partition_id (partitions run as replicas) and the generic-form
+    cross-replica-sum (an all_reduce that adds) import."""
+    program = """func.func @main(%x: tensor<2xf32>) -> (tensor<ui32>, tensor<2xf32>) {
+  %0 = stablehlo.partition_id : tensor<ui32>
+  %1 = "stablehlo.cross-replica-sum"(%x) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+  return %0, %1 : tensor<ui32>, tensor<2xf32>
+}"""
+    xs = np.array([[1.0, 2.0], [3.0, 40.0]], np.float32)
+    (id0, sum0), (id1, sum1) = xla_opt.run(program, xs, replicas=2)
+    assert (int(id0), int(id1)) == (0, 1)
+    np.testing.assert_array_equal(sum0, xs[0] + xs[1])
+    np.testing.assert_array_equal(sum1, xs[0] + xs[1])

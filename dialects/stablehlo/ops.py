@@ -27,6 +27,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
+    ComplexType,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
@@ -289,6 +290,21 @@ def parse_default(cls: type[ShloOp], parser: Parser) -> ShloOp:
     if pending:
         _parse_keywords(cls, parser, props)
     return _finish(cls, parser, operands, props)
+
+
+def parse_complex(cls: type[ShloOp], parser: Parser) -> ShloOp:
+    """`%re, %im attr-dict : type`: StableHLO prints only the result type (its
+    ComplexOpType), the operands being of its part type; the functional form works too."""
+    operands, _ = _parse_operands(parser)
+    attrs = parser.parse_optional_attr_dict()
+    pos = parser.pos
+    ins, outs = _signature(cls, parser, len(operands))
+    result = outs[0] if len(outs) == 1 else None
+    if isinstance(result, TensorType) and isinstance(result.get_element_type(), ComplexType) and ins == [result] * 2:
+        part = TensorType(result.get_element_type().element_type, result.get_shape())  # type: ignore[attr-defined]
+        ins = [part, part]
+    values = parser.resolve_operands(operands, ins, pos)
+    return cls.create(operands=values, result_types=outs, attributes=attrs)
 
 
 def parse_constant(cls: type[ShloOp], parser: Parser) -> ShloOp:
@@ -582,6 +598,7 @@ def parse_sdy_value(cls: type[ShloOp], parser: Parser) -> ShloOp:
 
 PRETTY_PARSERS: dict[str, Callable[[type[ShloOp], Parser], ShloOp]] = {
     "default": parse_default,
+    "complex": parse_complex,
     "constant": parse_constant,
     "compare": parse_compare,
     "slice": parse_slice,
@@ -639,6 +656,8 @@ STABLEHLO_BINARY = (
 
 _SPECIAL: dict[str, dict] = {
     "constant": {"pretty": "constant"},
+    "complex": {"pretty": "complex"},
+    "cross-replica-sum": {},
     "iota": {"keywords": {"dim": "iota_dimension"}},
     "compare": {"pretty": "compare"},
     "select": {},

@@ -4,13 +4,17 @@ all_to_all, collective_permute."""
 from __future__ import annotations
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xdsl.ir import Block, Region
 from xla_opt.dialects import xla
+from xla_opt.dialects.xla import elementwise as xe
+from xla_opt.dialects.xla.computation import ReturnOp
 from xla_opt.dialects.xla.properties import i64_matrix
 
 from .common import (
     Patterns,
     channel_id,
     check_isolated,
+    elem,
     fail,
     i64_attr,
     int_of,
@@ -18,12 +22,15 @@ from .common import (
     one_to_one,
     prop,
     result_types,
+    scalar,
     take_regions,
 )
 
 PATTERNS = Patterns()
 
-PATTERNS.append(one_to_one({"replica_id": xla.ReplicaIdOp}))
+# Partitions run as replicas here (as the GSPMD import does, custom_call.py): a
+# program's partition id is its replica id.
+PATTERNS.append(one_to_one({"replica_id": xla.ReplicaIdOp, "partition_id": xla.ReplicaIdOp}))
 
 
 def _replica_groups(op) -> DenseIntOrFPElementsAttr:
@@ -39,6 +46,17 @@ def _all_reduce(op, b):
     props = {"replica_groups": _replica_groups(op), "channel_id": channel_id(op)}
     check_isolated(op)
     return b.build(xla.AllReduceOp, [list(op.operands)], result_types(op), props, take_regions(op)).results
+
+
+@PATTERNS.rule("stablehlo.cross-replica-sum")
+def _cross_replica_sum(op, b):
+    """CrossReplicaSum: "an all_reduce whose computation adds" (one for each operand)."""
+    element = scalar(elem(op.operands[0]))
+    block = Block(arg_types=[element, element])
+    total = xe.AddOp.build(operands=list(block.args), result_types=[element])
+    block.add_ops([total, ReturnOp.build(operands=[[total.results[0]]])])
+    props = {"replica_groups": _replica_groups(op), "channel_id": channel_id(op)}
+    return b.build(xla.AllReduceOp, [list(op.operands)], result_types(op), props, [Region(block)]).results
 
 
 @PATTERNS.rule("stablehlo.all_gather")

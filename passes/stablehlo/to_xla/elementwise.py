@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ComplexType, DenseIntOrFPElementsAttr
+from xdsl.dialects.builtin import ComplexType, DenseIntOrFPElementsAttr, TensorType
 from xla_opt.dialects.stablehlo.attrs import enum_value
 from xla_opt.dialects.xla import elementwise as xe
+from xla_opt.dialects.xla import shape_ops as xs
 
-from .common import Patterns, elem, fail, i64_attr, int_of, one_to_one, prop
+from .common import Patterns, elem, fail, i64_attr, int_of, one_to_one, prop, shape
 
 PATTERNS = Patterns()
 
@@ -54,9 +55,34 @@ ELEMENTWISE = {
     "shift_right_arithmetic": xe.ShiftRightArithmeticOp,
     "select": xe.SelectOp,
     "clamp": xe.ClampOp,
-    "convert": xe.ConvertOp,
 }
 PATTERNS.append(one_to_one(ELEMENTWISE))
+
+
+@PATTERNS.rule("stablehlo.convert")
+def _convert(op, b):
+    """StableHLO's convert of a complex number to a real type takes its real part
+    (`xla.convert` leaves that case undefined: the real part, then converted)."""
+    source, target = elem(op.operands[0]), elem(op.results[0])
+    x = op.operands[0]
+    if isinstance(source, ComplexType) and not isinstance(target, ComplexType):
+        x = b.one(xe.RealOp, [x], TensorType(source.element_type, shape(x)))
+        if elem(x) == target:
+            return [x]
+    return [b.one(xe.ConvertOp, [x], op.results[0].type)]
+
+
+@PATTERNS.rule("stablehlo.complex")
+def _complex(op, b):
+    """complex(re, im), bit-exact for every value (infinities and NaNs included): the
+    parts interleaved along a new minor dimension of 2 and bitcast to the complex type
+    (real part first, as XLA lays complex numbers out); no arithmetic."""
+    re, im = op.operands
+    dims = list(shape(re))
+    pair = TensorType(elem(re), [*dims, 1])
+    parts = [b.one(xs.ReshapeOp, [v], pair) for v in (re, im)]
+    both = b.one(xs.ConcatenateOp, [parts], TensorType(elem(re), [*dims, 2]), {"dimension": i64_attr(len(dims))})
+    return [b.one(xe.BitcastConvertOp, [both], op.results[0].type)]
 
 
 @PATTERNS.rule("stablehlo.bitcast_convert")
