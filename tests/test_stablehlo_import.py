@@ -285,3 +285,31 @@ def test_partition_id_and_cross_replica_sum_run_on_replicas():
     assert (int(id0), int(id1)) == (0, 1)
     np.testing.assert_array_equal(sum0, xs[0] + xs[1])
     np.testing.assert_array_equal(sum1, xs[0] + xs[1])
+
+
+def test_collective_broadcast_gives_each_group_its_first_replicas_operand():
+    """Issue 13: collective_broadcast imports (as data movement: exact)."""
+    program = """func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "stablehlo.collective_broadcast"(%x) {replica_groups = dense<[[2, 1], [0, 3]]> : tensor<2x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}"""
+    xs = np.arange(8, dtype=np.float32).reshape(4, 2)
+    got = [r[0] for r in xla_opt.run(program, xs, replicas=4)]
+    for replica, source in enumerate([0, 2, 2, 0]):  # group [2, 1] takes replica 2's, [0, 3] replica 0's
+        np.testing.assert_array_equal(got[replica], xs[source])
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_composite_runs_its_decomposition(backend):
+    """Issue 13: stablehlo.composite (pretty form with its name first) is a call of its
+    decomposition function."""
+    program = """func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.composite "my.double" %x {decomposition = @my_double, version = 1 : i32} : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+func.func private @my_double(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.add %a, %a : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}"""
+    (got,) = xla_opt.run(program, np.array([1.5, -2.0], np.float32), backend=backend)
+    np.testing.assert_array_equal(got, np.array([3.0, -4.0], np.float32))

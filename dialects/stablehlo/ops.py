@@ -307,6 +307,14 @@ def parse_complex(cls: type[ShloOp], parser: Parser) -> ShloOp:
     return cls.create(operands=values, result_types=outs, attributes=attrs)
 
 
+def parse_composite(cls: type[ShloOp], parser: Parser) -> ShloOp:
+    """`"name" %a, %b attr-dict : (types) -> types` (the attr-dict holds
+    `decomposition = @f`, `version`, `composite_attributes`)."""
+    name = parser.parse_str_literal(" (the composite's name)")
+    operands, _ = _parse_operands(parser)
+    return _finish(cls, parser, operands, {"name": StringAttr(name)})
+
+
 def parse_constant(cls: type[ShloOp], parser: Parser) -> ShloOp:
     attrs = parser.parse_optional_attr_dict()
     pos = parser.pos
@@ -599,6 +607,7 @@ def parse_sdy_value(cls: type[ShloOp], parser: Parser) -> ShloOp:
 PRETTY_PARSERS: dict[str, Callable[[type[ShloOp], Parser], ShloOp]] = {
     "default": parse_default,
     "complex": parse_complex,
+    "composite": parse_composite,
     "constant": parse_constant,
     "compare": parse_compare,
     "slice": parse_slice,
@@ -718,7 +727,7 @@ _SPECIAL: dict[str, dict] = {
     "collective_permute": {},
     "collective_broadcast": {},
     "get_dimension_size": {"keywords": {"dim": "dimension"}},
-    "composite": {},
+    "composite": {"pretty": "composite"},
     "uniform_quantize": {},
     "uniform_dequantize": {},
     "dynamic_broadcast_in_dim": {},

@@ -38,3 +38,31 @@ func.func @partitions(%x: tensor<2xf32>) -> (tensor<ui32>, tensor<2xf32>) {
   %1 = "stablehlo.cross-replica-sum"(%x) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
   return %0, %1 : tensor<ui32>, tensor<2xf32>
 }
+
+// -----
+
+// collective_broadcast: the operands gathered along a new leading dimension, then the
+// first block (the group's first replica's).
+// CHECK-LABEL: func.func @collective_broadcast
+// CHECK:         %[[L:.*]] = xla.reshape %x : (tensor<2xf32>) -> tensor<1x2xf32>
+// CHECK-NEXT:    %[[G:.*]] = xla.all_gather %[[L]], all_gather_dim = 0, replica_groups = {{\[\[}}2, 1], [0, 3]] : (tensor<1x2xf32>) -> tensor<2x2xf32>
+// CHECK-NEXT:    %[[F:.*]] = xla.slice %[[G]]
+// CHECK-NEXT:    %{{.*}} = xla.reshape %[[F]] : (tensor<1x2xf32>) -> tensor<2xf32>
+func.func @collective_broadcast(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "stablehlo.collective_broadcast"(%x) {replica_groups = dense<[[2, 1], [0, 3]]> : tensor<2x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// A composite is a call of its decomposition.
+// CHECK-LABEL: func.func @composite
+// CHECK:         %{{.*}} = xla.call %x, callee = @my_double : tensor<2xf32>
+func.func @composite(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.composite "my.double" %x {decomposition = @my_double, version = 1 : i32} : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+func.func private @my_double(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.add %a, %a : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

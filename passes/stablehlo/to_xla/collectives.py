@@ -3,12 +3,13 @@ all_to_all, collective_permute."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Block, Region
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla import elementwise as xe
+from xla_opt.dialects.xla import shape_ops as xs
 from xla_opt.dialects.xla.computation import ReturnOp
-from xla_opt.dialects.xla.properties import i64_matrix
+from xla_opt.dialects.xla.properties import i64_array, i64_matrix
 
 from .common import (
     Patterns,
@@ -23,6 +24,7 @@ from .common import (
     prop,
     result_types,
     scalar,
+    shape,
     take_regions,
 )
 
@@ -57,6 +59,27 @@ def _cross_replica_sum(op, b):
     block.add_ops([total, ReturnOp.build(operands=[[total.results[0]]])])
     props = {"replica_groups": _replica_groups(op), "channel_id": channel_id(op)}
     return b.build(xla.AllReduceOp, [list(op.operands)], result_types(op), props, [Region(block)]).results
+
+
+@PATTERNS.rule("stablehlo.collective_broadcast")
+def _collective_broadcast(op, b):
+    """collective_broadcast: every member of a group gets the operand of the group's
+    first replica (StableHLO). Exact, as data movement: the operands gathered along a
+    new leading dimension, then its first block."""
+    x = op.operands[0]
+    dims = list(shape(x))
+    rows = _replica_groups(op)
+    size = len(matrix(rows)[0]) if matrix(rows) else None
+    if size is None:
+        fail(op, "collective_broadcast needs explicit replica_groups (the group size)")
+    one = TensorType(elem(x), [1, *dims])
+    lifted = b.one(xs.ReshapeOp, [x], one)
+    props = {"all_gather_dim": i64_attr(0), "replica_groups": rows, "channel_id": channel_id(op)}
+    gathered = b.one(xla.AllGatherOp, [lifted], TensorType(elem(x), [size, *dims]), props)
+    ends = {"start_indices": i64_array([0] * (len(dims) + 1)), "limit_indices": i64_array([1, *dims]),
+            "strides": i64_array([1] * (len(dims) + 1))}  # fmt: skip
+    first = b.one(xs.SliceOp, [gathered], one, ends)
+    return [b.one(xs.ReshapeOp, [first], x.type)]
 
 
 @PATTERNS.rule("stablehlo.all_gather")

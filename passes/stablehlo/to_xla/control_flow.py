@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import ArrayAttr, TupleType
+from xdsl.dialects.builtin import ArrayAttr, SymbolRefAttr, TupleType
 from xdsl.ir import Operation, SSAValue
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla import shape_ops as xs
@@ -16,7 +16,9 @@ from .common import (
     Builder,
     Patterns,
     captured_values,
+    fail,
     i64_attr,
+    prop,
     replace_uses_within,
     result_types,
     return_op,
@@ -91,6 +93,16 @@ def _if(op, b):
 def _return(op, b):
     b.add(XlaReturnOp.build(operands=[list(op.operands)]))
     return []
+
+
+@PATTERNS.rule("stablehlo.composite")
+def _composite(op, b):
+    """A composite is "semantically equivalent to its decomposition": a call of the
+    decomposition function (its name and version are only for backends that know it)."""
+    callee = prop(op, "decomposition")
+    if not isinstance(callee, SymbolRefAttr):
+        fail(op, f"decomposition must name a function, got {callee}")
+    return b.build(xla.CallOp, [list(op.operands)], result_types(op), {"callee": callee}).results
 
 
 @PATTERNS.rule("func.call")
