@@ -4,6 +4,8 @@ and compared with JAX's own results."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -17,6 +19,7 @@ import xla_opt  # noqa: E402
 from xla_opt.api import ProgramError  # noqa: E402
 
 RNG = np.random.default_rng(0)
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def f32(*shape, low=-2.0, high=2.0):
@@ -313,3 +316,18 @@ func.func private @my_double(%a: tensor<2xf32>) -> tensor<2xf32> {
 }"""
     (got,) = xla_opt.run(program, np.array([1.5, -2.0], np.float32), backend=backend)
     np.testing.assert_array_equal(got, np.array([3.0, -4.0], np.float32))
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_dynamic_shape_ops_with_constant_shapes_run(backend):
+    """Issue 13: dynamic_reshape, dynamic_broadcast_in_dim, dynamic_iota,
+    real_dynamic_slice and dynamic_pad with constant shape operands run as their
+    static forms (numpy gives the expected values)."""
+    program = (ROOT / "lit_tests" / "stablehlo" / "import_dynamic_shapes.mlir").read_text().split("// -----")[0]
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    reshaped, broadcast, iota, sliced, padded = xla_opt.run(program, x, np.float32(-1), entry="folded", backend=backend)
+    np.testing.assert_array_equal(reshaped, x.reshape(3, 2))
+    np.testing.assert_array_equal(broadcast, np.broadcast_to(x, (4, 2, 3)))
+    np.testing.assert_array_equal(iota, np.broadcast_to(np.arange(3, dtype=np.int32), (2, 3)))
+    np.testing.assert_array_equal(sliced, x[:, 1:3])
+    np.testing.assert_array_equal(padded, np.pad(x, ((1, 1), (0, 2)), constant_values=-1))

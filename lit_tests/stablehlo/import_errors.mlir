@@ -25,7 +25,7 @@ func.func @complex_chlo(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
 // -----
 
 func.func @dynamic_shapes(%x: tensor<4xf32>, %s: tensor<2xi64>) -> tensor<4x4xf32> {
-  // expected-error @+1 {{'stablehlo.dynamic_broadcast_in_dim' has no xla counterpart}}
+  // expected-error @+1 {{'stablehlo.dynamic_broadcast_in_dim' op the output dimensions must be an integer constant: a run-time shape has no static form here}}
   %0 = "stablehlo.dynamic_broadcast_in_dim"(%x, %s) <{broadcast_dimensions = array<i64: 1>}> : (tensor<4xf32>, tensor<2xi64>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }
