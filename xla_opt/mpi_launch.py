@@ -118,9 +118,11 @@ def _run_rank(job: dict, everyone_gets_results: bool, workdir: Path | None = Non
             from xdsl.dialects.builtin import IntegerAttr, i32
 
             from xla_opt.jit import JitFunction
-            from xla_opt.mpi_runtime import set_timeout
+            from xla_opt.mpi_runtime import TIMEOUT_MESSAGE, set_report, set_timeout
 
             set_timeout(job["timeout"])
+            report = str(workdir / f"error-{rank}.txt") if workdir is not None else ""
+            set_report(report, f"replica {rank} of {n} failed: {TIMEOUT_MESSAGE.removeprefix('xla-opt: ')}")
             module.attributes["xla.num_replicas"] = IntegerAttr(n, i32)
             mine = tuple(JitFunction(module, job["entry"]).call_checked(list(job["inputs"][rank]), context))
         else:

@@ -29,6 +29,7 @@ replica groupings.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from collections.abc import Sequence
@@ -148,11 +149,15 @@ def wrappers_ir(
         if comm_is_pointer
         else str(world - 2**32 if comm_t == "i32" and world >= 2**31 else world)
     )
-    text = "xla-opt: an MPI collective waited longer than the replica timeout: some replica never reached it"
-    message, size = text + r"\0A\00", len(text) + 2  # a newline and the terminating NUL
+    # the line reported on a timeout (set_report: the rank's own words and the file the
+    # launcher reads, since mpirun may drop what an aborting rank printed last)
+    text = TIMEOUT_MESSAGE.encode()
+    line = "".join(chr(c) if 32 <= c < 127 and c not in (34, 92) else f"\\{c:02X}" for c in text)
+    line += "\\0A" + "\\00" * (REPORT_LINE_BYTES - len(text) - 1)
     return f"""
 @xla_opt_mpi_timeout = global double 1.200000e+02
-@timeout_message = private constant [{size} x i8] c"{message}"
+@xla_opt_mpi_report_line = global [{REPORT_LINE_BYTES} x i8] c"{line}"
+@xla_opt_mpi_report_path = global [{REPORT_PATH_BYTES} x i8] zeroinitializer
 declare i32 @MPI_Iallreduce(ptr, ptr, i32, {type_t}, {op_t}, {comm_t}, ptr)
 declare i32 @MPI_Iallgather(ptr, i32, {byte_t}, ptr, i32, {byte_t}, {comm_t}, ptr)
 declare i32 @MPI_Ialltoall(ptr, i32, {byte_t}, ptr, i32, {byte_t}, {comm_t}, ptr)
@@ -162,6 +167,10 @@ declare i32 @MPI_Testall(i32, ptr, ptr, ptr)
 declare double @MPI_Wtime()
 declare i32 @MPI_Abort({comm_t}, i32)
 declare i32 @dprintf(i32, ptr, ...)
+declare i32 @open(ptr, i32, ...)
+declare i64 @write(i32, ptr, i64)
+declare i32 @close(i32)
+declare i64 @strlen(ptr)
 declare i32 @usleep(i32)
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 
@@ -186,7 +195,17 @@ again:
   %s = call i32 @usleep(i32 50)
   br label %poll
 abort:
-  %p = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @timeout_message)
+  %length = call i64 @strlen(ptr @xla_opt_mpi_report_line)
+  %p = call i64 @write(i32 2, ptr @xla_opt_mpi_report_line, i64 %length)
+  %first = load i8, ptr @xla_opt_mpi_report_path, align 1
+  %reported = icmp ne i8 %first, 0
+  br i1 %reported, label %report, label %stop
+report:
+  %fd = call i32 (ptr, i32, ...) @open(ptr @xla_opt_mpi_report_path, i32 577, i32 420)
+  %w = call i64 @write(i32 %fd, ptr @xla_opt_mpi_report_line, i64 %length)
+  %c = call i32 @close(i32 %fd)
+  br label %stop
+stop:
   %a = call i32 @MPI_Abort({comm_t} {world_value}, i32 1)
   br label %exit
 exit:
@@ -288,12 +307,37 @@ def load() -> None:
         )
         library = compile_llvm_ir(ir)
         set_timeout_in(library, _timeout)
+        if _report is not None:
+            _write_report(library, *_report)
         for symbol in (ALLREDUCE, ALLGATHER, ALLTOALL, PERMUTE):
             llvm.add_symbol(symbol, library.address(symbol))
         _library = library
 
 
 _timeout = 120.0
+TIMEOUT_MESSAGE = "xla-opt: an MPI collective waited longer than the replica timeout: some replica never reached it"
+REPORT_LINE_BYTES, REPORT_PATH_BYTES = 1024, 4096
+_report: tuple[str, str] | None = None  # (file, line) of set_report
+
+
+def set_report(path: str, line: str) -> None:
+    """On a timeout, compiled code writes `line` (and a newline) to stderr and to the
+    file `path` (O_CREAT|O_TRUNC, 0644) before MPI_Abort: mpirun may drop the last
+    output of an aborting rank, the launcher reads the file (mpi_launch.py)."""
+    global _report
+    _report = (path, line)
+    if _library is not None:
+        _write_report(_library, path, line)
+
+
+def _write_report(library: Any, path: str, line: str) -> None:
+    import ctypes
+
+    engine = library.engine
+    data = (line.encode()[: REPORT_LINE_BYTES - 2] + b"\n").ljust(REPORT_LINE_BYTES, b"\0")
+    ctypes.memmove(engine.get_global_value_address("xla_opt_mpi_report_line"), data, len(data))
+    where = os.fsencode(path)[: REPORT_PATH_BYTES - 1].ljust(REPORT_PATH_BYTES, b"\0")
+    ctypes.memmove(engine.get_global_value_address("xla_opt_mpi_report_path"), where, len(where))
 
 
 def set_timeout_in(library: Any, seconds: float) -> None:
