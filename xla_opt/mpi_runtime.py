@@ -79,24 +79,13 @@ def exact_reduction(computation: Any) -> str | None:
 
 
 def integer_datatype_of(dtype: Any) -> Any:
-    """MPI's datatype of a numpy integer (or bool) dtype."""
+    """MPI's datatype of a numpy integer (or bool) dtype (of an xla element type:
+    `integer_datatype_of(numpy_dtype(t))`)."""
     from mpi4py import MPI
 
     if dtype.kind == "b":
         return MPI.C_BOOL
     return getattr(MPI, f"{'U' if dtype.kind == 'u' else ''}INT{dtype.itemsize * 8}_T")
-
-
-def integer_datatype(element: Any) -> Any:
-    """MPI's datatype of an integer (or boolean) element type."""
-    from mpi4py import MPI
-    from xdsl.dialects.builtin import Signedness
-
-    width = element.width.data
-    if width == 1:
-        return MPI.C_BOOL
-    unsigned = element.signedness.data == Signedness.UNSIGNED
-    return getattr(MPI, f"{'U' if unsigned else ''}INT{width}_T")
 
 
 _lock = threading.Lock()
@@ -154,6 +143,18 @@ def wrappers_ir(
     text = TIMEOUT_MESSAGE.encode()
     line = "".join(chr(c) if 32 <= c < 127 and c not in (34, 92) else f"\\{c:02X}" for c in text)
     line += "\\0A" + "\\00" * (REPORT_LINE_BYTES - len(text) - 1)
+    def byte_collective(symbol: str, mpi_function: str) -> str:
+        """A wrapper of an MPI collective moving `bytes` bytes per member (allgather, alltoall)."""
+        return f"""define void @{symbol}(i64 %comm, i64 %bytes, ptr %send, ptr %recv) {{
+  {narrow_comm}
+  %n = trunc i64 %bytes to i32
+  %request = alloca [{request_size} x i8], align 8
+  %r = call i32 @{mpi_function}(ptr %send, i32 %n, {byte_t} {byte}, ptr %recv, i32 %n, {byte_t} {byte}, {comm_t} %comm.h, ptr %request)
+  call void @wait(i32 1, ptr %request)
+  ret void
+}}
+"""
+
     return f"""
 @xla_opt_mpi_timeout = global double 1.200000e+02
 @xla_opt_mpi_report_line = global [{REPORT_LINE_BYTES} x i8] c"{line}"
@@ -223,24 +224,8 @@ define void @{ALLREDUCE}(i64 %comm, i64 %count, i64 %type, i64 %op, ptr %send, p
   ret void
 }}
 
-define void @{ALLGATHER}(i64 %comm, i64 %bytes, ptr %send, ptr %recv) {{
-  {narrow_comm}
-  %n = trunc i64 %bytes to i32
-  %request = alloca [{request_size} x i8], align 8
-  %r = call i32 @MPI_Iallgather(ptr %send, i32 %n, {byte_t} {byte}, ptr %recv, i32 %n, {byte_t} {byte}, {comm_t} %comm.h, ptr %request)
-  call void @wait(i32 1, ptr %request)
-  ret void
-}}
-
-define void @{ALLTOALL}(i64 %comm, i64 %bytes, ptr %send, ptr %recv) {{
-  {narrow_comm}
-  %n = trunc i64 %bytes to i32
-  %request = alloca [{request_size} x i8], align 8
-  %r = call i32 @MPI_Ialltoall(ptr %send, i32 %n, {byte_t} {byte}, ptr %recv, i32 %n, {byte_t} {byte}, {comm_t} %comm.h, ptr %request)
-  call void @wait(i32 1, ptr %request)
-  ret void
-}}
-
+{byte_collective(ALLGATHER, "MPI_Iallgather")}
+{byte_collective(ALLTOALL, "MPI_Ialltoall")}
 define void @{PERMUTE}(i64 %comm, i64 %bytes, i64 %source, i64 %target, ptr %send, ptr %recv) {{
 entry:
   {narrow_comm}

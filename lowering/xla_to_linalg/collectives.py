@@ -343,28 +343,20 @@ class AllReduceOverMpi(RewritePattern):
     def match_and_rewrite(self, op: co.AllReduceOp, rewriter: PatternRewriter, /) -> None:
         if num_replicas(op) == 1:
             return
-        from xla_opt.mpi_runtime import (
-            ALLREDUCE,
-            exact_reduction,
-            handle,
-            integer_datatype,
-        )
+        from xla_opt.interpreter.dtypes import numpy_dtype
+        from xla_opt.mpi_runtime import ALLREDUCE, exact_reduction, handle, integer_datatype_of
 
-        group, comm = _group_of(op, op.get_replica_groups(), _mpi_rank(op))
+        group, comm = _group_of(op, op.get_replica_groups(), _mpi_rank(op))  # checks the MPI job first
+        from mpi4py import MPI
+
         new_ops: list[Operation] = []
         results = []
         reduction = exact_reduction(op.computation)
         for operand in op.inputs:
             if reduction is not None:  # MPI's own op gives the same integers
-                from mpi4py import MPI
-
                 t = operand.type
-                scalars = [
-                    comm,
-                    prod(shape_of(t)),
-                    handle(integer_datatype(elem_of(t))),
-                    handle(getattr(MPI, reduction)),
-                ]  # type: ignore[arg-type]
+                datatype = integer_datatype_of(numpy_dtype(elem_of(t)))
+                scalars = [comm, prod(shape_of(t)), handle(datatype), handle(getattr(MPI, reduction))]  # type: ignore[arg-type]
                 ops, reduced = _mpi_call(ALLREDUCE, scalars, operand, t, op)  # type: ignore[arg-type]
                 new_ops += ops
                 results.append(reduced)

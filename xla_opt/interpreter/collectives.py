@@ -76,17 +76,9 @@ def _key(op: Operation, values: Sequence[np.ndarray]) -> str:
     return f"{op.name}{channel_text} ({', '.join(describe(v) for v in values)})"
 
 
-def _exchange(
-    state: ReplicaState,
-    op: Operation,
-    group: tuple[int, ...],
-    values: tuple[np.ndarray, ...],
-    grouping: Sequence[Sequence[int]] = (),
-):
-    """Every member's `values`, in group order. `grouping` is the op's whole
-    replica_groups (over MPI, one communicator per grouping)."""
-    rendezvous = state.context.rendezvous
-    got = rendezvous.exchange(state.replica, group, _key(op, values), where(op), values, grouping=grouping)
+def _exchange(state: ReplicaState, op: Operation, group: tuple[int, ...], values: tuple[np.ndarray, ...]):
+    """Every member's `values`, in group order."""
+    got = state.context.rendezvous.exchange(state.replica, group, _key(op, values), where(op), values)
     return [got[r] for r in group]
 
 
@@ -101,7 +93,7 @@ def _gathered(state, op, group, values: tuple[np.ndarray, ...], grouping) -> lis
     """Every member's `values`, in group order (over MPI: one MPI_Allgather each)."""
     mpi = _mpi(state)
     if mpi is None:
-        return _exchange(state, op, group, values, grouping)
+        return _exchange(state, op, group, values)
     per_value = [mpi.all_gather(group, grouping, _key(op, values), where(op), v) for v in values]
     return [tuple(parts[m] for parts in per_value) for m in range(len(group))]
 
@@ -202,7 +194,7 @@ class CollectiveFunctions(InterpreterFunctions):
         if mpi is not None:
             received = mpi.all_to_all(group, rows, _key(op, (operand,)), where(op), operand, split_dim)
             return (np.concatenate(received, axis=concat_dim),)
-        contributions = _exchange(state, op, group, (operand,), rows)
+        contributions = _exchange(state, op, group, (operand,))
         me = group.index(state.replica)
         received = [np.split(c[0], split_count, axis=split_dim)[me] for c in contributions]
         return (np.concatenate(received, axis=concat_dim),)

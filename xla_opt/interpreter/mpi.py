@@ -19,8 +19,7 @@ dtype), but for the exact reductions, which MPI computes on typed integers.
   replica that loops) raises a `ReplicaError` naming the collective, as the threaded
   interpreter reports deadlocks, instead of hanging.
 * Members that reached different collectives (op, channel or operand types differ)
-  are a `ReplicaError`, as in the threaded run: they first gather the collective's key
-  (`exchange`, pickled values, serves the same check for any other use).
+  are a `ReplicaError`, as in the threaded run: they first gather the collective's key.
 * Send/recv between replicas (channels): as in the threaded run, a channel is one
   queue for all replicas (a send appends, a recv takes the oldest message). Rank 0
   keeps the queues in a broker thread on a communicator of their own; a send posts
@@ -30,7 +29,6 @@ dtype), but for the exact reductions, which MPI computes on typed integers.
 
 from __future__ import annotations
 
-import pickle
 import threading
 import time
 from collections import defaultdict, deque
@@ -70,28 +68,6 @@ class MpiRendezvous:
 
     def fail(self, replica: int, error: BaseException) -> None:
         pass
-
-    # ---- collectives -------------------------------------------------------------------
-    def exchange(
-        self,
-        replica: int,
-        group: Sequence[int],
-        key: str,
-        where: str,
-        value: Any,
-        grouping: Sequence[Sequence[int]] = (),
-    ) -> dict[int, Any]:
-        """Every member's `value` (see the threaded Rendezvous.exchange); `grouping` is
-        the op's whole replica_groups (empty: one group of all replicas)."""
-        group = tuple(group)
-        comm = self._communicator(group, grouping, where)
-        parts = self._allgather(comm, pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL), where, group)
-        contributions = [pickle.loads(p) for p in parts]
-        keys = [k for k, _ in contributions]
-        if len(set(keys)) != 1:
-            places = "; ".join(f"replica {r} at {k}" for r, k in zip(group, keys, strict=True))
-            raise ReplicaError(f"the replicas of group {_ids(group)} reached different collectives: {places}")
-        return {r: v for r, (_, v) in zip(group, contributions, strict=True)}
 
     # ---- the collectives' own MPI operations ---------------------------------------------
     # Each first checks that the group's members reached the same collective (op, channel,

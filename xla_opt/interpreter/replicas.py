@@ -105,18 +105,11 @@ class Rendezvous:
 
     # ---- collectives -----------------------------------------------------------------
     def exchange(
-        self,
-        replica: int,
-        group: Sequence[int],
-        key: str,
-        where: str,
-        value: Any,
-        grouping: Sequence[Sequence[int]] = (),
+        self, replica: int, group: Sequence[int], key: str, where: str, value: Any
     ) -> dict[int, Any]:
         """Contribute `value` to the next collective of `group` and wait for the other
         members; returns every member's value. `key` names the collective (op name,
-        channel id, operand types): all members must reach the same one. (`grouping`,
-        the op's whole replica_groups, matters to the MPI rendezvous only.)"""
+        channel id, operand types): all members must reach the same one."""
         group = tuple(group)
         members = frozenset(group)
         with self._cond:
