@@ -675,3 +675,27 @@ def test_inputs_for_every_replica_or_one_per_replica():
         xla_opt.compile(prog, replicas=0)
     with pytest.raises(ValueError, match=r"infeed: expected one list of elements per replica \(3\), got 1"):
         f(shared, shared, infeed=[[]])
+
+
+def test_replica_groups_of_different_sizes():
+    # XLA's all_reduce allows groups of different sizes; StableHLO spells them as a
+    # matrix padded with -1 at the end of the shorter rows (issue 13).
+    prog = program(
+        f"  %r = xla.all_reduce %a0, replica_groups = [[0, 2, -1], [1, 3, 4]] {computation('add', 'f32')} : tensor<2xf32>",
+        ["tensor<2xf32>"],
+        ["tensor<2xf32>"],
+    )
+    xs = [np.array([1, 2], f32) * 10**i for i in range(5)]
+    s02, s134 = xs[0] + xs[2], xs[1] + xs[3] + xs[4]
+    assert_each(run_n(prog, per_replica(xs), replicas=5), [s02, s134, s02, s134, s134])
+
+
+def test_replica_groups_of_different_sizes_do_not_fit_all_gather():
+    prog = program(
+        "  %r = xla.all_gather %a0, all_gather_dim = 0, replica_groups = [[0, 2, -1], [1, 3, 4]]"
+        " : (tensor<2xf32>) -> tensor<6xf32>",
+        ["tensor<2xf32>"],
+        ["tensor<6xf32>"],
+    )
+    with pytest.raises(xla_opt.ProgramError, match="must all have the same size"):
+        xla_opt.run(prog, np.zeros((5, 2), f32), replicas=5)

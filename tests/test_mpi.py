@@ -419,3 +419,32 @@ def test_the_replica_timeout_is_a_setting(tmp_path, monkeypatch):
     monkeypatch.setenv("XLA_OPT_REPLICA_TIMEOUT", "soon")
     with pytest.raises(ValueError, match="XLA_OPT_REPLICA_TIMEOUT must be a number of seconds, got 'soon'"):
         xla_opt.compile(WHILE_ALL_REDUCE, replicas=2)
+
+
+RAGGED_GROUPS = """
+func.func @main(%x: tensor<2xf32>, %k: tensor<i32>) -> (tensor<2xf32>, tensor<i32>) {
+  %s = xla.all_reduce %x, replica_groups = [[0, 2, -1], [1, 3, 4]] computation {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %r = xla.add %p, %q : tensor<f32>
+    xla.return %r : tensor<f32>
+  } : tensor<2xf32>
+  %m = xla.all_reduce %k, replica_groups = [[4, 1, 3], [2, 0, -1]] computation {
+  ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+    %r = xla.maximum %p, %q : tensor<i32>
+    xla.return %r : tensor<i32>
+  } : tensor<i32>
+  func.return %s, %m : tensor<2xf32>, tensor<i32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_replica_groups_of_different_sizes(backend):
+    """Groups padded with -1 (StableHLO's spelling of XLA's groups of different
+    sizes): each group reduces on its own, on five ranks, as the threaded replicas do."""
+    x = np.arange(10, dtype=np.float32).reshape(5, 2) ** 2
+    k = np.array([3, -7, 11, 100, 5], dtype=np.int32)
+    threads = xla_opt.run(RAGGED_GROUPS, x, k, replicas=5)
+    assert [int(r[1]) for r in threads] == [11, 100, 11, 100, 100]
+    np.testing.assert_array_equal(threads[1][0], x[1] + x[3] + x[4])
+    assert_same(xla_opt.run(RAGGED_GROUPS, x, k, replicas=5, launcher="mpi", backend=backend), threads)

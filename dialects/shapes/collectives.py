@@ -33,21 +33,34 @@ def _check_replica_ids(rows: Sequence[Sequence[int]], ids: Sequence[int], what: 
         raise ShapeError(f"{what} {fmt_rows(rows)} has negative replica ids {fmt(negative)}")
 
 
-def replica_group_size(replica_groups: Sequence[Sequence[int]]) -> int | None:
+def replica_group_rows(replica_groups: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+    """The groups of a replica_groups matrix: "-1 entries pad shorter groups at their
+    end" (StableHLO's spelling of groups of different sizes, `[[0, 2, -1], [1, 3, 4]]`).
+    A -1 before a replica id is no padding."""
+    groups = []
+    for row in replica_groups:
+        ids = list(row)
+        while ids and ids[-1] == -1:
+            ids.pop()
+        groups.append(tuple(ids))
+    return groups
+
+
+def replica_group_size(replica_groups: Sequence[Sequence[int]], same_size: bool = True) -> int | None:
     """The size of every replica group, or None when `replica_groups` is empty (all
-    replicas form one group). Ids are >= 0, no id is in two places, the groups hold
-    every id 0..N-1 (they partition the N replicas), and all have one, non-zero size."""
+    replicas form one group) or, with `same_size=False` (all_reduce: XLA allows groups
+    of different sizes), when the sizes differ. Ids are >= 0, no id is in two places,
+    the groups hold every id 0..N-1 (they partition the N replicas), and none is empty.
+    `replica_groups` is the padded matrix (see `replica_group_rows`)."""
     if not replica_groups:
         return None
-    sizes = {len(g) for g in replica_groups}
-    if len(sizes) != 1:
-        raise ShapeError(
-            f"replica_groups {fmt_rows(replica_groups)} must all have the same size"
-        )
-    (size,) = sizes
-    if size == 0:
+    groups = replica_group_rows(replica_groups)
+    sizes = {len(g) for g in groups}
+    if same_size and len(sizes) != 1:
+        raise ShapeError(f"replica_groups {fmt_rows(replica_groups)} must all have the same size")
+    if 0 in sizes:
         raise ShapeError(f"replica_groups {fmt_rows(replica_groups)} has empty groups")
-    ids = [v for g in replica_groups for v in g]
+    ids = [v for g in groups for v in g]
     _check_replica_ids(replica_groups, ids, "replica_groups")
     repeated = _repeated(ids)
     if repeated:
@@ -62,7 +75,7 @@ def replica_group_size(replica_groups: Sequence[Sequence[int]]) -> int | None:
             f"replica_groups {fmt_rows(replica_groups)} must hold every replica id 0..{len(ids) - 1} "
             f"exactly once; it misses {fmt(missing)}"
         )
-    return size
+    return sizes.pop() if len(sizes) == 1 else None
 
 
 def collective_group_size(

@@ -49,6 +49,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.traits import IsTerminator
 from xla_opt.dialects.parsing import parse_integer_or_bool, parse_nested_list
+from xla_opt.dialects.xla.elementwise import BINARY_OPS
 
 from .attrs import (
     STABLEHLO_ENUMS,
@@ -176,8 +177,17 @@ def _parse_list_leaf(parser: Parser):
 
 
 def _parse_list(parser: Parser) -> list:
-    """`[1, 2]`, `[[1, 2], [3, 4]]`, `[true, false]`, `[DEFAULT, HIGH]`, `[]`."""
-    return parse_nested_list(parser, _parse_list_leaf)
+    """`[1, 2]`, `[[1, 2], [3, 4]]`, `[true, false]`, `[DEFAULT, HIGH]`, `[]`: a list
+    of leaves or a list of lists of leaves (StableHLO's attributes go no deeper); a
+    list mixing leaves and lists (`[1, [0]]`) or rows of different lengths is an error."""
+    pos = parser.pos
+    items = parse_nested_list(parser, _parse_list_leaf)
+    nested = [isinstance(v, list) for v in items]
+    if any(nested) and not all(nested) or any(isinstance(v, list) for r in items if isinstance(r, list) for v in r):
+        parser.raise_error("expected a list of values or a list of lists of values", pos, parser.pos)
+    if all(nested) and len({len(r) for r in items}) > 1:
+        parser.raise_error("expected rows of one length", pos, parser.pos)
+    return items
 
 
 def list_attr(items: list) -> Attribute:
@@ -474,6 +484,10 @@ def parse_while(cls: type[ShloOp], parser: Parser) -> ShloOp:
     )
 
 
+# StableHLO's binary element-wise ops: the ops a compact reduce `applies`.
+_BINARY_ELEMENTWISE = {cls.name.removeprefix("xla.") for cls in BINARY_OPS}
+
+
 def parse_reduce(cls: type[ShloOp], parser: Parser) -> ShloOp:
     """`(%x init: %y), ... applies stablehlo.add across dimensions = [1] : (...) -> ...`
     or `... across dimensions = [1] : (...) -> ... reducer(%a: T, %b: T) ... {...}`."""
@@ -491,8 +505,11 @@ def parse_reduce(cls: type[ShloOp], parser: Parser) -> ShloOp:
         lambda: parser.parse_comma_separated_list(parser.Delimiter.PAREN, pair),
     )
     applies: str | None = None
+    applies_at = (0, 0)
     if parser.parse_optional_keyword("applies") is not None:
+        applies_at = (parser.pos, parser.pos)
         applies = parser.parse_identifier(" (the reduction op)")
+        applies_at = (applies_at[0], parser.pos)
         if "." not in applies and _tok(parser) == ".":  # pragma: no cover - lexer keeps dots
             parser.parse_punctuation(".")
             applies += "." + parser.parse_identifier()
@@ -516,7 +533,10 @@ def parse_reduce(cls: type[ShloOp], parser: Parser) -> ShloOp:
     if applies is not None:
         body_cls = parser.ctx.get_optional_op(applies)
         if body_cls is None:
-            parser.raise_error(f"unknown reduction op '{applies}'")
+            parser.raise_error(f"unknown reduction op '{applies}'", *applies_at)
+        if applies.removeprefix("stablehlo.") not in _BINARY_ELEMENTWISE:
+            # StableHLO prints `applies` only for a reducer that is one binary element-wise op
+            parser.raise_error(f"'{applies}' is not a binary element-wise op; a reduce 'applies' one", *applies_at)
         block = Block(arg_types=scalars + scalars)
         results = []
         for i in range(n):

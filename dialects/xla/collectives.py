@@ -40,11 +40,13 @@ from xla_opt.dialects.shapes.collectives import (
     check_source_target_pairs,
     collective_group_size,
     reduce_scatter_shape,
+    replica_group_rows,
+    replica_group_size,
 )
 
 from .base import XlaOp
 from .element_types import elem_of, shape_of, tensor
-from .properties import verified_int_matrix
+from .properties import int_matrix, verified_int_matrix
 from .computation import verify_computation
 
 ui32 = IntegerType(32, Signedness.UNSIGNED)
@@ -56,6 +58,12 @@ def _group_size(op: XlaOp) -> int | None:
     rows = verified_int_matrix(op.replica_groups, "replica_groups")  # type: ignore[attr-defined]
     shard_count = op.get_shard_count() if hasattr(op, "get_shard_count") else None  # type: ignore[attr-defined]
     return collective_group_size(rows, shard_count)
+
+
+def replica_groups_of(op: XlaOp) -> list[tuple[int, ...]]:
+    """The ops' `get_replica_groups()`: the groups, -1 padding removed (groups of
+    different sizes are spelled as a matrix padded with -1, as StableHLO does)."""
+    return replica_group_rows(int_matrix(op.replica_groups))  # type: ignore[attr-defined]
 
 
 def _check_same_element_type(operand: Attribute, result: Attribute) -> None:
@@ -106,6 +114,7 @@ class AllReduceOp(XlaOp):
     name = "xla.all_reduce"
     inputs = var_operand_def(TensorType)
     replica_groups = prop_def(DenseIntOrFPElementsAttr)
+    get_replica_groups = replica_groups_of
     channel_id = opt_prop_def(IntegerAttr.constr(type=i64))
     computation = region_def()
     outputs = var_result_def(TensorType)
@@ -123,7 +132,8 @@ class AllReduceOp(XlaOp):
                     f"input #{i} element type {elem_of(v.type)} differs from input #0's "
                     f"{element_type}"
                 )
-        _group_size(self)
+        # XLA allows all_reduce groups of different sizes (each group reduces on its own)
+        replica_group_size(verified_int_matrix(self.replica_groups, "replica_groups"), same_size=False)
         _verify_reducer(self.computation, element_type)
 
 
@@ -137,6 +147,7 @@ class AllGatherOp(XlaOp):
     operand = operand_def(TensorType)
     all_gather_dim = prop_def(IntegerAttr.constr(type=i64))
     replica_groups = prop_def(DenseIntOrFPElementsAttr)
+    get_replica_groups = replica_groups_of
     channel_id = opt_prop_def(IntegerAttr.constr(type=i64))
     shard_count = opt_prop_def(IntegerAttr.constr(type=i64))
     result = result_def(TensorType)
@@ -169,6 +180,7 @@ class ReduceScatterOp(XlaOp):
     operand = operand_def(TensorType)
     scatter_dimension = prop_def(IntegerAttr.constr(type=i64))
     replica_groups = prop_def(DenseIntOrFPElementsAttr)
+    get_replica_groups = replica_groups_of
     channel_id = opt_prop_def(IntegerAttr.constr(type=i64))
     shard_count = opt_prop_def(IntegerAttr.constr(type=i64))
     computation = region_def()
@@ -205,6 +217,7 @@ class AllToAllOp(XlaOp):
     concat_dimension = prop_def(IntegerAttr.constr(type=i64))
     split_count = prop_def(IntegerAttr.constr(type=i64))
     replica_groups = prop_def(DenseIntOrFPElementsAttr)
+    get_replica_groups = replica_groups_of
     result = result_def(TensorType)
 
     def infer_result_types(self) -> list[Attribute]:

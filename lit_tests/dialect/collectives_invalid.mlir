@@ -3,8 +3,8 @@
 // ---- replica groups (checked the same way by every collective) ----
 
 func.func @replica_groups_negative_id(%x: tensor<2xf32>) {
-  // expected-error @+1 {{replica_groups [[0, -1]] has negative replica ids [-1]}}
-  %0 = xla.all_gather %x, all_gather_dim = 0, replica_groups = [[0, -1]] : (tensor<2xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{replica_groups [[-1, 0]] has negative replica ids [-1]}}
+  %0 = xla.all_gather %x, all_gather_dim = 0, replica_groups = [[-1, 0]] : (tensor<2xf32>) -> tensor<4xf32>
   func.return
 }
 

@@ -46,3 +46,17 @@ func.func @collectives(%x: tensor<4xf32>) -> (tensor<ui32>, tensor<4xf32>, tenso
   %4 = "stablehlo.collective_permute"(%x) <{source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>}> : (tensor<4xf32>) -> tensor<4xf32>
   return %id, %0, %1, %2, %3, %4 : tensor<ui32>, tensor<4xf32>, tensor<8xf32>, tensor<2xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// Groups of different sizes, padded with -1 as StableHLO spells them, stay padded.
+// CHECK-LABEL: func.func @groups_of_different_sizes
+func.func @groups_of_different_sizes(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: xla.all_reduce %{{.*}}, replica_groups = {{\[}}[0, 2, -1], [1, 3, 4]] computation {
+  %0 = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }) {replica_groups = dense<[[0, 2, -1], [1, 3, 4]]> : tensor<2x3xi64>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -121,7 +121,7 @@ def _all_to_all(op, b):
 @PATTERNS.rule("stablehlo.collective_permute")
 def _collective_permute(op, b):
     props = {
-        "source_target_pairs": i64_matrix(matrix(prop(op, "source_target_pairs"))),
+        "source_target_pairs": i64_matrix(matrix(prop(op, "source_target_pairs"), 2)),
         "channel_id": channel_id(op),
     }
     return b.build(xla.CollectivePermuteOp, op.operands, result_types(op), props).results

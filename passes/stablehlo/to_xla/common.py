@@ -48,23 +48,28 @@ def fail(op: Operation, message: str):
     raise StablehloConversionError(op, message)
 
 
+class MalformedAttribute(ValueError):
+    """An attribute of the wrong kind or shape (a rule reading it raises this; the
+    op's diagnostic says so, without a Python exception name)."""
+
+
 # --------------------------------------------------------------------------------------
 # Attribute helpers
 # --------------------------------------------------------------------------------------
 
 
 def ints(attr: Attribute | None) -> list[int]:
-    """Integers of an array<i64>, a dense elements attribute or an array attribute."""
+    """Integers of an array<i64>, a rank-0/1 dense elements attribute or an array
+    attribute. StableHLO's integer-list attributes are one-dimensional: a dense list of
+    another rank is malformed (reported at the op), never flattened."""
     if attr is None:
         return []
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        if len(attr.get_shape() or ()) > 1:
+            raise MalformedAttribute(f"expected a one-dimensional integer list, got {attr.type}")
+        return _dense_ints(attr)
     if isinstance(attr, DenseArrayBase):
         return [int(v) for v in attr.get_values()]
-    if isinstance(attr, DenseIntOrFPElementsAttr):
-        values = [int(v) for v in attr.get_values()]
-        n = math.prod(attr.get_shape() or ())
-        if len(values) == 1 and n != 1:
-            values = values * n
-        return values
     if isinstance(attr, ArrayAttr):
         return [int(a.value.data) for a in attr.data]  # type: ignore[attr-defined]
     if isinstance(attr, IntegerAttr):
@@ -72,17 +77,28 @@ def ints(attr: Attribute | None) -> list[int]:
     raise TypeError(f"not an integer list: {attr}")
 
 
-def matrix(attr: Attribute | None, ncols: int = 2) -> list[list[int]]:
-    """Rows of a rank-2 integer attribute (padding, replica groups)."""
+def _dense_ints(attr: DenseIntOrFPElementsAttr) -> list[int]:
+    """Every element, a splat expanded to its shape."""
+    values = [int(v) for v in attr.get_values()]
+    n = math.prod(attr.get_shape() or ())
+    return values * n if len(values) == 1 and n != 1 else values
+
+
+def matrix(attr: Attribute | None, ncols: int | None = None) -> list[list[int]]:
+    """Rows of a rank-2 integer attribute (padding: `ncols=2`, replica groups,
+    source-target pairs). Anything but a rank-2 tensor with `ncols` columns is
+    malformed (reported at the op): rows are never re-chunked."""
     if attr is None:
         return []
-    values = ints(attr)
-    shape = list(attr.get_shape() or ()) if isinstance(attr, DenseIntOrFPElementsAttr) else []
-    if len(shape) == 2:
-        ncols = shape[1]
-    if ncols == 0:
-        return [[] for _ in range(shape[0])] if shape else []
-    return [values[i : i + ncols] for i in range(0, len(values), ncols)]
+    shape = list(attr.get_shape() or ()) if isinstance(attr, DenseIntOrFPElementsAttr) else None
+    if shape is None or len(shape) != 2:
+        raise MalformedAttribute(f"expected a rank-2 integer tensor, got {getattr(attr, 'type', attr)}")
+    if ncols is not None and shape[1] != ncols:
+        raise MalformedAttribute(f"expected a tensor of shape [N, {ncols}], got {attr.type}")  # type: ignore[union-attr]
+    values = _dense_ints(attr)  # type: ignore[arg-type]
+    if shape[1] == 0:
+        return [[] for _ in range(shape[0])]
+    return [values[i : i + shape[1]] for i in range(0, len(values), shape[1])]
 
 
 def i64_array(values: Sequence[int]) -> DenseArrayBase:
@@ -325,6 +341,8 @@ def apply_rule(op: Operation, convert: Rule, rewriter: PatternRewriter) -> None:
         new_values = list(convert(op, Builder(op, rewriter)) or [])
     except StablehloConversionError:
         raise
+    except MalformedAttribute as e:
+        fail(op, f"malformed attribute: {e}")
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, AssertionError) as e:
         fail(op, f"cannot convert {op.name}: {type(e).__name__}: {e}")
     if len(new_values) != len(op.results):

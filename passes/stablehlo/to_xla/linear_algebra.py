@@ -86,7 +86,7 @@ def _convolution(op, b):
         if prop(op, name) is not None:
             props[name] = i64_array(ints(prop(op, name)))
     if prop(op, "padding") is not None:
-        props["padding"] = i64_matrix(matrix(prop(op, "padding"))) if n else None
+        props["padding"] = i64_matrix(matrix(prop(op, "padding"), 2)) if n else None
     for name in ("feature_group_count", "batch_group_count"):
         if prop(op, name) is not None:
             props[name] = i64_attr(int_of(prop(op, name)))

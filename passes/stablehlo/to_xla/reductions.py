@@ -45,7 +45,7 @@ def _reduce_window(op, b):
         if prop(op, name) is not None:
             props[name] = i64_array(ints(prop(op, name)))
     if prop(op, "padding") is not None:
-        props["padding"] = i64_matrix(matrix(prop(op, "padding")))
+        props["padding"] = i64_matrix(matrix(prop(op, "padding"), 2))
     check_isolated(op)
     return b.build(
         xla.ReduceWindowOp, [list(op.operands[:n]), list(op.operands[n:])], result_types(op), props, take_regions(op)
@@ -60,7 +60,7 @@ def _select_and_scatter(op, b):
     if prop(op, "window_strides") is not None:
         props["window_strides"] = i64_array(ints(prop(op, "window_strides")))
     if prop(op, "padding") is not None:
-        props["padding"] = i64_matrix(matrix(prop(op, "padding")))
+        props["padding"] = i64_matrix(matrix(prop(op, "padding"), 2))
     check_isolated(op)
     return b.build(xla.SelectAndScatterOp, op.operands, result_types(op), props, take_regions(op)).results
 
