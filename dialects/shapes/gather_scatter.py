@@ -175,3 +175,35 @@ def check_scatter(
             f"updates {fmt(update)} scatter dimensions {fmt(update_scatter_dims)} must equal "
             f"the batch dims {fmt(batch)} of scatter_indices"
         )
+
+
+def check_batching_dims(
+    operand: Shape,
+    indices: Shape,
+    operand_batching_dims: Sequence[int],
+    indices_batching_dims: Sequence[int],
+    index_vector_dim: int,
+    names: tuple[str, str],
+) -> None:
+    """StableHLO's gather (C5-C10, C14) and scatter batching rules, which the xla ops
+    express as explicit indices after import: the operand batching dims are sorted,
+    unique and in range; the indices batching dims are unique, in range and not
+    index_vector_dim; both lists have one size, and paired dimensions one extent.
+    `names` spells the two attributes (gather's or scatter's)."""
+    operand_name, indices_name = names
+    _check_dim_set(operand_batching_dims, len(operand), operand_name)
+    check_unique(indices_batching_dims, indices_name)
+    check_in_range(indices_batching_dims, len(indices), indices_name)
+    if index_vector_dim in indices_batching_dims:
+        raise ShapeError(f"{indices_name} {fmt(indices_batching_dims)} must not contain index_vector_dim {index_vector_dim}")
+    if len(operand_batching_dims) != len(indices_batching_dims):
+        raise ShapeError(
+            f"{operand_name} {fmt(operand_batching_dims)} and {indices_name} {fmt(indices_batching_dims)} "
+            "must have the same size"
+        )
+    for a, i in zip(operand_batching_dims, indices_batching_dims, strict=True):
+        if operand[a] != indices[i]:
+            raise ShapeError(
+                f"operand dimension {a} ({operand[a]}) and indices dimension {i} ({indices[i]}), "
+                f"paired by {operand_name} and {indices_name}, must have the same size"
+            )

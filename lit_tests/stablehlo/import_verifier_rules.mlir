@@ -46,3 +46,54 @@ func.func @valid(%a: tensor<f32>, %b: tensor<f32>, %x: tensor<2xf32>) -> (tensor
   %1 = stablehlo.bitcast_convert %x : (tensor<2xf32>) -> tensor<2xi32>
   return %0, %1 : tensor<3x4xf32>, tensor<2xi32>
 }
+
+// -----
+
+// Gather's operand_batching_dims are sorted (StableHLO C6).
+func.func @gather_batching_dims_unsorted(%x: tensor<3x2x5xf32>, %i: tensor<3x2x4x1xi32>) -> tensor<3x2x4xf32> {
+  // expected-error @+1 {{operand_batching_dims [1, 0] must be strictly increasing}}
+  %r = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [],
+      collapsed_slice_dims = [2], operand_batching_dims = [1, 0], start_indices_batching_dims = [1, 0],
+      start_index_map = [2], index_vector_dim = 3>, slice_sizes = array<i64: 1, 1, 1>}>
+      : (tensor<3x2x5xf32>, tensor<3x2x4x1xi32>) -> tensor<3x2x4xf32>
+  return %r : tensor<3x2x4xf32>
+}
+
+// -----
+
+// Gather: as many operand as start-indices batching dims (C7).
+func.func @gather_batching_dims_count(%x: tensor<3x5x2xf32>, %i: tensor<3x4x1xi32>) -> tensor<3x4x2xf32> {
+  // expected-error @+1 {{operand_batching_dims [0] and start_indices_batching_dims [] must have the same size}}
+  %r = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [2],
+      collapsed_slice_dims = [1], operand_batching_dims = [0],
+      start_index_map = [1], index_vector_dim = 2>, slice_sizes = array<i64: 1, 1, 2>}>
+      : (tensor<3x5x2xf32>, tensor<3x4x1xi32>) -> tensor<3x4x2xf32>
+  return %r : tensor<3x4x2xf32>
+}
+
+// -----
+
+// Gather: paired batching dimensions have one size (C14).
+func.func @gather_batching_dims_extent(%x: tensor<3x5x2xf32>, %i: tensor<2x4x1xi32>) -> tensor<2x4x2xf32> {
+  // expected-error @+1 {{operand dimension 0 (3) and indices dimension 0 (2), paired by operand_batching_dims and start_indices_batching_dims, must have the same size}}
+  %r = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [2],
+      collapsed_slice_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0],
+      start_index_map = [1], index_vector_dim = 2>, slice_sizes = array<i64: 1, 1, 2>}>
+      : (tensor<3x5x2xf32>, tensor<2x4x1xi32>) -> tensor<2x4x2xf32>
+  return %r : tensor<2x4x2xf32>
+}
+
+// -----
+
+// Scatter: the same rules for input_batching_dims / scatter_indices_batching_dims.
+func.func @scatter_batching_dims_count(%x: tensor<3x5xf32>, %i: tensor<3x4x1xi32>, %u: tensor<3x4xf32>) -> tensor<3x5xf32> {
+  // expected-error @+1 {{input_batching_dims [0] and scatter_indices_batching_dims [0, 1] must have the same size}}
+  %r = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<
+      inserted_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [0, 1],
+      scatter_dims_to_operand_dims = [1], index_vector_dim = 2>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<3x5xf32>, tensor<3x4x1xi32>, tensor<3x4xf32>) -> tensor<3x5xf32>
+  return %r : tensor<3x5xf32>
+}

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import BoolAttr, TensorType
 from xdsl.ir import SSAValue
 from xla_opt.dialects import xla
+from xla_opt.dialects.shapes.common import ShapeError
+from xla_opt.dialects.shapes.gather_scatter import check_batching_dims
 from xla_opt.dialects.xla import elementwise as xe
 from xla_opt.dialects.xla import shape_ops as xs
 
@@ -16,6 +18,7 @@ from .common import (
     bool_of,
     check_isolated,
     elem,
+    fail,
     field,
     i64_array,
     i64_attr,
@@ -55,6 +58,14 @@ def _unbatch_indices(
     return out, index_vector_dim
 
 
+def _check_batching(op, operand, indices, operand_batching, indices_batching, index_vector_dim, names) -> None:
+    """StableHLO's batching rules (the xla ops have no batching dims to verify them)."""
+    try:
+        check_batching_dims(shape(operand), shape(indices), operand_batching, indices_batching, index_vector_dim, names)
+    except ShapeError as e:
+        fail(op, str(e))
+
+
 @PATTERNS.rule("stablehlo.gather")
 def _gather(op, b):
     key = "dimension_numbers"
@@ -64,6 +75,8 @@ def _gather(op, b):
     start_index_map = ints(field(op, key, "start_index_map"))
     operand_batching = ints(field(op, key, "operand_batching_dims"))
     indices_batching = ints(field(op, key, "start_indices_batching_dims"))
+    _check_batching(op, operand, indices, operand_batching, indices_batching, index_vector_dim,
+                    ("operand_batching_dims", "start_indices_batching_dims"))  # fmt: skip
     if operand_batching:
         # batching dimensions: explicit iota indices into collapsed operand dimensions
         indices, index_vector_dim = _unbatch_indices(b, indices, index_vector_dim, indices_batching)
@@ -91,6 +104,8 @@ def _scatter(op, b):
     to_operand = ints(field(op, key, "scatter_dims_to_operand_dims"))
     input_batching = ints(field(op, key, "input_batching_dims"))
     indices_batching = ints(field(op, key, "scatter_indices_batching_dims"))
+    _check_batching(op, op.operands[0], indices, input_batching, indices_batching, index_vector_dim,
+                    ("input_batching_dims", "scatter_indices_batching_dims"))  # fmt: skip
     if input_batching:
         indices, index_vector_dim = _unbatch_indices(b, indices, index_vector_dim, indices_batching)
         inserted = sorted([*inserted, *input_batching])
