@@ -11,7 +11,9 @@ Each fix is an upstream candidate; the list says what and why:
 2. Dense literals that do not fit their element type: an integer out of range (xDSL
    raises a ValueError later, without a location), a finite float beyond the type's
    range (an OverflowError, or a silent infinity for bf16) or a real number for a
-   complex type (xDSL asserts) are parse errors at the literal.
+   complex type (xDSL asserts) are parse errors at the literal. For the 8-, 6- and
+   4-bit floats (hexadecimal literals are their bits), out of range means beyond the
+   largest finite value, and a negative literal of the unsigned f8E8M0FNU is an error.
 3. Integer and float attributes out of their type's range (`1 << 64 : i32`,
    `0x7FC00000 : f16`): xDSL raises VerifyException/OverflowError with no location;
    they become parse errors at the literal.
@@ -58,6 +60,7 @@ from xdsl.dialects.builtin import (
     Float64Type,
     IntAttr,
     IntegerType,
+    ReducedPrecisionFloatType,
     StringAttr,
     UnknownLoc,
 )
@@ -101,6 +104,8 @@ def float_from_bits(bits: int, float_type: AnyFloat) -> float:
     if isinstance(float_type, Float16Type | Float32Type | Float64Type):
         uint, flt = _BITS_DTYPES[float_type.bitwidth]
         return float(np.array([bits], dtype=uint).view(flt)[0])
+    if isinstance(float_type, ReducedPrecisionFloatType):  # the 8-, 6- and 4-bit floats
+        return float_type.decode_bits(bits)
     raise NotImplementedError(f"hexadecimal literal for {float_type}")
 
 
@@ -110,6 +115,10 @@ def _overflows(value: float, float_type: AnyFloat) -> bool:
         return False
     import ml_dtypes
 
+    if isinstance(float_type, ReducedPrecisionFloatType):
+        # the 8-, 6- and 4-bit floats: xDSL's rounding says None beyond the largest
+        # finite value, whether the format then has an infinity, a NaN or saturates
+        return value != 0 and float_type._rounded_exponent_mantissa(abs(value)) is None
     dtype = ml_dtypes.bfloat16 if isinstance(float_type, BFloat16Type) else _BITS_DTYPES[float_type.bitwidth][1]
     with np.errstate(over="ignore"):
         return bool(np.isinf(np.array(value, dtype=np.float64).astype(dtype)))
@@ -130,6 +139,13 @@ def _install_dense_literals() -> None:
             return float_from_bits(bits, type)
         if isinstance(type, ComplexType) and not isinstance(self.value, tuple):
             parser.raise_error(f"a {type} element is written (real, imaginary), got {text}", at_position=self.span)
+        if (
+            isinstance(type, ReducedPrecisionFloatType)
+            and not type.SEMANTICS.has_sign
+            and isinstance(self.value, int | float)
+            and self.value < 0
+        ):
+            parser.raise_error(f"float literal {text} is negative, but {type} has no sign", at_position=self.span)
         value = original_to_type(self, parser, type)
         if isinstance(type, AnyFloat) and isinstance(value, float) and _overflows(value, type):
             # xDSL raises OverflowError when packing the bytes (or rounds to inf)

@@ -1,7 +1,9 @@
 """Element types of the xla dialect as numpy dtypes, and values checked against types.
 
 Tensors are numpy arrays (rank 0 for scalars), tuples are Python tuples, tokens are
-`Token` objects. bf16 is `ml_dtypes.bfloat16`, the type JAX itself uses.
+`Token` objects. bf16, the 8-, 6- and 4-bit floats and the 4- and 2-bit integers are
+ml_dtypes' types (`bfloat16`, `float8_e4m3fn`, `int4`...), the ones JAX itself uses:
+one element per byte, a 4- or 2-bit integer in the byte's low bits.
 """
 
 from __future__ import annotations
@@ -27,6 +29,49 @@ from xla_opt.dialects.xla.element_types import TokenType
 
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
 
+# xDSL's type name -> ml_dtypes' type, for the 8-, 6- and 4-bit floats
+NARROW_FLOAT_DTYPES: dict[str, np.dtype] = {
+    "f8E4M3FN": np.dtype(ml_dtypes.float8_e4m3fn),
+    "f8E5M2": np.dtype(ml_dtypes.float8_e5m2),
+    "f8E4M3": np.dtype(ml_dtypes.float8_e4m3),
+    "f8E3M4": np.dtype(ml_dtypes.float8_e3m4),
+    "f8E4M3FNUZ": np.dtype(ml_dtypes.float8_e4m3fnuz),
+    "f8E5M2FNUZ": np.dtype(ml_dtypes.float8_e5m2fnuz),
+    "f8E4M3B11FNUZ": np.dtype(ml_dtypes.float8_e4m3b11fnuz),
+    "f8E8M0FNU": np.dtype(ml_dtypes.float8_e8m0fnu),
+    "f6E2M3FN": np.dtype(ml_dtypes.float6_e2m3fn),
+    "f6E3M2FN": np.dtype(ml_dtypes.float6_e3m2fn),
+    "f4E2M1FN": np.dtype(ml_dtypes.float4_e2m1fn),
+}
+# (width, unsigned) -> ml_dtypes' 4- and 2-bit integers
+NARROW_INT_DTYPES: dict[tuple[int, bool], np.dtype] = {
+    (4, False): np.dtype(ml_dtypes.int4),
+    (4, True): np.dtype(ml_dtypes.uint4),
+    (2, False): np.dtype(ml_dtypes.int2),
+    (2, True): np.dtype(ml_dtypes.uint2),
+}
+NARROW_FLOATS = frozenset(NARROW_FLOAT_DTYPES.values())
+NARROW_INTS = frozenset(NARROW_INT_DTYPES.values())
+
+
+def is_narrow_float_dtype(dtype: np.dtype) -> bool:
+    return dtype in NARROW_FLOATS
+
+
+def is_narrow_int_dtype(dtype: np.dtype) -> bool:
+    return dtype in NARROW_INTS
+
+
+def is_ml_float_dtype(dtype: np.dtype) -> bool:
+    """bf16 and the narrow floats: floats whose numpy kind is 'V', computed in f32."""
+    return dtype == BFLOAT16 or dtype in NARROW_FLOATS
+
+
+def wide_int_dtype(dtype: np.dtype) -> np.dtype:
+    """The byte-wide integer a 4- or 2-bit one computes in (int8 or uint8): every value
+    fits, and converting back keeps the low bits (wraps, as XLA's integers do)."""
+    return np.dtype(np.uint8 if ml_dtypes.iinfo(dtype).min == 0 else np.int8)
+
 
 class Token:
     """The run-time value of `!xla.token`: carries no data, only ordering."""
@@ -41,6 +86,8 @@ def numpy_dtype(t: Attribute) -> np.dtype:
         w = t.width.data
         if w == 1:
             return np.dtype(np.bool_)
+        if (w, t.signedness.data == Signedness.UNSIGNED) in NARROW_INT_DTYPES:
+            return NARROW_INT_DTYPES[w, t.signedness.data == Signedness.UNSIGNED]
         prefix = "uint" if t.signedness.data == Signedness.UNSIGNED else "int"
         return np.dtype(f"{prefix}{w}")
     if isinstance(t, BFloat16Type):
@@ -53,6 +100,8 @@ def numpy_dtype(t: Attribute) -> np.dtype:
         return np.dtype(np.float64)
     if isinstance(t, ComplexType):
         return np.dtype(np.complex64 if isinstance(t.element_type, Float32Type) else np.complex128)
+    if t.name in NARROW_FLOAT_DTYPES:
+        return NARROW_FLOAT_DTYPES[t.name]
     raise TypeError(f"no numpy dtype for element type {t}")
 
 
@@ -70,6 +119,14 @@ def type_text(t: Attribute) -> str:
     return str(t)
 
 
+def _rounding_limit(dtype: np.dtype) -> float:
+    """The magnitude from which a narrow float rounds beyond its largest finite value:
+    halfway from the largest to the next step up."""
+    largest = np.array(ml_dtypes.finfo(dtype).max, dtype)
+    below = (largest.view(np.uint8) - np.uint8(1)).view(dtype)
+    return float(largest) + (float(largest) - float(below)) / 2
+
+
 def _from_python(value: Any, dtype: np.dtype, what: str) -> np.ndarray:
     """A Python scalar or (nested) list as an array of `dtype`: numbers convert when no
     information is lost but float rounding (3 -> 3.0, 0.1 -> f32); 2.5 -> i32 or
@@ -83,10 +140,12 @@ def _from_python(value: Any, dtype: np.dtype, what: str) -> np.ndarray:
         raise ValueError(f"{what}: {value!r} is not representable as {dtype} (it has an imaginary part)")
     with np.errstate(all="ignore"):
         converted = (arr.real if arr.dtype.kind == "c" and dtype.kind != "c" else arr).astype(dtype)
-        if dtype.kind in "biu" or dtype == np.bool_:
+        if dtype.kind in "biu" or dtype == np.bool_ or is_narrow_int_dtype(dtype):
             lossless = np.array_equal(converted.astype(arr.dtype), arr)
         else:  # floats round, but a finite number does not become an infinity
             lossless = not np.any(np.isfinite(arr) & ~np.isfinite(converted.astype(np.complex128)))
+            if is_narrow_float_dtype(dtype):  # nor a NaN, nor (formats that saturate) their largest value
+                lossless = lossless and not np.any(np.abs(arr) >= _rounding_limit(dtype))
     if not lossless:
         raise ValueError(f"{what}: {value!r} is not representable as {dtype}")
     return converted

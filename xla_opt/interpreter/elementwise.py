@@ -1,7 +1,9 @@
 """Reference semantics of the element-wise family on numpy arrays.
 
 Exactness rules (XLA's CPU behaviour, which JAX users observe):
-* f32 stays f32; f16 and bf16 compute in f32 and round back to nearest even.
+* f32 stays f32; f16, bf16 and the 8-, 6- and 4-bit floats compute in f32 and round
+  back once, as ml_dtypes' casts round (nearest even, each format's overflow rule).
+* 4- and 2-bit integers compute in a byte and wrap back to their width.
 * integers wrap around; integer division truncates toward zero; x / 0 is -1 (all
   bits set), x % 0 is x, INT_MIN / -1 is INT_MIN and INT_MIN % -1 is 0.
 * shifts by the bit width or more give 0 (arithmetic right shift: the sign fill).
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import ml_dtypes
 import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
@@ -20,9 +23,18 @@ from xla_opt.dialects.shapes.broadcast import broadcast_operand_map
 from xla_opt.dialects.xla import elementwise as ew
 from xla_opt.dialects.xla.element_types import elem_of, shape_of
 
-from .dtypes import BFLOAT16, numpy_dtype
+from .dtypes import (
+    BFLOAT16,
+    NARROW_FLOATS,
+    is_ml_float_dtype,
+    is_narrow_float_dtype,
+    is_narrow_int_dtype,
+    numpy_dtype,
+    wide_int_dtype,
+)
 
-HALF_TYPES = (np.dtype(np.float16), BFLOAT16)
+# the float types computed in f32 and rounded back once
+HALF_TYPES = (np.dtype(np.float16), BFLOAT16, *NARROW_FLOATS)
 
 
 def _float_compute(fn: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
@@ -143,6 +155,73 @@ def count_leading_zeros(a: np.ndarray) -> np.ndarray:
     return count.astype(a.dtype)
 
 
+def _narrow_bits(x: np.ndarray) -> np.ndarray:
+    """A 4- or 2-bit integer's bits as a uint8 (its two's complement, zero-extended)."""
+    return x.view(np.uint8) & np.uint8((1 << _narrow_width(x.dtype)) - 1)
+
+
+def _narrow_width(dtype: np.dtype) -> int:
+    return 4 if dtype.name.endswith("int4") else 2
+
+
+def _narrow_unary_bits(fn: Callable[[np.ndarray, int], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
+    """popcnt and count_leading_zeros look at the bits of the narrow width only."""
+
+    def run(x: np.ndarray) -> np.ndarray:
+        return fn(_narrow_bits(x), _narrow_width(x.dtype)).astype(x.dtype)
+
+    return run
+
+
+# The ops on 4- and 2-bit integers that depend on their width, on their bits (uint8).
+NARROW_INT_UNARY: dict[type, Callable[[np.ndarray], np.ndarray]] = {
+    ew.PopcntOp: _narrow_unary_bits(lambda u, w: np.bitwise_count(u)),
+    ew.CountLeadingZerosOp: _narrow_unary_bits(lambda u, w: count_leading_zeros(u) - np.uint8(8 - w)),
+}
+
+
+def _narrow_shift_right_logical(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    w = _narrow_width(a.dtype)
+    amount, too_big = _shift_amount(b.astype(wide_int_dtype(b.dtype)), w)
+    out = np.right_shift(_narrow_bits(a), amount.astype(np.uint8))
+    return np.where(too_big, 0, out).astype(np.uint8).astype(np.int8).astype(a.dtype)
+
+
+def _narrow_shift_right_arithmetic(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The sign is the narrow width's top bit (also of an unsigned type)."""
+    w = _narrow_width(a.dtype)
+    amount, too_big = _shift_amount(b.astype(wide_int_dtype(b.dtype)), w)
+    bits = _narrow_bits(a).astype(np.int8)
+    signed = np.where(bits >= 1 << (w - 1), bits - (1 << w), bits).astype(np.int8)
+    amount = np.where(too_big, w - 1, amount).astype(np.int8)
+    return np.right_shift(signed, amount).astype(a.dtype)
+
+
+NARROW_INT_BINARY: dict[type, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    ew.ShiftRightLogicalOp: _narrow_shift_right_logical,
+    ew.ShiftRightArithmeticOp: _narrow_shift_right_arithmetic,
+}
+
+
+def _shift_left_narrow(a: np.ndarray, b: np.ndarray, w: int) -> np.ndarray:
+    amount, too_big = _shift_amount(b, w)
+    return np.where(too_big, 0, np.left_shift(a, amount.astype(a.dtype))).astype(a.dtype)
+
+
+def narrow_int_compute(op_type: type, fn: Callable[..., np.ndarray], *xs: np.ndarray) -> np.ndarray:
+    """`fn` on 4- or 2-bit integers: computed in a byte (int8 or uint8) and wrapped back
+    to the narrow width, except the ops that depend on the width itself."""
+    if op_type in NARROW_INT_UNARY:
+        return NARROW_INT_UNARY[op_type](*xs)
+    if op_type in NARROW_INT_BINARY:
+        return NARROW_INT_BINARY[op_type](*xs)
+    wide = [x.astype(wide_int_dtype(x.dtype)) for x in xs]
+    if op_type is ew.ShiftLeftOp:  # a shift by the narrow width or more gives 0
+        return _shift_left_narrow(*wide, _narrow_width(xs[0].dtype)).astype(xs[0].dtype)
+    out = np.asarray(fn(*wide))
+    return out if out.dtype == np.bool_ else out.astype(xs[0].dtype)
+
+
 # --------------------------------------------------------------------------------------
 # Float helpers
 # --------------------------------------------------------------------------------------
@@ -214,9 +293,28 @@ def compare(a: np.ndarray, b: np.ndarray, direction: str, compare_type: str) -> 
 def convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     if dtype == x.dtype:
         return x.copy()
+    if is_narrow_int_dtype(x.dtype):  # every value fits in a byte
+        return convert(x.astype(wide_int_dtype(x.dtype)), dtype)
+    if is_narrow_float_dtype(x.dtype):  # every value is an f32 one
+        return convert(x.astype(np.float32), dtype)
+    if is_narrow_int_dtype(dtype):
+        if x.dtype.kind == "b":
+            return x.astype(dtype)
+        if x.dtype.kind in "iu":  # integers wrap: keep the low bits
+            return x.astype(np.uint64 if x.dtype.kind == "u" else np.int64).astype(dtype)
+        # floats saturate to the narrow range (NaN becomes 0), as to any integer
+        info = ml_dtypes.iinfo(dtype)
+        wide = convert(x, np.dtype(np.int64))
+        return np.clip(wide, int(info.min), int(info.max)).astype(dtype)
+    if is_narrow_float_dtype(dtype):
+        # ml_dtypes rounds every other type through f32 (f64 and integers too: a double
+        # rounding, which XLA's CPU converts also do); complex numbers give their real part
+        with np.errstate(all="ignore"):
+            real = np.real(x) if x.dtype.kind == "c" else x
+            return real.astype(np.float32).astype(dtype)
     if dtype.kind == "b":
         return x != 0
-    if dtype.kind in "iu" and (x.dtype.kind in "fc" or x.dtype == BFLOAT16):
+    if dtype.kind in "iu" and (x.dtype.kind in "fc" or is_ml_float_dtype(x.dtype)):
         real = np.real(x).astype(np.float64)
         info = np.iinfo(dtype)
         t = np.trunc(np.nan_to_num(real, nan=0.0, posinf=np.inf, neginf=-np.inf))
@@ -239,6 +337,8 @@ def convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
 def bitcast_convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """The bytes of x as `dtype`: same width keeps the shape; a narrower result type
     adds a minor dimension of width-ratio size, a wider one consumes the minor dimension."""
+    if (is_narrow_int_dtype(x.dtype) or is_narrow_int_dtype(dtype)) and _bits(x.dtype) != _bits(dtype):
+        return _bitcast_narrow(x, dtype)
     in_bytes, out_bytes = x.dtype.itemsize, dtype.itemsize
     # flattened, because numpy only reinterprets rank >= 1 arrays across widths
     flat = np.asarray(x, order="C").reshape(-1).view(dtype)
@@ -247,6 +347,34 @@ def bitcast_convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     if in_bytes > out_bytes:
         return flat.reshape(*x.shape, in_bytes // out_bytes).copy()
     return flat.reshape(x.shape[:-1]).copy()
+
+
+def _bits(dtype: np.dtype) -> int:
+    """An element's width in bits (4 and 2 for the narrow integers, stored in a byte)."""
+    return _narrow_width(dtype) if is_narrow_int_dtype(dtype) else dtype.itemsize * 8
+
+
+def _bitcast_narrow(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """bitcast_convert to or from a 4- or 2-bit integer of another width: the wide
+    element's bits split into (or joined from) the minor dimension, lowest bits first."""
+    in_bits, out_bits = _bits(x.dtype), _bits(dtype)
+    flat = np.ascontiguousarray(x).reshape(-1)
+    if is_narrow_int_dtype(x.dtype):
+        words = _narrow_bits(flat).astype(np.uint64)
+    else:
+        words = flat.view(f"uint{in_bits}").astype(np.uint64)
+    if in_bits > out_bits:
+        ratio, shape = in_bits // out_bits, (*x.shape, in_bits // out_bits)
+        shifts = np.arange(ratio, dtype=np.uint64) * np.uint64(out_bits)
+        parts = (words[:, None] >> shifts) & np.uint64((1 << out_bits) - 1)
+        out_words = parts.reshape(-1)
+    else:
+        ratio, shape = out_bits // in_bits, x.shape[:-1]
+        shifts = np.arange(ratio, dtype=np.uint64) * np.uint64(in_bits)
+        out_words = np.bitwise_or.reduce(words.reshape(-1, ratio) << shifts, axis=1)
+    if is_narrow_int_dtype(dtype):
+        return out_words.astype(np.uint8).view(dtype).reshape(shape)
+    return out_words.astype(f"uint{out_bits}").view(dtype).reshape(shape)
 
 
 def reduce_precision(x: np.ndarray, exponent_bits: int, mantissa_bits: int) -> np.ndarray:
@@ -394,11 +522,17 @@ def _result_dtype(op) -> np.dtype:
 
 class ElementwiseFunctions(InterpreterFunctions):
     def _unary(self, interpreter: Interpreter, op, args):
+        if is_narrow_int_dtype(args[0].dtype):
+            out = narrow_int_compute(type(op), UNARY_IMPLS[type(op)], args[0])
+            return (np.asarray(out).astype(_result_dtype(op), copy=False),)
         out = UNARY_IMPLS[type(op)](args[0])
         return (np.asarray(out).astype(_result_dtype(op), copy=False),)
 
     def _binary(self, interpreter: Interpreter, op, args):
         a, b = _binary_operands(op, *args)
+        if is_narrow_int_dtype(a.dtype):
+            out = narrow_int_compute(type(op), BINARY_IMPLS[type(op)], a, b)
+            return (np.asarray(out).astype(_result_dtype(op), copy=False),)
         out = BINARY_IMPLS[type(op)](a, b)
         return (np.asarray(out).astype(_result_dtype(op), copy=False),)
 
@@ -413,6 +547,8 @@ class ElementwiseFunctions(InterpreterFunctions):
         )
         if ctype == "TOTALORDER" and a.dtype in HALF_TYPES:
             a, b = a.astype(np.float32), b.astype(np.float32)
+        if is_narrow_int_dtype(a.dtype):
+            a, b = a.astype(wide_int_dtype(a.dtype)), b.astype(wide_int_dtype(b.dtype))
         return (np.asarray(compare(a, b, op.get_comparison_direction(), ctype)),)
 
     @impl(ew.ConstantOp)
@@ -434,6 +570,11 @@ class ElementwiseFunctions(InterpreterFunctions):
     @impl(ew.ClampOp)
     def run_clamp(self, interpreter: Interpreter, op: ew.ClampOp, args):
         lo, x, hi = args
+        if is_narrow_int_dtype(x.dtype) or x.dtype in HALF_TYPES:  # exact in the wide type
+            wide = wide_int_dtype(x.dtype) if is_narrow_int_dtype(x.dtype) else np.float32
+            with np.errstate(all="ignore"):
+                out = np.minimum(np.maximum(x.astype(wide), lo.astype(wide)), hi.astype(wide))
+            return (out.astype(x.dtype),)
         with np.errstate(all="ignore"):
             return (np.minimum(np.maximum(x, lo), hi).astype(x.dtype),)
 
@@ -465,7 +606,7 @@ def constant_value(op: ew.ConstantOp) -> np.ndarray:
     values = attr.get_values()
     if dtype.kind == "c":
         flat = np.array([complex(*v) for v in values], dtype=dtype)
-    elif dtype == BFLOAT16:
+    elif is_ml_float_dtype(dtype):  # the literals are exact values of the type
         flat = np.array(values, dtype=np.float32).astype(dtype)
     else:
         # straight into the dtype: through numpy's default, ui64 values of 2**63 or
