@@ -331,3 +331,129 @@ def test_dynamic_shape_ops_with_constant_shapes_run(backend):
     np.testing.assert_array_equal(iota, np.broadcast_to(np.arange(3, dtype=np.int32), (2, 3)))
     np.testing.assert_array_equal(sliced, x[:, 1:3])
     np.testing.assert_array_equal(padded, np.pad(x, ((1, 1), (0, 2)), constant_values=-1))
+
+
+def test_set_dimension_size_and_bounded_types():
+    """Issue 13: stablehlo.set_dimension_size imports as xla.set_dimension_size; a
+    bounded dynamic type (`tensor<?xf32, #stablehlo.bounds<10>>`) is its static bound.
+    The spec's example: a sum over the first five of ten elements (interpreter; the
+    JIT runs set_dimension_size read by get_dimension_size)."""
+    program = """func.func @main(%a: tensor<10xf32>, %n: tensor<i32>) -> (tensor<f32>, tensor<i32>, tensor<?xf32, #stablehlo.bounds<10>>) {
+  %0 = stablehlo.set_dimension_size %a, %n, dim = 0 : (tensor<10xf32>, tensor<i32>) -> tensor<?xf32, #stablehlo.bounds<10>>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %1 = stablehlo.reduce(%0 init: %z) applies stablehlo.add across dimensions = [0] : (tensor<?xf32, #stablehlo.bounds<10>>, tensor<f32>) -> tensor<f32>
+  %2 = stablehlo.get_dimension_size %0, dim = 0 : (tensor<?xf32, #stablehlo.bounds<10>>) -> tensor<i32>
+  return %1, %2, %0 : tensor<f32>, tensor<i32>, tensor<?xf32, #stablehlo.bounds<10>>
+}"""
+    v = np.arange(1, 11, dtype=np.float32)
+    total, size, passed = xla_opt.run(program, v, np.int32(5))
+    assert total == 15.0 and size == 5
+    np.testing.assert_array_equal(passed, v)
+    jit_program = program.replace("%1, %2, %0 : tensor<f32>, ", "%2, %0 : ").replace("-> (tensor<f32>, ", "-> (")
+    size, passed = xla_opt.run(jit_program, v, np.int32(6), backend="jit")
+    assert size == 6
+    np.testing.assert_array_equal(passed, v)
+
+
+MULHI = """func.func @main(%a: tensor<6x{t}>, %b: tensor<6x{t}>) -> tensor<6x{t}> {{
+  %0 = chlo.mulhi %a, %b : tensor<6x{t}>, tensor<6x{t}> -> tensor<6x{t}>
+  return %0 : tensor<6x{t}>
+}}"""
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int32, np.uint32, np.int64, np.uint64])
+def test_chlo_mulhi_is_the_high_half_of_the_product(backend, dtype):
+    """Issue 13: chlo.mulhi = downcast((upcast(x) * upcast(y)) >> N), checked with
+    Python's exact integers, extremes included."""
+    info = np.iinfo(dtype)
+    a = np.array([info.max, info.min, info.max, -1 if info.min else 3, 12345 % info.max, info.max // 3], dtype)
+    b = np.array([info.max, info.max, info.min if info.min else 2, info.max, 6789 % info.max, 7], dtype)
+    width = np.dtype(dtype).itemsize * 8
+    expected = np.array([(int(x) * int(y)) >> width for x, y in zip(a, b)], dtype=object)
+    t = ("ui" if info.min == 0 else "i") + str(width)
+    (got,) = xla_opt.run(MULHI.format(t=t), a, b, backend=backend)
+    assert [int(v) for v in got] == [int(v) for v in expected]
+
+
+SCAN_CUMSUM = """func.func @main(%x: tensor<2x3xi32>) -> (tensor<2x3xi32>, tensor<2xi32>) {
+  %init = stablehlo.constant dense<0> : tensor<2xi32>
+  %0:2 = chlo.scan(%x) inits(%init) dimension=1 attributes {is_reverse = REVERSE} {
+  ^bb0(%a: tensor<2xi32>, %c: tensor<2xi32>):
+    %1 = stablehlo.add %a, %c : tensor<2xi32>
+    stablehlo.return %1, %1 : tensor<2xi32>, tensor<2xi32>
+  } : (tensor<2x3xi32>, tensor<2xi32>) -> (tensor<2x3xi32>, tensor<2xi32>)
+  return %0#0, %0#1 : tensor<2x3xi32>, tensor<2xi32>
+}"""
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_chlo_scan_runs_as_a_loop(backend, reverse):
+    """Issue 13: chlo.scan (StableHLO's interpret tests: cumulative sum along a
+    non-zero dimension, forward and reverse)."""
+    x = np.array([[1, 2, 3], [4, 5, 6]], np.int32)
+    outputs, carry = xla_opt.run(SCAN_CUMSUM.replace("REVERSE", str(reverse).lower()), x, backend=backend)
+    expected = np.cumsum(x[:, ::-1], axis=1)[:, ::-1] if reverse else np.cumsum(x, axis=1)
+    np.testing.assert_array_equal(outputs, expected)
+    np.testing.assert_array_equal(carry, x.sum(axis=1))
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_chlo_scan_cumulative_max_with_argmax(backend):
+    """Two inputs and two carries: StableHLO's expected values ([3, 3, 4, 4, 5],
+    [0, 0, 2, 2, 4], 5, 4)."""
+    program = (ROOT / "lit_tests" / "stablehlo" / "import_chlo_scan.mlir").read_text()
+    x, iota = np.array([3, 1, 4, 1, 5], np.int32), np.arange(5, dtype=np.int32)
+    values, indices, last, last_index = xla_opt.run(program, x, iota, backend=backend)
+    assert values.tolist() == [3, 3, 4, 4, 5] and indices.tolist() == [0, 0, 2, 2, 4]
+    assert int(last) == 5 and int(last_index) == 4
+
+
+RAGGED_DOT = """func.func @main(%lhs: tensor<{l}xf32>, %rhs: tensor<{r}xf32>, %g: tensor<{g}xi32>) -> tensor<{o}xf32> {{
+  %0 = "chlo.ragged_dot"(%lhs, %rhs, %g) {{ragged_dot_dimension_numbers = #chlo.ragged_dot<
+      lhs_batching_dimensions = {lb}, rhs_batching_dimensions = {rb}, lhs_contracting_dimensions = {lc},
+      rhs_contracting_dimensions = {rc}, lhs_ragged_dimensions = [{ragged}], rhs_group_dimensions = {group}>}}
+      : (tensor<{l}xf32>, tensor<{r}xf32>, tensor<{g}xi32>) -> tensor<{o}xf32>
+  return %0 : tensor<{o}xf32>
+}}"""
+
+
+def _dims(shape) -> str:
+    return "x".join(map(str, shape))
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_chlo_ragged_dot_mode_1_matches_jax(backend):
+    """Issue 13: chlo.ragged_dot with a ragged lhs row dimension and an rhs group
+    dimension `[m,k], [g,k,n], [g] -> [m,n]`, against jax.lax.ragged_dot."""
+    lhs, rhs = f32(11, 5), f32(3, 5, 7)
+    sizes = np.array([4, 2, 5], np.int32)
+    program = RAGGED_DOT.format(l="11x5", r="3x5x7", g="3", o="11x7", lb="[]", rb="[]", lc="[1]", rc="[1]",
+                                ragged=0, group="[0]")  # fmt: skip
+    (got,) = xla_opt.run(program, lhs, rhs, sizes, backend=backend)
+    expected = np.asarray(jax.lax.ragged_dot(lhs, rhs, sizes))
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_chlo_ragged_dot_modes_2_and_3(backend):
+    """Mode 2 (ragged contracting dim, per-batch group sizes `[b,g]`):
+    `[b,m,k], [b,k,n] -> [g,b,m,n]`, group j's slice of k only; mode 3 (ragged batch
+    dim): the plain batched matmul. numpy by the definition."""
+    lhs, rhs = f32(2, 3, 5), f32(2, 5, 7)
+    sizes = np.array([[1, 0, 3, 1], [2, 2, 1, 0]], np.int32)
+    program = RAGGED_DOT.format(l="2x3x5", r="2x5x7", g="2x4", o="4x2x3x7", lb="[0]", rb="[0]", lc="[2]",
+                                rc="[1]", ragged=2, group="[]")  # fmt: skip
+    (got,) = xla_opt.run(program, lhs, rhs, sizes, backend=backend)
+    expected = np.zeros((4, 2, 3, 7), np.float32)
+    for batch in range(2):
+        ends = np.cumsum(sizes[batch])
+        for j in range(4):
+            k = slice(ends[j] - sizes[batch, j], ends[j])
+            expected[j, batch] = lhs[batch][:, k] @ rhs[batch][k, :]
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+    program = RAGGED_DOT.format(l="2x3x5", r="2x5x7", g="2", o="2x3x7", lb="[0]", rb="[0]", lc="[2]",
+                                rc="[1]", ragged=0, group="[]")  # fmt: skip
+    (got,) = xla_opt.run(program, lhs, rhs, np.array([1, 1], np.int32), backend=backend)
+    np.testing.assert_allclose(got, lhs @ rhs, rtol=1e-5, atol=1e-5)

@@ -200,6 +200,14 @@ class ChannelHandleAttr(_StructAttr):
 
 
 @irdl_attr_definition
+class RaggedDotDimensionNumbersAttr(_StructAttr):
+    """`#chlo.ragged_dot<lhs_batching_dimensions = [...], ..., lhs_ragged_dimensions =
+    [...], rhs_group_dimensions = [...]>`."""
+
+    name = "chlo.ragged_dot"
+
+
+@irdl_attr_definition
 class DotAlgorithmAttr(_StructAttr):
     name = "stablehlo.dot_algorithm"
 
@@ -386,5 +394,5 @@ STABLEHLO_ATTRS = [
     ConvDimensionNumbersAttr,
     *opaque_attrs(OPAQUE_STABLEHLO_ATTRS),
 ]
-CHLO_ATTRS = [*CHLO_ENUMS.values()]
+CHLO_ATTRS = [*CHLO_ENUMS.values(), RaggedDotDimensionNumbersAttr]
 SDY_ATTRS = opaque_attrs(OPAQUE_SDY_ATTRS)

@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     TupleType,
+    i32,
     i64,
 )
 from xdsl.ir import Attribute, Block, Region
@@ -567,6 +568,37 @@ def parse_reduce(cls: type[ShloOp], parser: Parser) -> ShloOp:
     )
 
 
+def parse_scan(cls: type[ShloOp], parser: Parser) -> ShloOp:
+    """chlo.scan: `(%in, ...) inits (%init, ...) dimension = D attributes {...} {body}
+    : (input and init types) -> (output and carry types)`. The operand and result
+    groups are recorded as MLIR does, in operandSegmentSizes / resultSegmentSizes."""
+    inputs = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+    parser.parse_keyword("inits")
+    inits = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+    parser.parse_keyword("dimension")
+    parser.parse_punctuation("=")
+    dimension = parser.parse_integer(allow_boolean=False, allow_negative=False)
+    attrs = {}
+    if parser.parse_optional_keyword("attributes") is not None:
+        attrs = parser.parse_optional_attr_dict()
+    region = parser.parse_region()
+    pos = parser.pos
+    parser.parse_punctuation(":")
+    ins, outs = parse_types(parser)
+    n_in, n_carry = len(inputs), len(inits)
+    if outs is None or len(ins) != n_in + n_carry:
+        parser.raise_error("operand types must match the number of inputs and inits", pos, parser.pos)
+    if len(outs) < n_carry:
+        parser.raise_error("not enough result types to cover the required carries", pos, parser.pos)
+    values = parser.resolve_operands(inputs + inits, ins, pos)
+    props: dict[str, Attribute] = {
+        "dimension": IntegerAttr(dimension, i64),
+        "operandSegmentSizes": DenseArrayBase.from_list(i32, [n_in, n_carry]),
+        "resultSegmentSizes": DenseArrayBase.from_list(i32, [len(outs) - n_carry, n_carry]),
+    }
+    return cls.create(operands=values, result_types=outs, properties=props, attributes=attrs, regions=[region])
+
+
 def parse_convolution(cls: type[ShloOp], parser: Parser) -> ShloOp:
     """`(%a, %b) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1],
     window = {stride = [..], pad = [[..]], lhs_dilate = [..], rhs_dilate = [..],
@@ -638,6 +670,7 @@ PRETTY_PARSERS: dict[str, Callable[[type[ShloOp], Parser], ShloOp]] = {
     "while": parse_while,
     "reduce": parse_reduce,
     "convolution": parse_convolution,
+    "scan": parse_scan,
     "sdy_mesh": parse_sdy_mesh,
     "sdy_value": parse_sdy_value,
 }
@@ -747,6 +780,7 @@ _SPECIAL: dict[str, dict] = {
     "collective_permute": {},
     "collective_broadcast": {},
     "get_dimension_size": {"keywords": {"dim": "dimension"}},
+    "set_dimension_size": {"keywords": {"dim": "dimension"}},
     "composite": {"pretty": "composite"},
     "uniform_quantize": {},
     "uniform_dequantize": {},
@@ -779,7 +813,7 @@ CHLO_BINARY = (
     "broadcast_divide broadcast_remainder broadcast_maximum broadcast_minimum "
     "broadcast_power broadcast_atan2 broadcast_and broadcast_or broadcast_xor "
     "broadcast_shift_left broadcast_shift_right_logical broadcast_shift_right_arithmetic "
-    "broadcast_complex broadcast_next_after broadcast_polygamma broadcast_zeta"
+    "broadcast_complex broadcast_next_after broadcast_polygamma broadcast_zeta mulhi"
 ).split()
 CHLO_OPS: dict[str, type[ShloOp]] = {}
 for _name in CHLO_UNARY + CHLO_BINARY:
@@ -787,6 +821,8 @@ for _name in CHLO_UNARY + CHLO_BINARY:
 CHLO_OPS["top_k"] = _define("chlo.top_k", pretty="paren")
 CHLO_OPS["broadcast_compare"] = _define("chlo.broadcast_compare")
 CHLO_OPS["constant"] = _define("chlo.constant", pretty="constant")
+CHLO_OPS["ragged_dot"] = _define("chlo.ragged_dot")
+CHLO_OPS["scan"] = _define("chlo.scan", pretty="scan")
 
 SDY_OPS: dict[str, type[ShloOp]] = {
     "mesh": _define("sdy.mesh", pretty="sdy_mesh", short="none"),

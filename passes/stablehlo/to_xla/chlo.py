@@ -19,22 +19,26 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float64Type,
     IntegerType,
+    Signedness,
     TensorType,
     f32,
     f64,
     i1,
+    i64,
 )
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla import elementwise as xe
 from xla_opt.dialects.xla import shape_ops as xs
-from xla_opt.dialects.xla.element_types import is_complex, is_float
 from xla_opt.dialects.xla.computation import ReturnOp as XlaReturnOp
+from xla_opt.dialects.xla.element_types import is_complex, is_float, is_integer, is_unsigned
 
 from .common import (
     Builder,
     ByTable,
     Patterns,
+    bool_of,
+    check_isolated,
     elem,
     fail,
     i64_array,
@@ -44,6 +48,7 @@ from .common import (
     prop,
     scalar,
     shape,
+    take_regions,
 )
 
 PATTERNS = Patterns()
@@ -492,3 +497,249 @@ def _broadcast_binary(op, b, cls):
 
 
 PATTERNS.append(ByTable({f"chlo.broadcast_{n}": cls for n, cls in _BROADCAST_BINARY.items()}, _broadcast_binary))
+
+
+# --------------------------------------------------------------------------------------
+# mulhi
+# --------------------------------------------------------------------------------------
+
+
+@PATTERNS.rule("chlo.mulhi")
+def _mulhi(op, b):
+    """mulhi(x, y) = downcast((upcast(x) * upcast(y)) >> N): the high N bits of the
+    2N-bit product. Up to 32 bits the product is exact in 64 bits; 64-bit operands
+    multiply their 32-bit halves in ui64 (schoolbook), signed ones then subtract
+    `y` where x < 0 and `x` where y < 0 (two's complement: x_signed = x_unsigned - 2^64)."""
+    x, y = op.operands
+    e = elem(x)
+    if not is_integer(e):
+        fail(op, f"mulhi needs integer operands, got {e}")
+    width = e.width.data  # type: ignore[attr-defined]
+    unsigned = is_unsigned(e)
+    if width <= 32:
+        wide = IntegerType(64, Signedness.UNSIGNED if unsigned else Signedness.SIGNLESS)
+        product = b.mul(b.convert(x, wide), b.convert(y, wide))
+        shift = xe.ShiftRightLogicalOp if unsigned else xe.ShiftRightArithmeticOp
+        return [b.convert(b.binary(shift, product, width), e)]
+    u64 = IntegerType(64, Signedness.UNSIGNED)
+    u64_t = TensorType(u64, list(shape(x)))
+    ux = x if unsigned else b.one(xe.BitcastConvertOp, [x], u64_t)
+    uy = y if unsigned else b.one(xe.BitcastConvertOp, [y], u64_t)
+    mask = 0xFFFFFFFF
+
+    def halves(v):
+        return b.binary(xe.AndOp, v, mask), b.binary(xe.ShiftRightLogicalOp, v, 32)
+
+    (xl, xh), (yl, yh) = halves(ux), halves(uy)
+    ll, hl, lh, hh = b.mul(xl, yl), b.mul(xh, yl), b.mul(xl, yh), b.mul(xh, yh)
+    ll_hi = b.binary(xe.ShiftRightLogicalOp, ll, 32)
+    hl_lo, hl_hi = halves(hl)
+    cross = b.add_(b.add_(ll_hi, hl_lo), lh)
+    high = b.add_(b.add_(hl_hi, b.binary(xe.ShiftRightLogicalOp, cross, 32)), hh)
+    if unsigned:
+        return [high]
+    zero = b.full(ux, 0)
+    high = b.sub(high, b.select(b.compare("LT", x, 0), uy, zero))
+    high = b.sub(high, b.select(b.compare("LT", y, 0), ux, zero))
+    return [b.one(xe.BitcastConvertOp, [high], x.type)]
+
+
+# --------------------------------------------------------------------------------------
+# scan
+# --------------------------------------------------------------------------------------
+
+
+def _segments(op, name: str, total: int) -> tuple[int, int]:
+    sizes = ints(prop(op, name))
+    if len(sizes) != 2 or sum(sizes) != total or min(sizes) < 0:
+        fail(op, f"{name} must be two sizes adding up to {total}, got {sizes}")
+    return sizes[0], sizes[1]
+
+
+@PATTERNS.rule("chlo.scan")
+def _scan(op, b):
+    """chlo.scan (XLA's Scan): for i in 0..n-1 along `dimension` (n-1..0 when
+    `is_reverse`), the body maps (input slices at i, carries) to (output slices at i,
+    new carries); the results are the outputs (slices stacked along `dimension`) and
+    the last carries. Decomposed as an xla.while over (i, inputs, carries, outputs)
+    whose body slices the inputs, inlines the scan body and updates the outputs."""
+    n_in, n_carry = _segments(op, "operandSegmentSizes", len(op.operands))
+    n_out, _ = _segments(op, "resultSegmentSizes", len(op.results))
+    inputs, inits = list(op.operands[:n_in]), list(op.operands[n_in:])
+    dim = int_of(prop(op, "dimension"))
+    reverse = bool_of(prop(op, "is_reverse"))
+    check_isolated(op)
+    out_types = [r.type for r in op.results[:n_out]]
+    extents = {shape(t)[dim] for t in [*(v.type for v in inputs), *out_types] if 0 <= dim < len(shape(t))}
+    if any(not 0 <= dim < len(shape(t)) for t in [*(v.type for v in inputs), *out_types]):
+        fail(op, f"scan dimension {dim} is out of bounds of an input or output")
+    if len(extents) != 1:
+        fail(op, f"inputs and outputs must have one extent along the scan dimension {dim}, got {sorted(extents)}")
+    (n,) = extents
+    body = take_regions(op)[0].blocks[0]
+    if len(body.args) != n_in + n_carry:
+        fail(op, f"expects {n_in + n_carry} arguments in the body, but got {len(body.args)}")
+
+    index_t = scalar(i64)
+    zeros = [b.constant(0, t) for t in out_types]
+    state = [b.constant(0, index_t), *inputs, *inits, *zeros]
+    state_types = [v.type for v in state]
+
+    cond = Block(arg_types=state_types)
+    cb = _block_builder(cond, op)
+    cb.finish([cb.compare("LT", cond.args[0], cb.constant(n, index_t))])
+
+    loop = Block(arg_types=state_types)
+    lb = _block_builder(loop, op)
+    i = loop.args[0]
+    at = lb.sub(lb.constant(n - 1, index_t), i) if reverse else i
+    zero = lb.constant(0, index_t)
+
+    def starts(rank: int) -> list[SSAValue]:
+        return [at if d == dim else zero for d in range(rank)]
+
+    slices = []
+    for x in loop.args[1 : 1 + n_in]:
+        dims = list(shape(x))
+        one = lb.one(xs.DynamicSliceOp, [x, starts(len(dims))], TensorType(elem(x), dims[:dim] + [1] + dims[dim + 1 :]),
+                     {"slice_sizes": i64_array(dims[:dim] + [1] + dims[dim + 1 :])})  # fmt: skip
+        slices.append(lb.one(xs.ReshapeOp, [one], TensorType(elem(x), dims[:dim] + dims[dim + 1 :])))
+    carries = list(loop.args[1 + n_in : 1 + n_in + n_carry])
+    results = lb.inline(body, [*slices, *carries])
+    if len(results) != n_out + n_carry:
+        fail(op, f"the body returns {len(results)} values for {n_out} outputs and {n_carry} carries")
+    outputs = []
+    for acc, piece in zip(loop.args[1 + n_in + n_carry :], results[:n_out], strict=True):
+        dims = list(shape(acc))
+        lifted = lb.one(xs.ReshapeOp, [piece], TensorType(elem(acc), dims[:dim] + [1] + dims[dim + 1 :]))
+        outputs.append(lb.one(xs.DynamicUpdateSliceOp, [acc, lifted, starts(len(dims))], acc.type))
+    next_i = lb.add_(i, lb.constant(1, index_t))
+    lb.finish([next_i, *loop.args[1 : 1 + n_in], *results[n_out:], *outputs])
+
+    new = b.build(xla.WhileOp, [state], state_types, regions=[Region(cond), Region(loop)])
+    final = list(new.results)
+    return [*final[1 + n_in + n_carry :], *final[1 + n_in : 1 + n_in + n_carry]]
+
+
+class _BlockBuilder(Builder):
+    """A Builder appending to a new block (before its placeholder terminator)."""
+
+    def inline(self, block: Block, args: Sequence[SSAValue]) -> list[SSAValue]:
+        """Move `block`'s ops here, its arguments replaced by `args`; the values its
+        terminator returned."""
+        for arg, value in zip(block.args, args, strict=True):
+            arg.replace_all_uses_with(value)
+        *ops, terminator = list(block.ops)
+        for inner in ops:
+            inner.detach()
+            self.add(inner)
+        returned = list(terminator.operands)
+        terminator.detach()
+        terminator.erase()
+        return returned
+
+    def finish(self, values: Sequence[SSAValue]) -> None:
+        self.op.operands = list(values)
+
+
+def _block_builder(block: Block, at: Operation) -> _BlockBuilder:
+    """New ops take `at`'s location."""
+    placeholder = XlaReturnOp.build(operands=[[]])
+    placeholder.location = at.location
+    block.add_op(placeholder)
+    return _BlockBuilder(placeholder)
+
+
+# --------------------------------------------------------------------------------------
+# ragged_dot
+# --------------------------------------------------------------------------------------
+
+
+@PATTERNS.rule("chlo.ragged_dot")
+def _ragged_dot(op, b):
+    """chlo.ragged_dot, decomposed as CHLO's legalization does: group j covers the
+    `group_sizes[..., j]` consecutive indices of the lhs ragged dimension after the
+    earlier groups'. Mode 1 (ragged non-contracting dim, rhs group dim g):
+    `[b,m,k], [g,b,k,n], [b,g] -> [b,m,n]`, the sum over j of the dot of the lhs
+    masked to group j's rows with rhs[j]. Mode 2 (ragged contracting dim):
+    `[b,m,k], [b,k,n], [b,g] -> [g,b,m,n]`, the dot of the lhs masked to group j's
+    part of k, for each j. Mode 3 (ragged batch dim): the plain dot_general.
+    `group_sizes` is `[g]` or `[lhs batch dims..., g]`."""
+    lhs, rhs, sizes = op.operands
+    numbers = prop(op, "ragged_dot_dimension_numbers")
+    if numbers is None:
+        fail(op, "ragged_dot needs ragged_dot_dimension_numbers")
+    dn = {name: numbers.ints(name) for name in (  # type: ignore[union-attr]
+        "lhs_batching_dimensions", "rhs_batching_dimensions", "lhs_contracting_dimensions",
+        "rhs_contracting_dimensions", "lhs_ragged_dimensions", "rhs_group_dimensions")}  # fmt: skip
+    lb, rb = dn["lhs_batching_dimensions"], dn["rhs_batching_dimensions"]
+    lc, rc = dn["lhs_contracting_dimensions"], dn["rhs_contracting_dimensions"]
+    if len(dn["lhs_ragged_dimensions"]) != 1 or len(dn["rhs_group_dimensions"]) > 1:
+        fail(op, "ragged_dot needs one lhs ragged dimension and at most one rhs group dimension")
+    (ragged,) = dn["lhs_ragged_dimensions"]
+    result_e = elem(op.results[0])
+    lhs, rhs = b.convert(lhs, result_e), b.convert(rhs, result_e)
+    dot_props = {"lhs_batching_dimensions": i64_array(lb), "lhs_contracting_dimensions": i64_array(lc)}
+    if ragged in lb:  # mode 3
+        return [b.one(xla.DotGeneralOp, [lhs, rhs], op.results[0].type,
+                      {**dot_props, "rhs_batching_dimensions": i64_array(rb), "rhs_contracting_dimensions": i64_array(rc)})]  # fmt: skip
+    lhs_dims, rhs_dims = list(shape(lhs)), list(shape(rhs))
+    group_dim = dn["rhs_group_dimensions"][0] if dn["rhs_group_dimensions"] else None
+    mode1 = ragged not in lc
+    if mode1 == (group_dim is None):
+        fail(op, "a ragged non-contracting dimension needs an rhs group dimension, a ragged contracting one none")
+    groups = shape(sizes)[-1]
+    batch_extents = [lhs_dims[d] for d in lb]
+    if list(shape(sizes)) not in ([groups], [*batch_extents, groups]):
+        fail(op, f"group_sizes {list(shape(sizes))} must be [g] or [lhs batch dims..., g] = {[*batch_extents, groups]}")
+    if mode1 and rhs_dims[group_dim] != groups:  # type: ignore[index]
+        fail(op, f"rhs group dimension {group_dim} has {rhs_dims[group_dim]} groups, group_sizes {groups}")  # type: ignore[index]
+
+    def rhs_without_group(d: int) -> int:
+        return d - 1 if group_dim is not None and d > group_dim else d
+
+    dot_props["rhs_batching_dimensions"] = i64_array([rhs_without_group(d) for d in rb])
+    dot_props["rhs_contracting_dimensions"] = i64_array([rhs_without_group(d) for d in rc])
+    index_e = elem(sizes)
+    # a group's bounds, broadcast to the lhs: its batch dims map onto the lhs's
+    bound_t = TensorType(index_e, lhs_dims)
+    bound_dims = i64_array(lb if len(shape(sizes)) > 1 else [])
+    position = b.one(xe.IotaOp, [], bound_t, {"iota_dimension": i64_attr(ragged)})
+    zero_lhs = b.full(lhs, 0)
+    batch_shape = list(shape(sizes)[:-1])
+    start = b.constant(0, TensorType(index_e, batch_shape))
+    partials = []
+    for j in range(groups):
+        size_j = b.one(xs.SliceOp, [sizes], TensorType(index_e, [*batch_shape, 1]), {
+            "start_indices": i64_array([0] * len(batch_shape) + [j]),
+            "limit_indices": i64_array([*batch_shape, j + 1]),
+            "strides": i64_array([1] * (len(batch_shape) + 1))})  # fmt: skip
+        end = b.add_(start, b.one(xs.ReshapeOp, [size_j], TensorType(index_e, batch_shape)))
+        lo = b.one(xs.BroadcastInDimOp, [start], bound_t, {"broadcast_dimensions": bound_dims})
+        hi = b.one(xs.BroadcastInDimOp, [end], bound_t, {"broadcast_dimensions": bound_dims})
+        inside = b.binary(xe.AndOp, b.compare("GE", position, lo), b.compare("LT", position, hi))
+        masked = b.one(xe.SelectOp, [inside, lhs, zero_lhs], lhs.type)
+        operand = rhs
+        if mode1:
+            picked = list(rhs_dims)
+            picked[group_dim] = 1  # type: ignore[index]
+            starts = [0] * len(rhs_dims)
+            starts[group_dim] = j  # type: ignore[index]
+            limits = list(rhs_dims)
+            limits[group_dim] = j + 1  # type: ignore[index]
+            one = b.one(xs.SliceOp, [rhs], TensorType(result_e, picked), {
+                "start_indices": i64_array(starts), "limit_indices": i64_array(limits),
+                "strides": i64_array([1] * len(rhs_dims))})  # fmt: skip
+            kept = [n for d, n in enumerate(rhs_dims) if d != group_dim]
+            operand = b.one(xs.ReshapeOp, [one], TensorType(result_e, kept))
+        partial_t = op.results[0].type if mode1 else TensorType(result_e, list(shape(op.results[0]))[1:])
+        partials.append(b.one(xla.DotGeneralOp, [masked, operand], partial_t, dot_props))
+        start = end
+    if mode1:
+        total = partials[0]
+        for p in partials[1:]:
+            total = b.add_(total, p)
+        return [total]
+    out_dims = list(shape(op.results[0]))
+    lifted = [b.one(xs.ReshapeOp, [p], TensorType(result_e, [1, *out_dims[1:]])) for p in partials]
+    return [b.one(xs.ConcatenateOp, [lifted], op.results[0].type, {"dimension": i64_attr(0)})]

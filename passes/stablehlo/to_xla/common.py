@@ -30,7 +30,7 @@ from xdsl.irdl import VariadicDef
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
-from xla_opt.dialects.stablehlo.attrs import StablehloTokenType
+from xla_opt.dialects.stablehlo.attrs import OpaqueAttr, StablehloTokenType
 from xla_opt.dialects.xla.element_types import TokenType
 from xla_opt.dialects.xla import elementwise as xe
 
@@ -142,10 +142,19 @@ def field(op: Operation, attr_name: str, key: str) -> Attribute | None:
 
 
 def convert_type(t: Attribute) -> Attribute:
+    """StableHLO's types as xla's: tokens; a bounded dynamic tensor
+    (`tensor<?xf32, #stablehlo.bounds<10>>`) is its static bound, as XLA's dynamic
+    shapes are (the dynamic size travels with the value, see set_dimension_size)."""
     if isinstance(t, StablehloTokenType):
         return TokenType()
     if isinstance(t, TupleType):
         return TupleType(ArrayAttr([convert_type(e) for e in t.types.data]))
+    if isinstance(t, TensorType) and isinstance(t.encoding, OpaqueAttr) and t.encoding.name == "stablehlo.bounds":
+        bounds = [b.strip() for b in t.encoding.body.data.split(",")]
+        dims = list(t.get_shape())
+        if len(bounds) != len(dims) or any(d < 0 and not b.isdigit() for d, b in zip(dims, bounds, strict=True)):
+            raise MalformedAttribute(f"bounds {t.encoding} do not bound every dynamic dimension of {t}")
+        return TensorType(t.element_type, [int(b) if d < 0 else d for d, b in zip(dims, bounds, strict=True)])
     return t
 
 

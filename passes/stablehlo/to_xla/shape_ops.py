@@ -57,6 +57,7 @@ PATTERNS.add("stablehlo.pad", props_rule(
     interior_padding=("interior_padding", ARR),
 ))
 PATTERNS.add("stablehlo.get_dimension_size", props_rule(xs.GetDimensionSizeOp, dimension=("dimension", INT)))
+PATTERNS.add("stablehlo.set_dimension_size", props_rule(xs.SetDimensionSizeOp, dimension=("dimension", INT)))
 PATTERNS.add("stablehlo.get_tuple_element", props_rule(xs.GetTupleElementOp, index=("index", INT)))
 
 
