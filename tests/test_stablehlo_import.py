@@ -457,3 +457,18 @@ def test_chlo_ragged_dot_modes_2_and_3(backend):
                                 rc="[1]", ragged=0, group="[]")  # fmt: skip
     (got,) = xla_opt.run(program, lhs, rhs, np.array([1, 1], np.int32), backend=backend)
     np.testing.assert_allclose(got, lhs @ rhs, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_dynamic_gather_and_conv_with_constant_operands_run(backend):
+    """Issue 13: dynamic_gather (constant slice sizes) is a gather, dynamic_conv
+    (constant padding) a convolution; numpy by the definitions."""
+    chunk = (ROOT / "lit_tests" / "stablehlo" / "import_dynamic_shapes.mlir").read_text().split("// -----")[3]
+    x = f32(3, 4)
+    i = np.array([[2], [0]], np.int32)
+    img, k = f32(1, 1, 5, 5), f32(1, 1, 3, 3)
+    gathered, conv = xla_opt.run(chunk, x, i, img, k, backend=backend)
+    np.testing.assert_array_equal(gathered, x[[2, 0]])
+    padded = np.pad(img[0, 0], 1)
+    expected = np.array([[(padded[r : r + 3, c : c + 3] * k[0, 0]).sum() for c in range(5)] for r in range(5)])
+    np.testing.assert_allclose(conv[0, 0], expected, rtol=1e-5, atol=1e-5)

@@ -44,3 +44,34 @@ func.func @mismatch(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
   %0 = stablehlo.dynamic_reshape %x, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
+
+// -----
+
+// dynamic_gather and dynamic_conv with constant slice sizes / padding: gather and convolution.
+// CHECK-LABEL: func.func @main
+// CHECK: xla.gather %{{.*}} slice_sizes = [1, 4]
+// CHECK: xla.convolution %{{.*}} padding = {{\[}}[1, 1], [1, 1]]
+func.func @main(%x: tensor<3x4xf32>, %i: tensor<2x1xi32>, %img: tensor<1x1x5x5xf32>, %k: tensor<1x1x3x3xf32>) -> (tensor<2x4xf32>, tensor<1x1x5x5xf32>) {
+  %sizes = stablehlo.constant dense<[1, 4]> : tensor<2xi64>
+  %0 = "stablehlo.dynamic_gather"(%x, %i, %sizes) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>} : (tensor<3x4xf32>, tensor<2x1xi32>, tensor<2xi64>) -> tensor<2x4xf32>
+  %pad = stablehlo.constant dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>
+  %1 = "stablehlo.dynamic_conv"(%img, %k, %pad) {dimension_numbers = #stablehlo.conv<[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]>, window_strides = array<i64: 1, 1>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x1x5x5xf32>, tensor<1x1x3x3xf32>, tensor<2x2xi64>) -> tensor<1x1x5x5xf32>
+  return %0, %1 : tensor<2x4xf32>, tensor<1x1x5x5xf32>
+}
+
+// -----
+
+func.func @dynamic_gather_sizes(%x: tensor<3x4xf32>, %i: tensor<2x1xi32>, %sizes: tensor<2xi64>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{'stablehlo.dynamic_gather' op the slice sizes must be an integer constant: a run-time shape has no static form here}}
+  %0 = "stablehlo.dynamic_gather"(%x, %i, %sizes) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>} : (tensor<3x4xf32>, tensor<2x1xi32>, tensor<2xi64>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @dynamic_conv_padding_shape(%img: tensor<1x1x5x5xf32>, %k: tensor<1x1x3x3xf32>) -> tensor<1x1x5x5xf32> {
+  %pad = stablehlo.constant dense<1> : tensor<4xi64>
+  // expected-error @+1 {{'stablehlo.dynamic_conv' op the padding must be a [N, 2] tensor, got tensor<4xi64>}}
+  %1 = "stablehlo.dynamic_conv"(%img, %k, %pad) {dimension_numbers = #stablehlo.conv<[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]>, window_strides = array<i64: 1, 1>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x1x5x5xf32>, tensor<1x1x3x3xf32>, tensor<4xi64>) -> tensor<1x1x5x5xf32>
+  return %1 : tensor<1x1x5x5xf32>
+}

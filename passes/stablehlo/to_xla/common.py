@@ -178,6 +178,16 @@ def scalar(t: Attribute) -> TensorType:
     return TensorType(t, [])
 
 
+def constant_ints(op, value, what: str) -> list[int]:
+    """The integers of a constant operand (a shape, bounds, paddings), or a located
+    error: a truly dynamic shape has no static xla form."""
+    owner = value.owner
+    attr = prop(owner, "value") if getattr(owner, "name", "") in ("stablehlo.constant", "xla.constant") else None
+    if not isinstance(attr, DenseIntOrFPElementsAttr) or not isinstance(elem(value), IntegerType):
+        fail(op, f"{what} must be an integer constant: a run-time shape has no static form here")
+    return [int(v) for v in attr.get_values()] if len(attr) else []
+
+
 # --------------------------------------------------------------------------------------
 # The builder the rules use: inserts xla ops before the op being converted
 # --------------------------------------------------------------------------------------

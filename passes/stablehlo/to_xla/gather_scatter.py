@@ -17,6 +17,7 @@ from .common import (
     Patterns,
     bool_of,
     check_isolated,
+    constant_ints,
     elem,
     fail,
     field,
@@ -68,8 +69,19 @@ def _check_batching(op, operand, indices, operand_batching, indices_batching, in
 
 @PATTERNS.rule("stablehlo.gather")
 def _gather(op, b):
+    return _gather_slices(op, b, ints(prop(op, "slice_sizes")))
+
+
+@PATTERNS.rule("stablehlo.dynamic_gather")
+def _dynamic_gather(op, b):
+    """dynamic_gather: a gather whose slice sizes are its third operand; constant
+    sizes are the static gather's."""
+    return _gather_slices(op, b, constant_ints(op, op.operands[2], "the slice sizes"))
+
+
+def _gather_slices(op, b, slice_sizes: list[int]):
     key = "dimension_numbers"
-    operand, indices = op.operands
+    operand, indices = op.operands[:2]
     index_vector_dim = int_of(field(op, key, "index_vector_dim"), 0)
     collapsed = ints(field(op, key, "collapsed_slice_dims"))
     start_index_map = ints(field(op, key, "start_index_map"))
@@ -87,7 +99,7 @@ def _gather(op, b):
         "collapsed_slice_dims": i64_array(collapsed),
         "start_index_map": i64_array(start_index_map),
         "index_vector_dim": i64_attr(index_vector_dim),
-        "slice_sizes": i64_array(ints(prop(op, "slice_sizes"))),
+        "slice_sizes": i64_array(slice_sizes),
     }
     if prop(op, "indices_are_sorted") is not None:
         props["indices_are_sorted"] = BoolAttr.from_bool(bool_of(prop(op, "indices_are_sorted")))

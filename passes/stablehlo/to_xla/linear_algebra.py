@@ -15,6 +15,7 @@ from .common import (
     ARR,
     Patterns,
     bool_of,
+    constant_ints,
     elem,
     fail,
     field,
@@ -26,6 +27,7 @@ from .common import (
     prop,
     props_rule,
     result_types,
+    shape,
 )
 
 PATTERNS = Patterns()
@@ -72,10 +74,24 @@ _CONV_ARRAYS = ("input_spatial_dimensions", "kernel_spatial_dimensions", "output
 
 @PATTERNS.rule("stablehlo.convolution")
 def _convolution(op, b):
+    return _convolve(op, b, matrix(prop(op, "padding"), 2) if prop(op, "padding") is not None else None)
+
+
+@PATTERNS.rule("stablehlo.dynamic_conv")
+def _dynamic_conv(op, b):
+    """dynamic_conv: a convolution whose padding is its third operand; a constant
+    padding is the static convolution's."""
+    flat = constant_ints(op, op.operands[2], "the padding")
+    if len(flat) % 2 or list(shape(op.operands[2])) != [len(flat) // 2, 2]:
+        fail(op, f"the padding must be a [N, 2] tensor, got {op.operands[2].type}")
+    return _convolve(op, b, [flat[i : i + 2] for i in range(0, len(flat), 2)])
+
+
+def _convolve(op, b, padding: list[list[int]] | None):
     lhs_type, rhs_type = (elem(v) for v in op.operands[:2])
     if lhs_type != rhs_type:  # StableHLO (C27): one element type for both inputs
         fail(op, f"the lhs element type {lhs_type} and the rhs element type {rhs_type} differ")
-    lhs, rhs = to_result_element(op, b, op.operands)
+    lhs, rhs = to_result_element(op, b, op.operands[:2])
     props: dict[str, Attribute] = {}
     for name in _CONV_SCALARS:
         props[name] = i64_attr(int_of(field(op, "dimension_numbers", name)))
@@ -85,8 +101,8 @@ def _convolution(op, b):
     for name in ("window_strides", "lhs_dilation", "rhs_dilation"):
         if prop(op, name) is not None:
             props[name] = i64_array(ints(prop(op, name)))
-    if prop(op, "padding") is not None:
-        props["padding"] = i64_matrix(matrix(prop(op, "padding"), 2)) if n else None
+    if padding is not None:
+        props["padding"] = i64_matrix(padding) if n else None
     for name in ("feature_group_count", "batch_group_count"):
         if prop(op, name) is not None:
             props[name] = i64_attr(int_of(prop(op, name)))

@@ -3,7 +3,7 @@ the dynamic-shape ops whose shape operands are constants, as their static forms.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, TensorType
+from xdsl.dialects.builtin import TensorType
 from xla_opt.dialects.xla import elementwise as xe
 from xla_opt.dialects.xla import shape_ops as xs
 
@@ -11,7 +11,7 @@ from .common import (
     ARR,
     INT,
     Patterns,
-    elem,
+    constant_ints,
     fail,
     i64_array,
     i64_attr,
@@ -83,16 +83,6 @@ def _concatenate(op, b):
 # ---- dynamic-shape ops whose shape operands are constants: their static forms --------
 
 
-def _constant_ints(op, value, what: str) -> list[int]:
-    """The integers of a constant operand (a shape, bounds, paddings), or a located
-    error: a truly dynamic shape has no static xla form."""
-    owner = value.owner
-    attr = prop(owner, "value") if getattr(owner, "name", "") in ("stablehlo.constant", "xla.constant") else None
-    if not isinstance(attr, DenseIntOrFPElementsAttr) or not isinstance(elem(value), IntegerType):
-        fail(op, f"{what} must be an integer constant: a run-time shape has no static form here")
-    return [int(v) for v in attr.get_values()] if len(attr) else []
-
-
 def _static_result(op, shape_values: list[int] | None = None) -> None:
     result = op.results[0].type
     if not isinstance(result, TensorType) or any(d < 0 for d in result.get_shape()):
@@ -103,20 +93,20 @@ def _static_result(op, shape_values: list[int] | None = None) -> None:
 
 @PATTERNS.rule("stablehlo.dynamic_reshape")
 def _dynamic_reshape(op, b):
-    _static_result(op, _constant_ints(op, op.operands[1], "the output shape"))
+    _static_result(op, constant_ints(op, op.operands[1], "the output shape"))
     return [b.one(xs.ReshapeOp, [op.operands[0]], op.results[0].type)]
 
 
 @PATTERNS.rule("stablehlo.dynamic_broadcast_in_dim")
 def _dynamic_broadcast_in_dim(op, b):
-    _static_result(op, _constant_ints(op, op.operands[1], "the output dimensions"))
+    _static_result(op, constant_ints(op, op.operands[1], "the output dimensions"))
     props = {"broadcast_dimensions": i64_array(ints(prop(op, "broadcast_dimensions")))}
     return [b.one(xs.BroadcastInDimOp, [op.operands[0]], op.results[0].type, props)]
 
 
 @PATTERNS.rule("stablehlo.dynamic_iota")
 def _dynamic_iota(op, b):
-    _static_result(op, _constant_ints(op, op.operands[0], "the output shape"))
+    _static_result(op, constant_ints(op, op.operands[0], "the output shape"))
     props = {"iota_dimension": i64_attr(int_of(prop(op, "iota_dimension")))}
     return [b.one(xe.IotaOp, [], op.results[0].type, props)]
 
@@ -125,7 +115,7 @@ def _dynamic_iota(op, b):
 def _real_dynamic_slice(op, b):
     _static_result(op)
     starts, limits, strides = (
-        _constant_ints(op, v, what) for v, what in zip(op.operands[1:4], ("start_indices", "limit_indices", "strides"))
+        constant_ints(op, v, what) for v, what in zip(op.operands[1:4], ("start_indices", "limit_indices", "strides"))
     )
     props = {"start_indices": i64_array(starts), "limit_indices": i64_array(limits), "strides": i64_array(strides)}
     return [b.one(xs.SliceOp, [op.operands[0]], op.results[0].type, props)]
@@ -135,7 +125,7 @@ def _real_dynamic_slice(op, b):
 def _dynamic_pad(op, b):
     _static_result(op)
     low, high, interior = (
-        _constant_ints(op, v, what)
+        constant_ints(op, v, what)
         for v, what in zip(op.operands[2:5], ("edge_padding_low", "edge_padding_high", "interior_padding"))
     )
     props = {"edge_padding_low": i64_array(low), "edge_padding_high": i64_array(high), "interior_padding": i64_array(interior)}
