@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -17,10 +18,11 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Operation
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Span
 
 
 @dataclass(frozen=True)
@@ -62,13 +64,24 @@ class LocatingParser(Parser):
         index = bisect.bisect_right(self._line_starts, offset) - 1
         return index + 1 + self._line_offset, offset - self._line_starts[index] + 1
 
+    def _location(self, offset: int) -> FileLineColLoc:
+        line, col = self.location_of(offset)
+        return FileLineColLoc(StringAttr(self._file), IntAttr(line), IntAttr(col))
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
         op = super().parse_operation()
         if isinstance(op.location, UnknownLoc):
-            line, col = self.location_of(start)
-            op.location = FileLineColLoc(StringAttr(self._file), IntAttr(line), IntAttr(col))
+            op.location = self._location(start)
         return op
+
+    def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
+        # A block argument (a function's included) without `loc(...)` is located at its
+        # name, as in MLIR.
+        super()._register_ssa_definition(name, values, span)
+        for value in values:
+            if isinstance(value, BlockArgument) and isinstance(value.location, UnknownLoc):
+                value.location = self._location(span.start)
 
 
 def parse_error_diagnostic(e: ParseError, line_offset: int = 0) -> Diagnostic:
@@ -87,9 +100,9 @@ def parse_source(
     raised as `DiagnosticError`."""
     if not _strip_comments(text).strip():
         return ModuleOp([])
-    parser = LocatingParser(ctx, text, name, line_offset)
     try:
-        return parser.parse_module()
+        # the parser lexes its first token when it is made: a bad character is a ParseError
+        return LocatingParser(ctx, text, name, line_offset).parse_module()
     except ParseError as e:
         raise DiagnosticError([parse_error_diagnostic(e, line_offset)]) from None
 

@@ -43,6 +43,13 @@ Each fix is an upstream candidate; the list says what and why:
    int)"). A float complex takes any mix of int and float parts (each converted
    exactly as a real literal would be); an integer part written as a float, or a
    boolean part, stays an error, now at the literal.
+9. Locations survive rewrites (MLIR's rule: an op a pattern creates takes the location
+   of the op it replaces): xDSL 0.74's rewriter leaves new ops at `loc(unknown)`. An op
+   a PatternRewriter inserts without a location, the ops and block arguments it holds
+   included, takes the location of the op being replaced (`replace`) or else of the
+   matched op; a block argument the rewriter adds takes its parent op's location, and
+   `replace_value_with_new_type` keeps a block argument's location (xDSL drops it).
+   Ops that already have a location (moved, not created) keep theirs.
 """
 
 from __future__ import annotations
@@ -64,7 +71,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Block, ErasedSSAValue, Operation
+from xdsl.ir import Block, BlockArgument, ErasedSSAValue, Operation
 from xdsl.parser import Parser
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.parser.attribute_parser import AttrParser
@@ -87,6 +94,7 @@ def install() -> None:
     _install_llvm_casts()
     _install_linear_verifier()
     _install_mixed_complex_literals()
+    _install_rewrite_locations()
     _installed = True
 
 
@@ -396,3 +404,66 @@ def _install_mixed_complex_literals() -> None:
         return original_to_complex(self, parser, type)
 
     element.to_complex = to_complex
+
+
+# --------------------------------------------------------------------------------------
+# 9. locations survive rewrites
+# --------------------------------------------------------------------------------------
+
+
+def _locate_new_ops(ops, anchor: Operation | None) -> None:  # type: ignore[no-untyped-def]
+    """Give every op of `ops` created without a location (and the ops and block
+    arguments inside it that have none) the location of `anchor`."""
+    if anchor is None or isinstance(anchor.location, UnknownLoc):
+        return
+    location = anchor.location
+    for op in (ops,) if isinstance(ops, Operation) else ops:
+        if not isinstance(op.location, UnknownLoc):
+            continue  # an op moved, not created
+        for inner in op.walk():
+            if isinstance(inner.location, UnknownLoc):
+                inner.location = location
+            for region in inner.regions:
+                for block in region.blocks:
+                    for arg in block.args:
+                        if isinstance(arg.location, UnknownLoc):
+                            arg.location = location
+
+
+def _install_rewrite_locations() -> None:
+    from xdsl.pattern_rewriter import PatternRewriter
+    from xdsl.rewriter import Rewriter
+
+    original_insert = PatternRewriter.insert
+    original_replace = PatternRewriter.replace
+    original_insert_block_argument = PatternRewriter.insert_block_argument
+    original_replace_value_with_new_type = Rewriter.replace_value_with_new_type
+
+    def insert(self, op, insertion_point=None):  # type: ignore[no-untyped-def]
+        anchor = getattr(self, "_replaced_op", None) or self._current_operation
+        _locate_new_ops(op, anchor)
+        return original_insert(self, op, insertion_point)
+
+    def replace(self, op, new_ops, new_results=None, safe_erase=True):  # type: ignore[no-untyped-def]
+        outer, self._replaced_op = getattr(self, "_replaced_op", None), op
+        try:
+            original_replace(self, op, new_ops, new_results, safe_erase)
+        finally:
+            self._replaced_op = outer
+
+    def insert_block_argument(self, block, index, arg_type):  # type: ignore[no-untyped-def]
+        arg = original_insert_block_argument(self, block, index, arg_type)
+        if isinstance(arg.location, UnknownLoc) and (owner := block.parent_op()) is not None:
+            arg.location = owner.location
+        return arg
+
+    def replace_value_with_new_type(val, new_type):  # type: ignore[no-untyped-def]
+        new_value = original_replace_value_with_new_type(val, new_type)
+        if isinstance(val, BlockArgument) and isinstance(new_value, BlockArgument):
+            new_value.location = val.location
+        return new_value
+
+    PatternRewriter.insert = insert  # type: ignore[method-assign]
+    PatternRewriter.replace = replace  # type: ignore[method-assign]
+    PatternRewriter.insert_block_argument = insert_block_argument  # type: ignore[method-assign]
+    Rewriter.replace_value_with_new_type = staticmethod(replace_value_with_new_type)  # type: ignore[method-assign]
