@@ -47,3 +47,132 @@ func.func @main(%x: tensor<2xf32>) -> tensor<2xi32> {
 }"""
     with pytest.raises(xla_opt.ProgramError, match=r"<program>:3:3: error: 'xla.convert' op result type tensor<3xi32> must"):
         xla_opt.compile(bad)
+
+
+# ---- optimize: a pass pipeline from Python, with xla-opt's diagnostics --------------
+
+
+def test_optimize_runs_a_pipeline_and_leaves_its_input():
+    module = xla_opt.load_program(PROGRAM)
+    before = str(module)
+    lowered = xla_opt.optimize(module, "xla-legalize-broadcast,convert-xla-to-linalg,canonicalize")
+    assert str(module) == before
+    assert "linalg.generic" in str(lowered) and "xla." not in str(lowered)
+    # text in, and the result of one pipeline into another
+    llvm = xla_opt.optimize(xla_opt.optimize(PROGRAM, "xla-legalize-broadcast"), "xla-to-llvm")
+    assert {op.dialect_name() for op in llvm.walk()} <= {"builtin", "llvm"}
+
+
+def xla_opt_cli(path, pipeline: str) -> str:
+    import subprocess
+    import sys
+
+    cli = subprocess.run(
+        [sys.executable, "-m", "xla_opt.opt_main", str(path), "-p", pipeline], capture_output=True, text=True, check=False
+    )
+    assert cli.returncode == 1 and "Traceback" not in cli.stderr
+    return cli.stderr.strip()
+
+
+@pytest.mark.parametrize(
+    "pipeline",
+    ["no-such-pass", "canonicalize{", "canonicalize{no-such-option=1}", "convert-xla-to-linalg"],
+)
+def test_optimize_errors_are_the_clis(tmp_path, pipeline):
+    """The same one-line diagnostics as xla-opt: a bad pipeline, and a pass whose
+    input it cannot lower (implicit broadcasting left: located at the op)."""
+    path = tmp_path / "prog.mlir"
+    path.write_text(PROGRAM)
+    with pytest.raises(xla_opt.ProgramError) as error:
+        xla_opt.optimize(path, pipeline)
+    expected = xla_opt_cli(path, pipeline).replace("xla-opt:", f"{path}:", 1)
+    assert str(error.value).replace("xla-opt:", f"{path}:", 1) == expected
+    assert "\n" not in str(error.value)
+
+
+def test_optimize_parse_errors_are_located():
+    with pytest.raises(xla_opt.ProgramError, match=r"^<program>:3:\d+: error: "):
+        xla_opt.optimize("func.func @main() {\n  func.return\n  %0 = xla.nope\n}", "cse")
+
+
+# ---- bf16 inputs stored as numpy's raw V2 --------------------------------------------
+
+BF16_PROGRAM = """
+func.func @main(%x: tensor<3xbf16>) -> tensor<3xbf16> {
+  %0 = xla.add %x, %x : tensor<3xbf16>
+  func.return %0 : tensor<3xbf16>
+}"""
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_raw_v2_arrays_are_bf16_as_in_xla_run(tmp_path, backend):
+    """np.save of an ml_dtypes bfloat16 array loads back as V2 records: run reads them
+    as bf16 (as xla-run --input does); a V2 array for another type is a dtype error."""
+    import subprocess
+    import sys
+
+    import ml_dtypes
+
+    x = np.array([1.5, -2, 0.25], ml_dtypes.bfloat16)
+    np.save(tmp_path / "x.npy", x)
+    raw = np.load(tmp_path / "x.npy")
+    assert raw.dtype == np.dtype("V2")
+    (y,) = xla_opt.run(BF16_PROGRAM, raw, backend=backend)
+    assert y.dtype == ml_dtypes.bfloat16
+    np.testing.assert_array_equal(y.astype(np.float32), [3, -4, 0.5])
+    (tmp_path / "p.mlir").write_text(BF16_PROGRAM)
+    cli = subprocess.run(
+        [sys.executable, "-m", "xla_opt.run_main", str(tmp_path / "p.mlir"), "--input", str(tmp_path / "x.npy")],
+        capture_output=True, text=True, check=False,
+    )
+    assert cli.returncode == 0 and "3" in cli.stdout and "-4" in cli.stdout
+    with pytest.raises(ValueError, match=r"input #0 of @main: expected dtype float32, got \|V2"):
+        xla_opt.run(PROGRAM, raw[:2], 1, backend=backend)
+
+
+# ---- the entry function ----------------------------------------------------------------
+
+
+def test_the_only_function_is_the_entry():
+    program = PROGRAM.replace("@main", "@scale")
+    (y,) = xla_opt.run(program, [1, 2], 2)
+    np.testing.assert_array_equal(y, [2, 4])
+    with pytest.raises(ValueError, match=r"no function @main in the program \(functions: scale, other\)"):
+        xla_opt.run(program + PROGRAM.replace("@main", "@other"), [1, 2], 2)
+
+
+# ---- public imports ---------------------------------------------------------------------
+
+
+def test_every_op_and_type_predicate_is_public():
+    """Every op class of the dialect (whatever its family module) and the type
+    predicates a pass needs import from xla_opt.dialects.xla."""
+    import xla_opt.dialects.xla as dialect
+
+    names = {op.__name__ for op in dialect.ALL_OPS}
+    assert {"AddOp", "DotOp", "DotGeneralOp", "ReduceOp", "WhileOp", "GatherOp", "AllReduceOp"} <= names
+    namespace: dict = {}
+    exec(f"from xla_opt.dialects.xla import {', '.join(sorted(names))}", namespace)  # noqa: S102
+    assert all(namespace[name] in dialect.ALL_OPS for name in names)
+    assert names <= set(dialect.__all__)
+    from xdsl.dialects.builtin import f32
+    from xla_opt.dialects.xla import (  # noqa: F401 - the import is the test
+        PRED_SCALAR,
+        TokenType,
+        bit_width,
+        elem_of,
+        element_type_name,
+        i64_array,
+        is_complex,
+        is_float,
+        is_integer,
+        is_pred,
+        is_unsigned,
+        scalar_of,
+        shape_of,
+        tensor,
+    )
+
+    t = tensor((2, 3), f32)
+    assert shape_of(t) == (2, 3) and is_float(elem_of(t)) and not is_integer(elem_of(t))
+    assert shape_of(scalar_of(t)) == () and element_type_name(f32) == "F32" and bit_width(f32) == 32

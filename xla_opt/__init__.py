@@ -1,8 +1,9 @@
 """xla-opt: an MLIR-style compiler framework for XLA's operations, built on xDSL.
 
-The Python API (`run`, `compile`, `load_program`, `ProgramError`,
-`register_custom_call`, `set_num_threads`, `get_num_threads`) is imported on first use, so that `xla-opt`, which needs
-neither the interpreter nor the JIT, starts quickly.
+The Python API (`run`, `compile`, `optimize`, `load_program`, `ProgramError`,
+`Builder`, `register_custom_call`, `set_num_threads`, `get_num_threads`) is imported on
+first use, so that `xla-opt`, which needs neither the builder, the interpreter nor the
+JIT, starts quickly.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ __version__ = "0.1.0"
 _API = {
     "run": "xla_opt.api",
     "compile": "xla_opt.api",
+    "optimize": "xla_opt.api",
     "load_program": "xla_opt.api",
     "ProgramError": "xla_opt.api",
+    "Builder": "xla_opt.builder",
     "register_custom_call": "xla_opt.interpreter.custom_call",
     # compiled code's threads (the kernels and parallel loops): XLA_OPT_NUM_THREADS, or this
     "set_num_threads": "xla_opt.threads",

@@ -48,6 +48,7 @@ __all__ = [
     "compile",
     "find_function",
     "load_program",
+    "optimize",
     "run",
 ]
 
@@ -127,7 +128,7 @@ class CompiledFunction:
     def __init__(
         self,
         module: ModuleOp,
-        entry: str,
+        entry: str | None,
         backend: str,
         replicas: int = 1,
         launcher: str = "threads",
@@ -142,10 +143,10 @@ class CompiledFunction:
         if isinstance(replicas, bool) or not isinstance(replicas, int) or replicas < 1:
             raise ValueError(f"the number of replicas must be a positive integer, got {replicas!r}")
         self.module = module
-        self.entry = entry
         self.backend = backend
         self.replicas = replicas
-        self.function = find_function(module, entry)
+        self.function = find_function(module, default_entry(module, entry))
+        self.entry = self.function.sym_name.data
         check_callees_defined(self.function)
         if launcher == "mpi":
             return  # every rank compiles or interprets the program itself (mpi_launch.py)
@@ -186,7 +187,7 @@ class CompiledFunction:
         from xla_opt.interpreter.replicas import ReplicaContext
 
         n = self.replicas
-        inputs = check_replica_inputs(self.function, arrays, n)
+        inputs = check_replica_inputs(self.function, raw_bf16_as_bf16(self.function, arrays), n)
         if self.launcher == "mpi":
             return self._run_mpi(inputs, infeed, outfeed)
         if n == 1 and infeed is None and outfeed is None:
@@ -219,6 +220,61 @@ class CompiledFunction:
             raise ValueError("the MPI launcher runs without host queues (infeed/outfeed)")
         results = run_replicas_mpi(str(self.module), self.entry, self.backend, inputs, self.replica_timeout)
         return list(results[0]) if self.replicas == 1 else [list(r) for r in results]
+
+
+def default_entry(module: ModuleOp, entry: str | None) -> str:
+    """The entry function's name: `entry`, else @main, else the module's only function
+    (a builder's `Builder("f")` builds @f)."""
+    if entry is not None:
+        return entry
+    functions = [op.sym_name.data for op in module.body.ops if isinstance(op, FuncOp)]
+    return functions[0] if len(functions) == 1 and "main" not in functions else "main"
+
+
+def raw_bf16_as_bf16(function: FuncOp, arrays: Sequence[Any]) -> list[Any]:
+    """numpy has no bf16: an ml_dtypes bfloat16 array saved with np.save loads back as
+    raw 2-byte records (dtype V2). Passed for a bf16 parameter, such an array is read
+    as bf16, as `xla-run --input` reads it."""
+    from xdsl.dialects.builtin import BFloat16Type, TensorType
+
+    from xla_opt.interpreter.dtypes import BFLOAT16
+
+    def as_bf16(a: Any, t: Any) -> Any:
+        raw = isinstance(a, np.ndarray) and a.dtype.kind == "V" and a.dtype.itemsize == 2 and not a.dtype.fields
+        bf16 = isinstance(t, TensorType) and isinstance(t.get_element_type(), BFloat16Type)
+        return a.view(BFLOAT16) if raw and bf16 else a
+
+    types = function.function_type.inputs.data
+    return [as_bf16(a, t) for a, t in zip(arrays, types)] + list(arrays[len(types) :])
+
+
+def optimize(program: str | os.PathLike | ModuleOp, pipeline: str, name: str | None = None) -> ModuleOp:
+    """Run a pass pipeline (`xla-opt -p`'s syntax: `canonicalize,cse`,
+    `xla-to-llvm`, `pass{option=value}`) on a program (text, a path or a module, which
+    is left unchanged) and return the resulting module. Errors are `ProgramError`s
+    with the diagnostics `xla-opt` prints: an unknown pass, a bad option, a verifier
+    failure after a pass, each `file:line:col: error: ...`."""
+    from xdsl.utils.exceptions import DiagnosticException
+
+    from xla_opt.diagnostics import one_line
+    from xla_opt.opt_main import XlaOptMain
+
+    name = name or (str(program) if isinstance(program, os.PathLike) else "<program>")
+    module = load_program(program.clone() if isinstance(program, ModuleOp) else program, name)
+    try:
+        driver = XlaOptMain(args=[name, f"--passes={pipeline}"])
+        driver.apply_passes(module)
+    except DiagnosticError as e:
+        # as xla-opt prints them: an error of no line (the pipeline's) names only its file
+        lines = (str(d) if d.line else f"{d.file}: {d.severity}: {d.message}" for d in e.diagnostics)
+        raise ProgramError("\n".join(lines)) from None
+    except DiagnosticException as e:
+        raise ProgramError(f"{name}: error: {one_line(e)}") from None
+    except BaseException as e:  # xDSL's pipeline-spec errors derive from BaseException
+        if not type(e).__module__.startswith("xdsl"):
+            raise
+        raise ProgramError(f"{name}: error: invalid pass pipeline '{pipeline}': {one_line(e)}") from None
+    return module
 
 
 def replica_timeout_seconds(value: float | None) -> float:
@@ -282,13 +338,14 @@ def check_replica_inputs(func: FuncOp, arrays: Sequence[Any], replicas: int) -> 
 
 def compile(  # noqa: A001 - mirrors jax.jit / torch.compile naming
     program: str | os.PathLike | ModuleOp,
-    entry: str = "main",
+    entry: str | None = None,
     backend: str = "interpreter",
     replicas: int = 1,
     launcher: str = "threads",
     replica_timeout: float | None = None,
 ) -> CompiledFunction:
-    """The entry function of `program`, callable on numpy arrays; with replicas=N a call
+    """The entry function of `program` (by default @main, or the only function),
+    callable on numpy arrays; with replicas=N a call
     runs N replicas and returns a list of N result lists: as threads of this process
     (launcher="threads") or as the ranks of an MPI job (launcher="mpi")."""
     return CompiledFunction(load_program(program), entry, backend, replicas, launcher, replica_timeout)
@@ -297,7 +354,7 @@ def compile(  # noqa: A001 - mirrors jax.jit / torch.compile naming
 def run(
     program: str | os.PathLike | ModuleOp,
     *arrays: Any,
-    entry: str = "main",
+    entry: str | None = None,
     backend: str = "interpreter",
     replicas: int = 1,
     infeed: Sequence[Any] | None = None,
