@@ -54,6 +54,15 @@ def _spec_error_message(e: BaseException, offset: int) -> str:
     return f"column {column + offset}: {message}" if column is not None else message
 
 
+def _instantiate(spec: Any, available: PassFactories) -> ModulePass:
+    if spec.name not in available:
+        raise PipelineError(f"unknown pass '{spec.name}' (xla-opt --list-passes lists them)")
+    try:
+        return available[spec.name]().from_spec(spec)
+    except Exception as e:  # noqa: BLE001 - a bad option value or name
+        raise PipelineError(f"pass '{spec.name}': {one_line(str(e))}") from None
+
+
 def _make_pass(text: str, offset: int, available: PassFactories) -> ModulePass:
     from xdsl.utils.arg_spec import parse_spec
     from xdsl.utils.exceptions import ArgSpecParseError
@@ -62,12 +71,7 @@ def _make_pass(text: str, offset: int, available: PassFactories) -> ModulePass:
         spec = parse_spec(text)
     except ArgSpecParseError as e:  # a BaseException in xDSL 0.74
         raise PipelineError(_spec_error_message(e, offset)) from None
-    if spec.name not in available:
-        raise PipelineError(f"unknown pass '{spec.name}' (xla-opt --list-passes lists them)")
-    try:
-        return available[spec.name]().from_spec(spec)
-    except Exception as e:  # noqa: BLE001 - a bad option value or name
-        raise PipelineError(f"pass '{spec.name}': {one_line(str(e))}") from None
+    return _instantiate(spec, available)
 
 
 class _MLIRPipelineParser:
@@ -163,15 +167,7 @@ def parse_pipeline_text(text: str, available: PassFactories) -> list[ModulePass]
         specs = list(parse_pipeline(text))
     except ArgSpecParseError as e:  # a BaseException in xDSL 0.74
         raise PipelineError(_spec_error_message(e, 0)) from None
-    passes = []
-    for spec in specs:
-        if spec.name not in available:
-            raise PipelineError(f"unknown pass '{spec.name}' (xla-opt --list-passes lists them)")
-        try:
-            passes.append(available[spec.name]().from_spec(spec))
-        except Exception as e:  # noqa: BLE001 - a bad option value or name
-            raise PipelineError(f"pass '{spec.name}': {one_line(str(e))}") from None
-    return passes
+    return [_instantiate(spec, available) for spec in specs]
 
 
 # --------------------------------------------------------------------------------------
@@ -426,16 +422,35 @@ class PassManager:
                 for p in nested.passes:
                     self.run_pass(p, scratch, target)
             finally:
-                existing = {s.data for op in block.ops if (s := _symbol(op)) is not None}
-                for op in list(scratch.body.block.ops):
-                    op.detach()
-                    symbol = _symbol(op)
-                    if op is not target and symbol is not None and symbol.data in existing:
-                        continue  # a declaration the module has already (a runtime function...)
-                    if anchor is None:
-                        block.add_op(op)
-                    else:
-                        block.insert_op_before(op, anchor)
+                self._put_back(scratch, target, anchor, block)
+
+    @staticmethod
+    def _put_back(scratch: ModuleOp, target: Operation, anchor: Operation | None, block) -> None:  # type: ignore[no-untyped-def]
+        """The anchored op back in its place, with the symbols the passes declared beside
+        it (a runtime function...); one the module has already is dropped if identical,
+        an error if not (an op-anchored pass cannot redefine its module's symbols)."""
+        existing = {s.data: op for op in block.ops if (s := _symbol(op)) is not None}
+        for op in list(scratch.body.block.ops):
+            op.detach()
+            symbol = _symbol(op)
+            if op is not target and symbol is not None and symbol.data in existing:
+                if op.is_structurally_equivalent(existing[symbol.data]):
+                    continue
+                from xla_opt.diagnostics import op_diagnostic
+
+                raise DiagnosticError(
+                    [
+                        op_diagnostic(
+                            target,
+                            f"a pass on this op declared @{symbol.data}, which the module defines "
+                            "differently: run the pass on the module",
+                        )
+                    ]
+                )
+            if anchor is None:
+                block.add_op(op)
+            else:
+                block.insert_op_before(op, anchor)
 
 
 def _symbol(op: Operation) -> Any:
