@@ -48,6 +48,7 @@ PASSES: dict[str, str] = {
     "convert-xla-to-stablehlo": "xla_opt.passes.stablehlo.from_xla:ConvertXlaToStablehloPass",
     "xla-expand-batch-norm": "xla_opt.passes.expand_batch_norm:XlaExpandBatchNormPass",
     "xla-legalize-broadcast": "xla_opt.lowering.legalize_broadcast:XlaLegalizeBroadcastPass",
+    "xla-widen-narrow-types": "xla_opt.lowering.widen_narrow_types:WidenNarrowTypesPass",
     "convert-xla-to-linalg": "xla_opt.lowering.xla_to_linalg:ConvertXlaToLinalgPass",
     "linalg-interchange-contractions": "xla_opt.lowering.interchange_contractions:InterchangeContractionsPass",
     "linalg-block-rows": "xla_opt.lowering.block_rows:BlockRowsPass",

@@ -337,7 +337,7 @@ def convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
 def bitcast_convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """The bytes of x as `dtype`: same width keeps the shape; a narrower result type
     adds a minor dimension of width-ratio size, a wider one consumes the minor dimension."""
-    if (is_narrow_int_dtype(x.dtype) or is_narrow_int_dtype(dtype)) and _bits(x.dtype) != _bits(dtype):
+    if _bits(x.dtype) != 8 * x.dtype.itemsize or _bits(dtype) != 8 * dtype.itemsize:
         return _bitcast_narrow(x, dtype)
     in_bytes, out_bytes = x.dtype.itemsize, dtype.itemsize
     # flattened, because numpy only reinterprets rank >= 1 arrays across widths
@@ -350,19 +350,25 @@ def bitcast_convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 def _bits(dtype: np.dtype) -> int:
-    """An element's width in bits (4 and 2 for the narrow integers, stored in a byte)."""
-    return _narrow_width(dtype) if is_narrow_int_dtype(dtype) else dtype.itemsize * 8
+    """An element's width in bits (4, 2 for the narrow integers, 6 or 4 for the
+    micro-floats, each stored in a byte)."""
+    if is_narrow_int_dtype(dtype):
+        return _narrow_width(dtype)
+    return ml_dtypes.finfo(dtype).bits if is_narrow_float_dtype(dtype) else dtype.itemsize * 8
 
 
 def _bitcast_narrow(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """bitcast_convert to or from a 4- or 2-bit integer of another width: the wide
-    element's bits split into (or joined from) the minor dimension, lowest bits first."""
+    """bitcast_convert to or from a type narrower than its byte (i4, f4E2M1FN...): the
+    same width reinterprets the low bits, another width splits the wide element's bits
+    into (or joins them from) the minor dimension, lowest bits first."""
     in_bits, out_bits = _bits(x.dtype), _bits(dtype)
     flat = np.ascontiguousarray(x).reshape(-1)
-    if is_narrow_int_dtype(x.dtype):
-        words = _narrow_bits(flat).astype(np.uint64)
+    if in_bits < 8 * x.dtype.itemsize:
+        words = (flat.view(np.uint8) & np.uint8((1 << in_bits) - 1)).astype(np.uint64)
     else:
         words = flat.view(f"uint{in_bits}").astype(np.uint64)
+    if in_bits == out_bits:
+        return words.astype(np.uint8).view(dtype).reshape(x.shape)
     if in_bits > out_bits:
         ratio, shape = in_bits // out_bits, (*x.shape, in_bits // out_bits)
         shifts = np.arange(ratio, dtype=np.uint64) * np.uint64(out_bits)
@@ -372,7 +378,7 @@ def _bitcast_narrow(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
         ratio, shape = out_bits // in_bits, x.shape[:-1]
         shifts = np.arange(ratio, dtype=np.uint64) * np.uint64(in_bits)
         out_words = np.bitwise_or.reduce(words.reshape(-1, ratio) << shifts, axis=1)
-    if is_narrow_int_dtype(dtype):
+    if out_bits < 8 * dtype.itemsize:
         return out_words.astype(np.uint8).view(dtype).reshape(shape)
     return out_words.astype(f"uint{out_bits}").view(dtype).reshape(shape)
 
