@@ -59,7 +59,9 @@ def test_optimize_runs_a_pipeline_and_leaves_its_input():
     assert str(module) == before
     assert "linalg.generic" in str(lowered) and "xla." not in str(lowered)
     # text in, and the result of one pipeline into another
-    llvm = xla_opt.optimize(xla_opt.optimize(PROGRAM, "xla-legalize-broadcast"), "xla-to-llvm")
+    legal = xla_opt.optimize(PROGRAM, "builtin.module(func.func(xla-legalize-broadcast,cse))")  # MLIR's syntax
+    assert "xla.broadcast_in_dim" in str(legal)
+    llvm = xla_opt.optimize(legal, "xla-to-llvm")
     assert {op.dialect_name() for op in llvm.walk()} <= {"builtin", "llvm"}
 
 
@@ -76,7 +78,13 @@ def xla_opt_cli(path, pipeline: str) -> str:
 
 @pytest.mark.parametrize(
     "pipeline",
-    ["no-such-pass", "canonicalize{", "canonicalize{no-such-option=1}", "convert-xla-to-linalg"],
+    [
+        "no-such-pass",
+        "canonicalize{",
+        "canonicalize{no-such-option=1}",
+        "builtin.module(func.func(cse)",
+        "convert-xla-to-linalg",
+    ],
 )
 def test_optimize_errors_are_the_clis(tmp_path, pipeline):
     """The same one-line diagnostics as xla-opt: a bad pipeline, and a pass whose
