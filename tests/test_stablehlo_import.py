@@ -4,6 +4,7 @@ and compared with JAX's own results."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -472,3 +473,31 @@ def test_dynamic_gather_and_conv_with_constant_operands_run(backend):
     padded = np.pad(img[0, 0], 1)
     expected = np.array([[(padded[r : r + 3, c : c + 3] * k[0, 0]).sum() for c in range(5)] for r in range(5)])
     np.testing.assert_allclose(conv[0, 0], expected, rtol=1e-5, atol=1e-5)
+
+
+def _model_with_argmax(x):
+    y = jnp.sin(x) * 2.0  # the line the diagnostics below must point at
+    return jnp.argmax(y, 1), y.sum()
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_jax_debug_info_locations_are_the_users_python_lines(backend):
+    """Issue 13: JAX's `as_text(debug_info=True)` with a variadic reduce (argmax:
+    `loc(...)` on the reducer's block arguments) runs, and JAX's locations (names,
+    call sites, ranges, aliases defined after their use) are kept, so a diagnostic
+    points at the user's Python line: here an unregistered custom call put in place
+    of the sine."""
+    import inspect
+
+    x = f32(2, 3)
+    text = jax.jit(_model_with_argmax).lower(x).as_text(debug_info=True)
+    got = xla_opt.run(text, x, backend=backend)
+    for g, e in zip(got, _leaves(jax.jit(_model_with_argmax)(x))):
+        np.testing.assert_allclose(g, e, rtol=1e-5, atol=1e-5)
+    lines, first = inspect.getsourcelines(_model_with_argmax)
+    sine_line = first + 1
+    assert "jnp.sin" in lines[1]
+    broken = re.sub(r"stablehlo\.sine %(\w+) : tensor<2x3xf32>", r"stablehlo.custom_call @no_such_target(%\1) : (tensor<2x3xf32>) -> tensor<2x3xf32>", text)  # fmt: skip
+    assert broken != text
+    with pytest.raises(Exception, match=rf"{re.escape(__file__)}:{sine_line}:\d+\).*no_such_target"):
+        xla_opt.run(broken, x, backend=backend)

@@ -12,13 +12,16 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    CallSiteLoc,
     FileLineColLoc,
+    FusedLoc,
     IntAttr,
     ModuleOp,
+    NameLoc,
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import ParseError
@@ -107,11 +110,26 @@ def parse_source(
         raise DiagnosticError([parse_error_diagnostic(e, line_offset)]) from None
 
 
+def file_position(loc: Attribute) -> FileLineColLoc | None:
+    """The position MLIR reports for a location: a file position itself, a name's
+    or a fused location's first, a call site's callee (else its caller): with JAX's
+    debug info, the user's Python line."""
+    if isinstance(loc, FileLineColLoc):
+        return loc
+    if isinstance(loc, NameLoc):
+        return file_position(loc.location)
+    if isinstance(loc, CallSiteLoc):
+        return file_position(loc.callee) or file_position(loc.caller)
+    if isinstance(loc, FusedLoc):
+        return next((p for p in map(file_position, loc.locations) if p is not None), None)
+    return None
+
+
 def op_location(op: Operation | None, default_file: str = "<unknown>") -> tuple[str, int, int]:
     while op is not None:
-        loc = op.location
-        if isinstance(loc, FileLineColLoc):
-            return loc.filename.data, loc.line.data, loc.column.data
+        position = file_position(op.location)
+        if position is not None:
+            return position.filename.data, position.line.data, position.column.data
         op = op.parent_op()
     return default_file, 0, 0
 

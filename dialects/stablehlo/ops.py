@@ -553,10 +553,17 @@ def parse_reduce(cls: type[ShloOp], parser: Parser) -> ShloOp:
         firsts: list[Parser.Argument] = []
         seconds: list[Parser.Argument] = []
 
+        def argument() -> Parser.Argument:
+            """`%a: T`, with JAX's `loc(...)` after it when exported with debug info
+            (its location is not kept: a reducer argument has no op to report at)."""
+            arg = parser.parse_argument()
+            parser.parse_optional_location()
+            return arg
+
         def arg_pair() -> None:
-            firsts.append(parser.parse_argument())
+            firsts.append(argument())
             parser.parse_punctuation(",")
-            seconds.append(parser.parse_argument())
+            seconds.append(argument())
 
         for _ in range(n):
             parser.parse_punctuation("(")

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
+from xla_opt.diagnostics import op_location
 from xla_opt.dialects import xla
 
 from .dtypes import check_value
@@ -63,9 +64,10 @@ def custom_call(op: xla.CustomCallOp, args: Sequence[Any]) -> tuple[Any, ...]:
     fn = _CUSTOM_CALLS.get(name)
     if fn is None:
         known = ", ".join(registered_custom_calls()) or "none"
+        file, line, col = op_location(op)
         raise LookupError(
-            f'custom_call: no Python target registered under "{name}" (registered: {known}); '
-            "use xla_opt.interpreter.gather_scatter.register_custom_call(name, fn)"
+            f'{op.name} ({file}:{line}:{col}): no Python target registered under "{name}" (registered: {known}); '
+            "use xla_opt.register_custom_call(name, fn)"
         )
     returned = fn(*(_read_only(a) for a in args))
     types = [r.type for r in op.results]
