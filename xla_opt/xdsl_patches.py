@@ -23,10 +23,12 @@ Each fix is an upstream candidate; the list says what and why:
 5. Debug locations as JAX prints them (`as_text(debug_info=True)`): xDSL reads
    `loc("file":1:2)`, `loc(unknown)` and aliases defined before use. JAX also prints
    ranges `loc("f.py":4:24 to :34)`, names `loc("jit(f)/sin"(#loc8))`, `callsite(...)`,
-   and `#loc12 = loc(...)` aliases defined at the end of the file, after their uses. A
-   plain `"file":line:col` (or a range starting there) is kept as a FileLineColLoc;
-   anything else, a forward alias included, is accepted as `loc(unknown)` (the parser
-   then locates the op at its text); alias definitions `#name = loc(...)` are accepted.
+   `fused<...>[...]`, and `#loc12 = loc(...)` aliases defined at the end of the file,
+   after their uses. All of these are read (a range as its start, a forward alias from
+   its definition anywhere in the input), so an op keeps the user's Python position
+   (`xla_opt.diagnostics.op_location` reports the innermost file position). A location
+   with no file position in it (a bare name) is `loc(unknown)`: the parser then
+   locates the op at its text.
 6. The llvm dialect lacks `llvm.uitofp`, `llvm.fptosi` and `llvm.fptoui`
    (`xla_opt.dialects.llvm_casts` defines them); the LLVM IR translation learns their
    opcodes.
@@ -60,8 +62,13 @@ import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
+    CallSiteLoc,
     ComplexType,
     FileLineColLoc,
+    FusedLoc,
+    LocationAttr,
+    NameLoc,
+    NoneAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -71,7 +78,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Block, BlockArgument, ErasedSSAValue, Operation
+from xdsl.ir import Attribute, Block, BlockArgument, ErasedSSAValue, Operation
 from xdsl.parser import Parser
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.parser.attribute_parser import AttrParser
@@ -203,18 +210,13 @@ def _install_linear_string_literal() -> None:
 # 5. locations as JAX prints them
 # --------------------------------------------------------------------------------------
 
-_FILE_LINE_COL = re.compile(r'\s*"((?:[^"\\]|\\.)*)"\s*:\s*(\d+)\s*:\s*(\d+)\s*(?:to\s*[\d:\s]*)?\Z')
+_LOC_TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|#[\w$.-]+|[A-Za-z_][\w$.-]*|\d+|[():,\[\]<>])')
+_LOC_ALIAS_DEF = re.compile(r"^(#[\w$.-]+)\s*=\s*loc\(", re.MULTILINE)
 
 
-def _scan_loc_body(parser: AttrParser) -> str:
-    """After `loc`: the raw text between the balanced parentheses."""
-    start_tok = parser._current_token  # noqa: SLF001
-    if start_tok.kind != MLIRTokenKind.L_PAREN:
-        parser.raise_error("expected '(' after 'loc'")
-    text = parser.lexer.input.content
-    i = start_tok.span.end
-    depth = 1
-    in_str = False
+def _balanced_body(text: str, start: int) -> int:
+    """The index of the `)` closing the parenthesis opened just before `start`, or -1."""
+    depth, i, in_str = 1, start, False
     while i < len(text):
         c = text[i]
         if in_str:
@@ -229,28 +231,142 @@ def _scan_loc_body(parser: AttrParser) -> str:
         elif c == ")":
             depth -= 1
             if depth == 0:
-                break
+                return i
         i += 1
-    if depth != 0:
+    return -1
+
+
+def _scan_loc_body(parser: AttrParser) -> str:
+    """After `loc`: the raw text between the balanced parentheses."""
+    start_tok = parser._current_token  # noqa: SLF001
+    if start_tok.kind != MLIRTokenKind.L_PAREN:
+        parser.raise_error("expected '(' after 'loc'")
+    text = parser.lexer.input.content
+    end = _balanced_body(text, start_tok.span.end)
+    if end < 0:
         parser.raise_error("unbalanced parentheses in location")
-    body = text[start_tok.span.end : i]
-    parser.lexer.pos = i + 1
+    parser.lexer.pos = end + 1
     parser._parser_state.current_token = parser.lexer.lex()  # noqa: SLF001
-    return body
+    return text[start_tok.span.end : end]
 
 
-def _location_from_body(body: str):
-    m = _FILE_LINE_COL.match(body)
-    if m is not None:
-        return FileLineColLoc(StringAttr(m.group(1)), IntAttr(int(m.group(2))), IntAttr(int(m.group(3))))
-    return UnknownLoc()
+class _LocationReader:
+    """Reads a location body (`"f.py":3:4 to :9`, `"name"(...)`, `callsite(a at b)`,
+    `fused<...>[a, b]`, `#alias`, `unknown`). Aliases resolve through the parser's
+    table, else through their definition anywhere in the input (JAX prints most
+    after their uses); an unreadable or cyclic one is unknown."""
+
+    def __init__(self, parser: AttrParser):
+        self.parser = parser
+        text = parser.lexer.input.content
+        self.alias_bodies: dict[str, str] = {}
+        for m in _LOC_ALIAS_DEF.finditer(text):
+            end = _balanced_body(text, m.end())
+            if end >= 0:
+                self.alias_bodies[m.group(1)] = text[m.end() : end]
+        self.resolved: dict[str, LocationAttr] = {}
+        self.resolving: set[str] = set()
+
+    def read(self, body: str) -> LocationAttr:
+        self.tokens = [t for t in _LOC_TOKEN.findall(body)]
+        self.i = 0
+        try:
+            loc = self._loc()
+        except (IndexError, ValueError):
+            return UnknownLoc()
+        return loc if self.i == len(self.tokens) else UnknownLoc()
+
+    def _next(self) -> str:
+        self.i += 1
+        return self.tokens[self.i - 1]
+
+    def _peek(self) -> str | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def _expect(self, token: str) -> None:
+        if self._next() != token:
+            raise ValueError(token)
+
+    def _loc(self) -> LocationAttr:
+        tok = self._next()
+        if tok == "unknown":
+            return UnknownLoc()
+        if tok.startswith("#"):
+            return self._alias(tok)
+        if tok == "callsite":
+            self._expect("(")
+            callee = self._loc()
+            self._expect("at")
+            caller = self._loc()
+            self._expect(")")
+            return CallSiteLoc(callee, caller)
+        if tok == "fused":
+            if self._peek() == "<":  # metadata: skipped
+                while self._next() != ">":
+                    pass
+            self._expect("[")
+            locs = [self._loc()]
+            while self._peek() == ",":
+                self._next()
+                locs.append(self._loc())
+            self._expect("]")
+            return FusedLoc(tuple(locs), NoneAttr())
+        if not tok.startswith('"'):
+            raise ValueError(tok)
+        name = bytes(tok[1:-1], "utf-8").decode("unicode_escape")
+        if self._peek() == ":":
+            self._next()
+            line = int(self._next())
+            self._expect(":")
+            col = int(self._next())
+            if self._peek() == "to":  # a range: its start is the position
+                self._next()
+                if self._peek() != ":":
+                    self._next()
+                self._expect(":")
+                self._next()
+            return FileLineColLoc(StringAttr(name), IntAttr(line), IntAttr(col))
+        child: Attribute = NoneAttr()
+        if self._peek() == "(":
+            self._next()
+            child = self._loc()
+            self._expect(")")
+        return NameLoc(StringAttr(name), child)
+
+    def _alias(self, name: str) -> LocationAttr:
+        known = self.parser.attribute_aliases.get(name)
+        if isinstance(known, LocationAttr):
+            return known
+        if name in self.resolved:
+            return self.resolved[name]
+        body = self.alias_bodies.get(name)
+        if body is None or name in self.resolving:
+            return UnknownLoc()
+        self.resolving.add(name)
+        saved = (self.tokens, self.i)
+        loc = self.read(body)
+        self.tokens, self.i = saved
+        self.resolving.discard(name)
+        self.resolved[name] = loc
+        return loc
+
+
+def _location_from_body(parser: AttrParser, body: str) -> LocationAttr:
+    reader = getattr(parser, "_xla_location_reader", None)
+    if reader is None:
+        reader = _LocationReader(parser)
+        parser._xla_location_reader = reader  # type: ignore[attr-defined]
+    return reader.read(body)
 
 
 def _parse_optional_location(self: AttrParser):
     if self._current_token.text != "loc":  # noqa: SLF001
         return None
     self._consume_token()  # noqa: SLF001
-    return _location_from_body(_scan_loc_body(self))
+    from xla_opt.diagnostics import file_position
+
+    loc = _location_from_body(self, _scan_loc_body(self))
+    return loc if file_position(loc) is not None else UnknownLoc()
 
 
 def _install_lenient_locations() -> None:
@@ -264,7 +380,8 @@ def _install_lenient_locations() -> None:
             state = self.pos
             self._consume_token()  # noqa: SLF001
             if self.parse_optional_punctuation("=") is not None and self._current_token.text == "loc":  # noqa: SLF001
-                self.attribute_aliases[tok.text] = _parse_optional_location(self)
+                self._consume_token()  # noqa: SLF001 - `loc`
+                self.attribute_aliases[tok.text] = _location_from_body(self, _scan_loc_body(self))
                 return
             self._resume_from(state)  # noqa: SLF001
         original_alias_def(self)
