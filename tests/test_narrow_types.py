@@ -308,3 +308,30 @@ def test_constants_and_data_movement(backend):
     np.testing.assert_array_equal(got[2].astype(np.float32), [6.0, -0.5])
     # f4E2M1FN 6.0 is 0b0111, -0.5 is 0b1001: as i4 7 and -7, as ui8 (wrapping) 7 and 249
     np.testing.assert_array_equal(got[3], [7, 249])
+
+
+def test_xla_run_reads_and_writes_ml_dtypes_npy(tmp_path):
+    """xla-run takes .npy files of ml_dtypes' types (int4, float8...) as inputs and
+    writes its narrow results as .npy files that read back as the same bytes."""
+    import subprocess
+    import sys
+
+    program = tmp_path / "p.mlir"
+    program.write_text(
+        "func.func @main(%w: tensor<2xi4>, %x: tensor<2xf8E4M3FN>) -> tensor<2xf8E4M3FN> {\n"
+        "  %0 = xla.convert %w : (tensor<2xi4>) -> tensor<2xf8E4M3FN>\n"
+        "  %1 = xla.multiply %0, %x : tensor<2xf8E4M3FN>\n"
+        "  func.return %1 : tensor<2xf8E4M3FN>\n}\n"
+    )
+    w, x = np.array([-8, 7], ml_dtypes.int4), np.array([1.5, 0.25], ml_dtypes.float8_e4m3fn)
+    np.save(tmp_path / "w.npy", w)
+    np.save(tmp_path / "x.npy", x)
+    for backend in BACKENDS:
+        out = tmp_path / backend
+        subprocess.run(
+            [sys.executable, "-m", "xla_opt.run_main", str(program), "--input", str(tmp_path / "w.npy"),
+             str(tmp_path / "x.npy"), "--backend", backend, "--output-dir", str(out)],
+            check=True, capture_output=True,
+        )  # fmt: skip
+        got = np.load(out / "result_0.npy").view(ml_dtypes.float8_e4m3fn)
+        np.testing.assert_array_equal(got.astype(np.float32), [-12.0, 1.75])

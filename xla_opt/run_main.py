@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import TensorType, TupleType
 
 from xla_opt.api import BACKENDS, LAUNCHERS, ProgramError, compile, load_program
 from xla_opt.diagnostics import one_line
-from xla_opt.interpreter.dtypes import BFLOAT16, Token, numpy_dtype
+from xla_opt.interpreter.dtypes import Token, is_ml_dtype, numpy_dtype
 from xla_opt.interpreter.replicas import ReplicaError
 
 PROG = "xla-run"
@@ -111,14 +111,12 @@ def _load_npy(path: str, param: Any) -> np.ndarray:
         raise UsageError(f"cannot read input '{path}': {e.strerror or one_line(e)}") from None
     except (ValueError, EOFError) as e:
         raise UsageError(f"'{path}' is not a valid .npy file: {one_line(e)}") from None
-    # ml_dtypes' bfloat16 is saved as raw 2-byte records: view them as bf16
-    if (
-        isinstance(param, TensorType)
-        and numpy_dtype(param.get_element_type()) == BFLOAT16
-        and array.dtype.kind == "V"
-        and array.dtype.itemsize == 2
-    ):
-        array = array.view(BFLOAT16)
+    # ml_dtypes' types (bfloat16, the 8-, 6- and 4-bit floats, int4...) are saved as
+    # raw records of their byte size: view them as the parameter's type
+    if isinstance(param, TensorType) and array.dtype.kind == "V" and not array.dtype.names:
+        expected = numpy_dtype(param.get_element_type())
+        if is_ml_dtype(expected) and array.dtype.itemsize == expected.itemsize:
+            array = array.view(expected)
     return array
 
 
@@ -189,8 +187,11 @@ def _save(directory: Path, name: str, value: Any, out: Any) -> None:
             _save(directory, f"{name}_{j}", v, out)
     elif isinstance(value, np.ndarray):
         path = directory / f"{name}.npy"
+        # numpy writes some of ml_dtypes' types with a descriptor it cannot read back
+        # ('<f1' for float8): raw records of their size, which --input views back
+        stored = value.view(np.dtype(f"V{value.dtype.itemsize}")) if is_ml_dtype(value.dtype) else value
         try:
-            np.save(path, value, allow_pickle=False)
+            np.save(path, stored, allow_pickle=False)
         except OSError as e:
             raise UsageError(f"cannot write '{path}': {e.strerror}") from None
         print(f"wrote {path}: {_describe(value)}", file=out)

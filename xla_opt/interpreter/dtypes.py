@@ -67,6 +67,11 @@ def is_ml_float_dtype(dtype: np.dtype) -> bool:
     return dtype == BFLOAT16 or dtype in NARROW_FLOATS
 
 
+def is_ml_dtype(dtype: np.dtype) -> bool:
+    """One of ml_dtypes' types (numpy's kind 'V', saved to .npy as raw records)."""
+    return is_ml_float_dtype(dtype) or dtype in NARROW_INTS
+
+
 def wide_int_dtype(dtype: np.dtype) -> np.dtype:
     """The byte-wide integer a 4- or 2-bit one computes in (int8 or uint8): every value
     fits, and converting back keeps the low bits (wraps, as XLA's integers do)."""

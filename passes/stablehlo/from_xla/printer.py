@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
 from xla_opt.dialects.xla import elementwise as ew
+from xla_opt.interpreter.dtypes import is_narrow_int_dtype
 
 
 def float_bits_text(value: float, t: Attribute) -> str:
@@ -56,10 +57,13 @@ _DECIMAL_KINDS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float6
 
 def dense_text(array: np.ndarray, t: TensorType) -> str:
     """A dense elements attribute of type `t` holding `array` exactly: booleans,
-    integers and f16/f32/f64 as (nested) literals, a splat as one literal; bf16 and
-    complex numbers as MLIR's little-endian hexadecimal buffer."""
+    integers (4- and 2-bit ones too) and f16/f32/f64 as (nested) literals, a splat as
+    one literal; bf16, the 8-, 6- and 4-bit floats (one byte each) and complex numbers
+    as MLIR's little-endian hexadecimal buffer."""
     if array.size == 0:
         return f"dense<> : {t}"
+    if is_narrow_int_dtype(array.dtype):  # 4- and 2-bit integers as decimal literals too
+        array = array.astype(np.int64)
     flat = np.ascontiguousarray(array).reshape(-1)
     splat = bool(np.all(flat.view(np.uint8).reshape(flat.size, -1) == flat[:1].view(np.uint8)))
     if array.dtype.kind in "biu" or array.dtype in _DECIMAL_KINDS:
