@@ -523,3 +523,20 @@ def _method(op) -> str:
     """The builder method of an element-wise op: its name (`and_` for a keyword)."""
     name = op.name.removeprefix("xla.")
     return f"{name}_" if keyword.iskeyword(name) else name
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_narrow_element_types(backend):
+    """The 4-bit integers and 8-bit floats by name or ml_dtypes dtype, constants too."""
+    b = Builder()
+    x = b.parameter(0, (3,), "f8E4M3FN")
+    i = b.parameter(1, (3,), ml_dtypes.int4)
+    f = b.constant(np.array([0.5, 1.5, 2], ml_dtypes.float8_e4m3fn))
+    c = b.constant(np.array([1, 2, -3], ml_dtypes.int4))
+    module = b.build(b.add(x, f), b.add(i, c))
+    assert [str(t) for t in module.body.block.first_op.function_type.inputs] == ["tensor<3xf8E4M3FN>", "tensor<3xi4>"]
+    X = np.array([1, 2, 3], ml_dtypes.float8_e4m3fn)
+    I = np.array([1, 2, 3], ml_dtypes.int4)
+    y, j = xla_opt.run(module, X, I, backend=backend)
+    np.testing.assert_array_equal(y.astype(np.float32), [1.5, 3.5, 5])
+    np.testing.assert_array_equal(j.astype(np.int8), [2, 4, 0])  # 3 + -3

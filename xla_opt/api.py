@@ -250,10 +250,11 @@ def raw_bf16_as_bf16(function: FuncOp, arrays: Sequence[Any]) -> list[Any]:
 
 def optimize(program: str | os.PathLike | ModuleOp, pipeline: str, name: str | None = None) -> ModuleOp:
     """Run a pass pipeline (`xla-opt -p`'s syntax: `canonicalize,cse`, `xla-to-llvm`,
-    `pass{option=value}`, or MLIR's `builtin.module(func.func(cse))`) on a program (text, a path or a module, which
-    is left unchanged) and return the resulting module. Errors are `ProgramError`s
-    with the diagnostics `xla-opt` prints: an unknown pass, a bad option, a verifier
-    failure after a pass, each `file:line:col: error: ...`."""
+    `pass{option=value}`, or MLIR's `builtin.module(func.func(cse))`) on a program
+    (text, a path or a module, which is left unchanged) and return the resulting
+    module. Errors are `ProgramError`s with the diagnostics `xla-opt` prints: an
+    unknown pass, a bad option, a verifier failure after a pass, each
+    `file:line:col: error: ...`."""
     from xdsl.utils.exceptions import DiagnosticException
 
     from xla_opt.diagnostics import one_line

@@ -73,6 +73,8 @@ from xla_opt.dialects.shapes.reductions import same_padding, valid_padding
 from xla_opt.dialects.shapes.windows import dilated_size
 from xla_opt.dialects.xla.computation import PRED_SCALAR, region_signature, scalar_of
 from xla_opt.dialects.xla.element_types import (
+    NARROW_FLOAT_TYPES,
+    NARROW_INT_WIDTHS,
     TokenType,
     bit_width,
     elem_of,
@@ -94,14 +96,16 @@ TypeSpec = Any  # an xDSL type, or a (shape, element type) pair
 # Element types and types
 # --------------------------------------------------------------------------------------
 
+_INT_WIDTHS = (*NARROW_INT_WIDTHS, 8, 16, 32, 64)
 _XLA_ELEMENT_TYPES: tuple[Attribute, ...] = (
     i1,
-    *(IntegerType(w) for w in (8, 16, 32, 64)),
-    *(IntegerType(w, Signedness.UNSIGNED) for w in (8, 16, 32, 64)),
+    *(IntegerType(w) for w in _INT_WIDTHS),
+    *(IntegerType(w, Signedness.UNSIGNED) for w in _INT_WIDTHS),
     Float16Type(),
     BFloat16Type(),
     Float32Type(),
     Float64Type(),
+    *(t() for t in NARROW_FLOAT_TYPES),
     ComplexType(Float32Type()),
     ComplexType(Float64Type()),
 )
@@ -109,11 +113,11 @@ _XLA_ELEMENT_TYPES: tuple[Attribute, ...] = (
 
 @cache
 def _element_types_by_name() -> dict[str, Attribute]:
-    """MLIR's spellings (i32, ui8, complex<f32>) and the spec's (PRED, S32, U8, C64),
-    lower-case."""
+    """MLIR's spellings (i32, ui8, complex<f32>, f8E4M3FN) and the spec's (PRED, S32,
+    U8, C64), lower-case."""
     names: dict[str, Attribute] = {}
     for t in _XLA_ELEMENT_TYPES:
-        names[str(t)] = t
+        names[str(t).lower()] = t
         names[element_type_name(t).lower()] = t
     return names
 
@@ -190,16 +194,17 @@ def _constant_array(value: Any, dtype: Any) -> np.ndarray:
 
 def _dense(array: np.ndarray) -> DenseIntOrFPElementsAttr:
     """A dense elements attribute, a splat when every element is the same."""
-    t = tensor(array.shape, element_type(array.dtype))
+    element = element_type(array.dtype)
     flat = array.ravel()
     if flat.size > 1 and np.all(flat == flat[0]):
         flat = flat[:1]
-    if array.dtype.kind == "c":
+    if isinstance(element, ComplexType):
         values: list = [(float(v.real), float(v.imag)) for v in flat]
-    elif array.dtype.kind in "biu":
+    elif isinstance(element, IntegerType):  # ml_dtypes' narrow integers are no numpy kind "i"
         values = [int(v) for v in flat]
     else:
         values = flat.astype(np.float64).tolist()
+    t = tensor(array.shape, element)
     return DenseIntOrFPElementsAttr.from_list(t, values)
 
 
@@ -330,6 +335,8 @@ class Builder:
                 result_types = None
             if result_types is None:
                 self._insert_verified(probe)  # raises with the verifier's message
+                self._block.detach_op(probe)
+                probe.erase(safe_erase=False)
                 raise self._error(cls.name, "cannot infer the result types")
         op = cls.create(
             operands=probe.operands,
