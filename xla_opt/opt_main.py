@@ -24,7 +24,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from xla_opt.context import install_xdsl_patches, register_extra_llvm_ops
+from xla_opt.context import install_xdsl_patches, multiverse, register_extra_llvm_ops
 from xla_opt.diagnostics import (
     Diagnostic,
     DiagnosticError,
@@ -100,18 +100,23 @@ class XlaOptMain(xDSLOptMain):
 
     # ---- registry ----------------------------------------------------------------------
     def register_all_dialects(self):
-        super().register_all_dialects()  # every installed plugin's, ours included
+        # every installed plugin's, ours included (the registry is read once per process)
+        for name, factory in multiverse().all_dialects.items():
+            self.ctx.register_dialect(name, factory)
         register_extra_llvm_ops(self.ctx)
+
+    def register_all_passes(self):
+        for name, factory in multiverse().all_passes.items():
+            self.register_pass(name, factory)
 
     # xDSL's other targets (x86-asm, riscv-asm, csl, wgsl...) print their own
     # dialects; on xla programs they fail with internal errors, so they are not offered.
     XDSL_TARGETS = ("mlir",)
 
     def register_all_targets(self):
-        super().register_all_targets()
         self.available_targets = {
             name: factory
-            for name, factory in self.available_targets.items()
+            for name, factory in multiverse().all_targets.items()
             if name in self.XDSL_TARGETS or name in XLA_OPT_UNIVERSE.all_targets
         }
         self.available_targets["llvm"] = llvm_target

@@ -56,9 +56,15 @@ Each fix is an upstream candidate; the list says what and why:
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
+import math
 import re
+import struct
+import sys
+from collections.abc import Callable
+from types import ModuleType
 
-import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
@@ -109,34 +115,51 @@ def install() -> None:
 # 1, 2. dense literals
 # --------------------------------------------------------------------------------------
 
-_BITS_DTYPES = {16: (np.uint16, np.float16), 32: (np.uint32, np.float32), 64: (np.uint64, np.float64)}
+def _bits_dtypes(bitwidth: int) -> tuple[type, type]:
+    """numpy's unsigned integer and float types of a width (numpy is imported on first
+    use: `xla-opt --version` does not need it)."""
+    import numpy as np
+
+    return {16: (np.uint16, np.float16), 32: (np.uint32, np.float32), 64: (np.uint64, np.float64)}[bitwidth]
 
 
 def float_from_bits(bits: int, float_type: AnyFloat) -> float:
     """The value of the IEEE (or bfloat16) bit pattern `bits` of `float_type`."""
+    import numpy as np
+
     if isinstance(float_type, BFloat16Type):
         return float(np.array([bits << 16], dtype=np.uint32).view(np.float32)[0])
     if isinstance(float_type, Float16Type | Float32Type | Float64Type):
-        uint, flt = _BITS_DTYPES[float_type.bitwidth]
+        uint, flt = _bits_dtypes(float_type.bitwidth)
         return float(np.array([bits], dtype=uint).view(flt)[0])
     if isinstance(float_type, ReducedPrecisionFloatType):  # the 8-, 6- and 4-bit floats
         return float_type.decode_bits(bits)
     raise NotImplementedError(f"hexadecimal literal for {float_type}")
 
 
-def _overflows(value: float, float_type: AnyFloat) -> bool:
-    """Whether a finite literal rounds to an infinity in `float_type`."""
-    if not np.isfinite(value):
-        return False
-    import ml_dtypes
+# bfloat16's smallest overflowing magnitude: half an ulp above its largest finite value
+_BF16_OVERFLOW = 2.0**128 * (1 - 2.0**-9)
 
+
+def _overflows(value: float, float_type: AnyFloat) -> bool:
+    """Whether a finite literal rounds to an infinity in `float_type`: numpy's casts
+    (ml_dtypes' for bfloat16, through float32), computed with `struct`, which rounds
+    the same way and raises OverflowError exactly when the result is infinite (every
+    float literal is checked: importing numpy here cost each start-up ~0.07 s)."""
+    if not math.isfinite(value):
+        return False
     if isinstance(float_type, ReducedPrecisionFloatType):
         # the 8-, 6- and 4-bit floats: xDSL's rounding says None beyond the largest
         # finite value, whether the format then has an infinity, a NaN or saturates
         return value != 0 and float_type._rounded_exponent_mantissa(abs(value)) is None
-    dtype = ml_dtypes.bfloat16 if isinstance(float_type, BFloat16Type) else _BITS_DTYPES[float_type.bitwidth][1]
-    with np.errstate(over="ignore"):
-        return bool(np.isinf(np.array(value, dtype=np.float64).astype(dtype)))
+    try:
+        if isinstance(float_type, BFloat16Type):
+            return abs(struct.unpack("<f", struct.pack("<f", value))[0]) >= _BF16_OVERFLOW
+        if isinstance(float_type, Float16Type | Float32Type):
+            struct.pack("<e" if isinstance(float_type, Float16Type) else "<f", value)
+    except OverflowError:
+        return True
+    return False
 
 
 def _install_dense_literals() -> None:
@@ -395,13 +418,47 @@ def _install_lenient_locations() -> None:
 
 
 def _install_llvm_casts() -> None:
-    from xdsl.backend.llvm import convert_op
+    # when xDSL's LLVM IR translation is imported: importing it (and the llvm dialect)
+    # here would cost every xla-opt start-up ~0.15 s
+    _when_imported("xdsl.backend.llvm.convert_op", _add_llvm_cast_names)
 
+
+def _add_llvm_cast_names(convert_op: ModuleType) -> None:
     from xla_opt.dialects.llvm_casts import FPToSIOp, FPToUIOp, UIToFPOp
 
     convert_op._CAST_OP_NAMES.update(  # noqa: SLF001 - extending xDSL's table
         {UIToFPOp: "uitofp", FPToSIOp: "fptosi", FPToUIOp: "fptoui"}
     )
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Runs `action(module)` once the module `name` has been executed."""
+
+    def __init__(self, name: str, action: Callable[[ModuleType], None]):
+        self.name, self.action = name, action
+
+    def find_spec(self, fullname, path, target=None):  # type: ignore[no-untyped-def]
+        if fullname != self.name:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        if spec is None or spec.loader is None:
+            return spec
+        exec_module, action = spec.loader.exec_module, self.action
+
+        def exec_and_act(module: ModuleType) -> None:
+            exec_module(module)
+            action(module)
+
+        spec.loader.exec_module = exec_and_act  # type: ignore[method-assign]
+        return spec
+
+
+def _when_imported(name: str, action: Callable[[ModuleType], None]) -> None:
+    if name in sys.modules:
+        action(sys.modules[name])
+    else:
+        sys.meta_path.insert(0, _AfterImport(name, action))
 
 
 # --------------------------------------------------------------------------------------
