@@ -89,7 +89,6 @@ from xla_opt.interpreter.dtypes import check_value, numpy_dtype
 
 __all__ = ["Builder", "element_type", "tensor_type"]
 
-Value = SSAValue
 TypeSpec = Any  # an xDSL type, or a (shape, element type) pair
 
 # --------------------------------------------------------------------------------------
@@ -390,6 +389,11 @@ class Builder:
         dtype = numpy_dtype(elem_of(like.type)) if like is not None and isinstance(like.type, TensorType) else None
         return self.constant(value, dtype)
 
+    def _pair(self, lhs: Any, rhs: Any) -> tuple[SSAValue, SSAValue]:
+        """A binary op's operands: a Python number takes the other operand's element type."""
+        lhs = self._value(lhs, rhs if isinstance(rhs, SSAValue) else None)
+        return lhs, self._value(rhs, lhs)
+
     # ---- parameters, constants, the result ------------------------------------------
     def parameter(self, number: int, shape: Sequence[int] | Attribute, dtype: Any = None, name: str | None = None):
         """Parameter: argument `number` of the function, of shape and element type (or
@@ -399,6 +403,8 @@ class Builder:
             raise TypeError("a computation's parameters are the arguments of its callable")
         if number in self._parameters:
             raise self._error("func.func", f"parameter {number} is declared twice")
+        if not isinstance(shape, Attribute) and dtype is None:
+            raise TypeError(f'parameter {number}: give its element type ("f32", np.int32...) or an xDSL type')
         t = shape if isinstance(shape, Attribute) else tensor_type(shape, dtype)
         position = sum(n < number for n in self._parameters)
         arg = self._block.insert_arg(t, position)
@@ -442,7 +448,7 @@ class Builder:
     def compare(self, lhs, rhs, direction: str, compare_type: str | None = None, broadcast_dimensions=None):
         """Compare: lhs <direction> rhs into PRED (EQ, NE, GE, GT, LE, LT; compare type
         FLOAT, TOTALORDER, SIGNED, UNSIGNED, by default the element type's)."""
-        lhs, rhs = self._value(lhs, rhs if isinstance(rhs, SSAValue) else None), self._value(rhs, lhs)
+        lhs, rhs = self._pair(lhs, rhs)
         properties = {
             "comparison_direction": direction,
             "compare_type": compare_type,
@@ -1049,7 +1055,7 @@ def _unary_method(op_cls: type[Operation]) -> Callable[..., SSAValue]:
 
 def _binary_method(op_cls: type[Operation]) -> Callable[..., SSAValue]:
     def method(self: Builder, lhs: Any, rhs: Any, broadcast_dimensions: Sequence[int] | None = None) -> SSAValue:
-        lhs, rhs = self._value(lhs, rhs if isinstance(rhs, SSAValue) else None), self._value(rhs, lhs)
+        lhs, rhs = self._pair(lhs, rhs)
         return self._one(op_cls, [lhs, rhs], {"broadcast_dimensions": broadcast_dimensions})
 
     return method
