@@ -147,6 +147,9 @@ def test_the_only_function_is_the_entry():
     np.testing.assert_array_equal(y, [2, 4])
     with pytest.raises(ValueError, match=r"no function @main in the program \(functions: scale, other\)"):
         xla_opt.run(program + PROGRAM.replace("@main", "@other"), [1, 2], 2)
+    helper = PROGRAM.replace("func.func @main", "func.func private @helper")
+    (y,) = xla_opt.run(program + helper, [1, 2], 3)  # private functions are no entries
+    np.testing.assert_array_equal(y, [3, 6])
 
 
 # ---- public imports ---------------------------------------------------------------------

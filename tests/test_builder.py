@@ -254,7 +254,7 @@ def test_element_types_and_constants():
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_tuples_conditional_call_and_map(backend):
-    b = Builder()
+    b = Builder("f")  # run finds @f: its callees are private
     x = b.parameter(0, (3,), "f32")
     p = b.parameter(1, (), "pred")
     pair = b.tuple([x, b.constant(2.0)])

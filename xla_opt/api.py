@@ -223,12 +223,15 @@ class CompiledFunction:
 
 
 def default_entry(module: ModuleOp, entry: str | None) -> str:
-    """The entry function's name: `entry`, else @main, else the module's only function
-    (a builder's `Builder("f")` builds @f)."""
+    """The entry function's name: `entry`, else @main, else the module's only public
+    function (`Builder("f")` builds @f, and its callees as private functions)."""
     if entry is not None:
         return entry
-    functions = [op.sym_name.data for op in module.body.ops if isinstance(op, FuncOp)]
-    return functions[0] if len(functions) == 1 and "main" not in functions else "main"
+    functions = [op for op in module.body.ops if isinstance(op, FuncOp)]
+    if any(f.sym_name.data == "main" for f in functions):
+        return "main"
+    public = [f.sym_name.data for f in functions if f.sym_visibility is None or f.sym_visibility.data != "private"]
+    return public[0] if len(public) == 1 else "main"
 
 
 def raw_bf16_as_bf16(function: FuncOp, arrays: Sequence[Any]) -> list[Any]:
@@ -359,7 +362,8 @@ def run(
     launcher: str = "threads",
     replica_timeout: float | None = None,
 ) -> list[Any]:
-    """Run the entry function of `program` on `arrays`.
+    """Run the entry function of `program` (by default @main, or the only public
+    function) on `arrays`.
 
     Returns the list of its results; with replicas=N (> 1), a list of N result lists,
     `results[r][i]` being result i of replica r. `infeed`/`outfeed`: see the module
