@@ -87,6 +87,9 @@ def test_statistics_match_the_printed_ir(tmp_path, capsys):
     assert int(stats[-1][2]) == sum(1 for _ in printed.walk()) - 1
     # cse found the duplicated add and its broadcast
     assert int(stats[1][4]) == 2
+    # one pattern application per add that broadcasts implicitly
+    rewrites = dict(re.findall(r"^(\S+)\n(?:\s+\(S\).*\n)*?\s+\(S\) (\d+) rewrites", err, re.MULTILINE))
+    assert rewrites["XlaLegalizeBroadcast"] == str(PROGRAM.count("broadcast_dimensions"))
 
 
 def _ops(text: str) -> list[str]:

@@ -161,7 +161,7 @@ class XlaOptMain(xDSLOptMain):
         mlir.add_argument(
             "--mlir-pass-statistics",
             action="store_true",
-            help="print each pass's statistics (operations before, after, created, erased) on stderr",
+            help="print each pass's statistics (operations before, after, created, erased; patterns applied) on stderr",
         )
         mlir.add_argument(
             "--mlir-print-debuginfo", dest="print_debuginfo", action="store_true", help="print locations"

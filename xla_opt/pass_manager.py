@@ -19,6 +19,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any, ClassVar
 
@@ -364,6 +365,7 @@ class PassManager:
         composite = None if isinstance(p, NestedPipelinePass) else _composite_stages().get(p.name)
         stages = composite() if composite is not None else None  # loading them is not the pass's time
 
+        rewrites = [0]
         start = time.perf_counter()
         self._stack.append(node)
         try:
@@ -371,6 +373,9 @@ class PassManager:
                 stage_verify = _verify_composite_stages()
                 for stage in stages:
                     self.run_pass(stage, module, scope, verify=stage_verify and verify)
+            elif before_ops is not None:
+                with _counting_rewrites() as rewrites:
+                    p.apply(self.ctx, module)
             else:
                 p.apply(self.ctx, module)
         finally:
@@ -387,6 +392,8 @@ class PassManager:
             node.count("ops-after", len(after_ops) - 1, "Operations after the pass")
             node.count("ops-created", len(after_ids - before_ids), "Operations the pass created")
             node.count("ops-erased", len(before_ids - after_ids), "Operations the pass erased")
+            if stages is None:
+                node.count("rewrites", rewrites[0], "Patterns applied (by xDSL's pattern rewrite walkers)")
         if verify and not isinstance(p, NestedPipelinePass):
             with self.measure("Verifier"):
                 self.verify_after(p, module)
@@ -455,6 +462,38 @@ class PassManager:
 
 def _symbol(op: Operation) -> Any:
     return op.properties.get("sym_name") or op.attributes.get("sym_name")
+
+
+@contextmanager
+def _counting_rewrites() -> Iterator[list[int]]:
+    """Counts the successful pattern applications of every PatternRewriteWalker run
+    meanwhile (for --mlir-pass-statistics only): each walker's pattern is wrapped while
+    it processes its worklist, which resets `has_done_action` before each application."""
+    from xdsl.pattern_rewriter import PatternRewriteWalker
+
+    count = [0]
+    original = PatternRewriteWalker._process_worklist
+
+    class Counting:
+        def __init__(self, pattern: Any):
+            self.pattern = pattern
+
+        def match_and_rewrite(self, op: Operation, rewriter: Any) -> None:
+            self.pattern.match_and_rewrite(op, rewriter)
+            count[0] += rewriter.has_done_action
+
+    def process_worklist(self: Any, listener: Any) -> bool:
+        pattern, self.pattern = self.pattern, Counting(self.pattern)
+        try:
+            return original(self, listener)
+        finally:
+            self.pattern = pattern
+
+    PatternRewriteWalker._process_worklist = process_worklist  # type: ignore[method-assign]
+    try:
+        yield count
+    finally:
+        PatternRewriteWalker._process_worklist = original  # type: ignore[method-assign]
 
 
 class _Measure:
