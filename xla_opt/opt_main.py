@@ -227,7 +227,6 @@ class XlaOptMain(xDSLOptMain):
             print_after_change=args.mlir_print_ir_after_change,
             print_debuginfo=args.print_debuginfo,
             print_generic=args.print_op_generic,
-            timing=args.mlir_timing,
             statistics=args.mlir_pass_statistics,
             pass_times=self._print_pass_time if args.time_passes else None,
         )

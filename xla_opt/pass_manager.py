@@ -217,10 +217,6 @@ def display_name(p: ModulePass) -> str:
     return name.removesuffix("Pass") or name
 
 
-def count_ops(op: Operation) -> int:
-    return sum(1 for _ in op.walk()) - 1
-
-
 # --------------------------------------------------------------------------------------
 # Timing and statistics
 # --------------------------------------------------------------------------------------
@@ -304,7 +300,6 @@ class PassManager:
     print_after_change: bool = False
     print_debuginfo: bool = False
     print_generic: bool = False
-    timing: bool = False
     statistics: bool = False
     pass_times: Callable[[ModulePass, float], None] | None = None
     stream: IO[str] = field(default_factory=lambda: sys.stderr)
@@ -514,12 +509,3 @@ def active_manager(ctx: Context) -> PassManager:
     """The manager running the current pipeline (a plain one outside any driver: a
     NestedPipelinePass applied directly)."""
     return _ACTIVE if _ACTIVE is not None else PassManager(ctx)
-
-
-def iter_passes(passes: Sequence[ModulePass]) -> Iterator[ModulePass]:
-    """Every pass of a pipeline, nested ones included."""
-    for p in passes:
-        if isinstance(p, NestedPipelinePass):
-            yield from iter_passes(p.passes)
-        else:
-            yield p
