@@ -653,6 +653,25 @@ def nan_inf_handling(x):
     return jnp.where(jnp.isnan(x / z), 0.0, x), jnp.nan_to_num(x / z), jnp.maximum(x / z, 0.0)
 
 
+# ---- quantized models: 4-bit integer weights, 8-bit float matmuls (issue 13) ---------------
+
+
+@case(lambda r: (f32(r, 8, 16), r.integers(-8, 8, (16, 12)).astype(jnp.int4), f32(r, 12, lo=0.01, hi=0.1)))
+def int4_weight_quantized_matmul(x, w_q, scale):
+    """Weight-only quantization: int4 weights dequantized (convert, per-column scale)
+    and multiplied in f32; the weights' sum as an integer too."""
+    w = w_q.astype(jnp.float32) * scale
+    return x @ w, jnp.sum(w_q.astype(jnp.int32), axis=0)
+
+
+@case(lambda r: (f32(r, 8, 16, lo=-4, hi=4).astype(jnp.float8_e4m3fn), f32(r, 16, 12).astype(jnp.float8_e4m3fn)))
+def f8_matmul_with_f32_accumulation(a, b):
+    """An f8 (E4M3FN) matmul accumulating in f32 (`preferred_element_type`), and an
+    f8 result: the product rescaled and rounded back to f8 (E5M2)."""
+    acc = lax.dot(a, b, preferred_element_type=jnp.float32)
+    return acc, (acc * 0.25).astype(jnp.float8_e5m2)
+
+
 assert len(CASES) >= 60, len(CASES)
 
 # --------------------------------------------------------------------------------------
@@ -666,6 +685,9 @@ DEFAULT_TOLERANCE = {
     np.dtype(np.complex128): (1e-12, 1e-14),
     np.dtype(np.float16): (4e-3, 4e-3),
     np.dtype(jnp.bfloat16): (2e-2, 2e-2),
+    # one rounding of an f32 value to 8 bits: at most half a unit in the last place
+    np.dtype(jnp.float8_e5m2): (2**-3, 2**-16),
+    np.dtype(jnp.float8_e4m3fn): (2**-4, 2**-9),
 }
 
 

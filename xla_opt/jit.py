@@ -239,6 +239,37 @@ class StageTimes:
 REUSE_MIN_BYTES = 1 << 16  # results at least this large may reuse a dropped one's buffer
 
 
+def memory_limit() -> int:
+    """The bytes a process may allocate here: the machine's memory, or less under an
+    address-space limit (`ulimit -v`)."""
+    import resource
+
+    limit = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return min(limit, soft) if soft != resource.RLIM_INFINITY else limit
+
+
+def check_buffers_fit(module: ModuleOp, limit: int | None = None) -> None:
+    """A value larger than memory (say a 78 GiB splat constant the interpreter keeps as
+    a broadcast view) is a located error before compiling: compiled code would have to
+    materialize it, and a failed allocation there cannot be reported."""
+    from xla_opt.diagnostics import op_diagnostic
+    from xla_opt.dialects.xla.element_types import bit_width
+
+    limit = memory_limit() if limit is None else limit
+    for op in module.walk():
+        for result in op.results:
+            t = result.type
+            if not isinstance(t, TensorType) or not t.get_shape():
+                continue
+            size = int(np.prod(t.get_shape(), dtype=object)) * max(1, bit_width(t.get_element_type()) // 8)
+            if size > limit:
+                raise DiagnosticError(
+                    [op_diagnostic(op, f"its result {t} takes {size / 2**30:.1f} GiB, more than the "
+                                       f"{limit / 2**30:.1f} GiB this process may allocate")]  # fmt: skip
+                )
+
+
 class JitFunction:
     """A compiled entry function callable on numpy arrays."""
 
@@ -261,6 +292,7 @@ class JitFunction:
         ]
         self.times = times or StageTimes()
         try:
+            check_buffers_fit(xla_module)
             self.llvm_ir = lower_to_llvm_ir(xla_module, self.times)
         except DiagnosticError as e:
             raise NotImplementedError(f"the jit backend cannot compile @{entry}:\n{e}") from None

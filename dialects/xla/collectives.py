@@ -46,7 +46,7 @@ from xla_opt.dialects.shapes.collectives import (
 
 from .base import XlaOp
 from .element_types import elem_of, shape_of, tensor
-from .properties import int_matrix, verified_int_matrix
+from .properties import property_accessor, verified_int_matrix
 from .computation import verify_computation
 
 ui32 = IntegerType(32, Signedness.UNSIGNED)
@@ -60,10 +60,13 @@ def _group_size(op: XlaOp) -> int | None:
     return collective_group_size(rows, shard_count)
 
 
+_padded_replica_groups = property_accessor("replica_groups")
+
+
 def replica_groups_of(op: XlaOp) -> list[tuple[int, ...]]:
     """The ops' `get_replica_groups()`: the groups, -1 padding removed (groups of
     different sizes are spelled as a matrix padded with -1, as StableHLO does)."""
-    return replica_group_rows(int_matrix(op.replica_groups))  # type: ignore[attr-defined]
+    return replica_group_rows(_padded_replica_groups(op))
 
 
 def _check_same_element_type(operand: Attribute, result: Attribute) -> None:

@@ -19,6 +19,7 @@ scalar lowering stay as they are.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IndexType, IntegerAttr, TensorType, i64
@@ -41,7 +42,7 @@ from xla_opt.lowering.scalar_ops import (
     signless,
 )
 
-from .common import PARALLEL, affine_map, generic
+from .common import PARALLEL, affine_map, fill_from_scalar, generic
 
 # The ops computed element by element from same-shape operands.
 SCALAR_ELEMENTWISE_OPS: tuple[type[Operation], ...] = (
@@ -114,6 +115,13 @@ class ConstantToArith(RewritePattern):
             # finishes on an empty unsigned dense attribute)
             empty_type = TensorType(signless(elem_of(value.type)), shape_of(value.type))
             value = DenseIntOrFPElementsAttr.from_list(empty_type, [])
+        elif len(value) == 1 and prod(shape_of(value.type)) > 1:
+            # a splat kept as one value (large splats are, from the parser on): a fill
+            # loop, never a global of every element
+            scalar = DenseIntOrFPElementsAttr(TensorType(elem_of(value.type), []), value.data)
+            one = arith.ConstantOp(scalar)
+            rewriter.replace(op, [one, *fill_from_scalar(one.result, value.type)])
+            return
         # Otherwise an unsigned constant keeps its type until the pass makes every
         # integer signless (the same bytes): the patterns of its users read its
         # signedness.

@@ -619,5 +619,6 @@ def constant_value(op: ew.ConstantOp) -> np.ndarray:
         # more would become float64 and lose their low bits
         flat = np.array(values, dtype=dtype)
     if flat.size == 1 and int(np.prod(shape)) != 1:
-        return np.full(shape, flat[0], dtype)
+        # a splat: a read-only broadcast view, so any shape whose uses fit in memory works
+        return np.broadcast_to(flat.reshape(()), shape)
     return flat.reshape(shape)

@@ -64,8 +64,11 @@ def dense_text(array: np.ndarray, t: TensorType) -> str:
         return f"dense<> : {t}"
     if is_narrow_int_dtype(array.dtype):  # 4- and 2-bit integers as decimal literals too
         array = array.astype(np.int64)
-    flat = np.ascontiguousarray(array).reshape(-1)
-    splat = bool(np.all(flat.view(np.uint8).reshape(flat.size, -1) == flat[:1].view(np.uint8)))
+    if array.ndim and not any(array.strides):  # a splat kept as a broadcast view
+        flat, splat = array[(0,) * array.ndim].reshape(1), True
+    else:
+        flat = np.ascontiguousarray(array).reshape(-1)
+        splat = bool(np.all(flat.view(np.uint8).reshape(flat.size, -1) == flat[:1].view(np.uint8)))
     if array.dtype.kind in "biu" or array.dtype in _DECIMAL_KINDS:
         return f"dense<{_nested(flat[0] if splat else array)}> : {t}"
     data = flat[:1] if splat else flat
