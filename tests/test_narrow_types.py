@@ -335,3 +335,18 @@ def test_xla_run_reads_and_writes_ml_dtypes_npy(tmp_path):
         )  # fmt: skip
         got = np.load(out / "result_0.npy").view(ml_dtypes.float8_e4m3fn)
         np.testing.assert_array_equal(got.astype(np.float32), [-12.0, 1.75])
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_int4_dot_wraps_at_four_bits(backend):
+    """A dot of S4 operands with an S4 result: the exact integer products summed, then
+    wrapped to 4 bits (two's complement), as every S4 result is."""
+    program = """func.func @main(%a: tensor<2x3xi4>, %b: tensor<3x2xi4>) -> tensor<2x2xi4> {
+  %0 = xla.dot %a, %b : (tensor<2x3xi4>, tensor<3x2xi4>) -> tensor<2x2xi4>
+  func.return %0 : tensor<2x2xi4>
+}"""
+    a = np.array([[7, -8, 3], [5, 6, -7]]).astype(ml_dtypes.int4)
+    b = np.array([[7, 1], [-8, 2], [3, -5]]).astype(ml_dtypes.int4)
+    (got,) = xla_opt.run(program, a, b, backend=backend)
+    exact = a.astype(np.int64) @ b.astype(np.int64)
+    np.testing.assert_array_equal(got.astype(np.int64), (exact + 8) % 16 - 8)
