@@ -92,5 +92,9 @@ class ConvertScfWhileToCfPass(ModulePass):
     name = "convert-scf-while-to-cf"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        # most programs have no while loop: one walk instead of the walker's matching of
+        # every scf op against a walk of its body
+        if not any(isinstance(inner, scf.WhileOp) for inner in op.walk()):
+            return
         patterns = [WhileLowering(), *(EnclosingWhileLowering(p) for p in (ForLowering(), IfLowering(), SwitchLowering()))]
         PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(op)

@@ -282,3 +282,101 @@ define void @main(ptr %p) {
 """
     with pytest.raises(LookupError, match="xla_opt_no_such_function"):
         compile_llvm_ir(ir)
+
+
+# --------------------------------------------------------------------------------------
+# 5. a block split links the new block in O(1) (xdsl_patches 11)
+# --------------------------------------------------------------------------------------
+
+
+def _constants(*values: int) -> list[arith.ConstantOp]:
+    return [arith.ConstantOp.from_int_and_width(v, i32) for v in values]
+
+
+@pytest.mark.parametrize("split_at", [0, 1, 2])
+def test_split_before_moves_the_tail_into_a_block_right_after(split_at):
+    """The first, a middle or the last op: the ops from it on move, in order, into a
+    new block placed between the split block and its old successor."""
+    ops = _constants(1, 2, 3)
+    first, last = Block(ops), Block([func.ReturnOp()])
+    region = Region([first, last])
+    new = first.split_before(ops[split_at])
+    assert list(region.blocks) == [first, new, last]
+    assert list(first.ops) == ops[:split_at]
+    assert list(new.ops) == ops[split_at:]
+    assert all(op.parent is new for op in new.ops) and all(op.parent is first for op in first.ops)
+    assert ops[split_at].prev_op is None and (split_at == 0 or ops[split_at - 1].next_op is None)
+    assert new.parent is region and new.prev_block is first and last.prev_block is new
+
+
+def test_split_before_of_the_last_block_appends_with_the_block_arguments():
+    ops = _constants(1, 2)
+    block = Block(ops)
+    region = Region([block])
+    new = block.split_before(ops[1], arg_types=[i32])
+    assert list(region.blocks) == [block, new] and region.last_block is new
+    assert [a.type for a in new.args] == [i32]
+
+
+def test_split_before_rejects_an_op_of_another_block():
+    with pytest.raises(ValueError, match="outside of the block"):
+        Region([Block(_constants(1))]).blocks.first.split_before(_constants(2)[0])
+
+
+# --------------------------------------------------------------------------------------
+# 6. the dense-literal type check (xdsl_patches 12): xDSL's errors, one constraint
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "literal, message",
+    [
+        ("dense<1.0> : tensor<?xf32>", "Dense literal attribute should have a static shape"),
+        ("dense<1.0> : f32", "Expected memref, vector or tensor type of integer, index, float, or complex type"),
+    ],
+)
+def test_dense_literal_type_errors_are_located(literal, message):
+    import xla_opt
+
+    with pytest.raises(xla_opt.ProgramError, match=rf"<program>:\d+:\d+: error: {message}"):
+        xla_opt.load_program(f"func.func @main() -> tensor<2xf32> {{\n  %c = xla.constant {literal}\n}}\n")
+
+
+def test_dense_literals_of_every_element_kind_parse():
+    import xla_opt
+
+    module = xla_opt.load_program("""
+func.func @main() -> (tensor<2xf32>, tensor<2xi8>, tensor<2xcomplex<f32>>) {
+  %a = xla.constant dense<[1.5, 2.0]> : tensor<2xf32>
+  %b = xla.constant dense<[1, -2]> : tensor<2xi8>
+  %c = xla.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f32>>
+  func.return %a, %b, %c : tensor<2xf32>, tensor<2xi8>, tensor<2xcomplex<f32>>
+}
+""")
+    values = [list(op.value.get_values()) for op in module.walk() if op.name == "xla.constant"]
+    assert values == [[1.5, 2.0], [1, -2], [(1.0, 2.0), (3.0, 4.0)]]
+
+
+# --------------------------------------------------------------------------------------
+# 7. convert-scf-while-to-cf leaves a program without scf.while as it is
+# --------------------------------------------------------------------------------------
+
+
+def test_scf_while_pass_without_a_while_changes_nothing():
+    import xla_opt
+
+    text = """
+func.func @main(%a: tensor<4xf32>) -> tensor<f32> {
+  %z = xla.constant dense<0.0> : tensor<f32>
+  %r = xla.reduce (%a), (%z), dimensions = [0] body {
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = xla.add %x, %y : tensor<f32>
+    xla.return %s : tensor<f32>
+  } : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+  func.return %r : tensor<f32>
+}
+"""
+    lowered = xla_opt.optimize(text, "convert-xla-to-linalg,xla-bufferize,convert-linalg-to-loops")
+    assert any(op.name == "scf.for" for op in lowered.walk())
+    before = str(lowered)
+    assert str(xla_opt.optimize(lowered, "convert-scf-while-to-cf")) == before
