@@ -1,5 +1,6 @@
-"""The radix-sort fast path of xla.sort (SortToRadixLoops): a comparator that is one LT
-or GT compare of the first operand's pair sorts by an LSD radix sort, which must give
+"""The radix-sort fast path of xla.sort (SortToRadixKernel, lowering/kernels/sort.py): a
+comparator that is one LT or GT compare of the first operand's pair sorts by an LSD
+radix sort kernel, which must give
 the interpreter's (stable) order exactly, for every key type, with payloads, along any
 dimension; under FLOAT, NaNs (unordered, so no order is the interpreter's) go last
 under LT and first under GT, in input order."""
@@ -10,13 +11,12 @@ import time
 
 import numpy as np
 import pytest
+from xla_opt.lowering.xla_to_linalg import ConvertXlaToLinalgPass
 
 import xla_opt
 from tests.util import BF16, FLOATS, INTS, exact, one_op_program, scalar, ttype
 from xla_opt.api import load_program
 from xla_opt.context import make_context
-from xla_opt.lowering.xla_to_linalg import ConvertXlaToLinalgPass
-from xla_opt.lowering.xla_to_linalg.reductions import RADIX_BUFFER
 
 
 def comparator(types: list[str], direction: str = "LT", compare_type: str | None = None, swapped=False) -> str:
@@ -46,14 +46,12 @@ def sort(arrays: list[np.ndarray], dimension=None, **compare) -> list[np.ndarray
     return exact(text, arrays, outs)
 
 
-def lowered(arrays: list[np.ndarray], dimension=None, **compare) -> tuple[str, set[str]]:
-    """The IR after convert-xla-to-linalg, and the radix sort's buffers' roles (the
-    printed tensor.empty does not show its attributes)."""
+def lowered(arrays: list[np.ndarray], dimension=None, **compare) -> str:
+    """The IR after convert-xla-to-linalg."""
     text, outs = sort_text(arrays, dimension, **compare)
     module = load_program(one_op_program(text, arrays, outs))
     ConvertXlaToLinalgPass().apply(make_context(), module)
-    roles = {op.attributes[RADIX_BUFFER].data for op in module.walk() if RADIX_BUFFER in op.attributes}
-    return str(module), roles
+    return str(module)
 
 
 def expected_order(keys: np.ndarray, descending: bool) -> np.ndarray:
@@ -85,22 +83,29 @@ def keys_with_ties(dtype, shape, seed=0) -> np.ndarray:
 
 
 def test_radix_path_is_taken_for_one_compare_of_the_first_pair():
-    x = np.zeros((3, 40), np.float32)
-    ir, roles = lowered([x, x.astype(np.int32)], direction="GT", swapped=True)
-    # 8-bit digits of f32 keys: 4 passes, two scratch sets of keys and positions
-    assert roles == {"keys0", "lane0", "keys1", "lane1", "result", "counts"}
-    assert "tensor<4x256xi32>" in ir and "arith.shrui" in ir
+    x = np.zeros((3, 40, 2), np.float32)
+    ir = lowered([x, x.astype(np.int32)], dimension=1, direction="GT", swapped=True)
+    # GT of swapped arguments is LT: the kernel of f32 keys under FLOAT, ascending, 8-bit digits,
+    # with the permutation;
+    # (outer, n, inner) = (3, 40, 2); the payload gathered through the permutation
+    assert "func.call @xla_opt_sort_f32_float_lt_d8_perm__tensor_3x40x2xf32_" in ir
+    assert "-> (tensor<3x40x2xf32>, tensor<3x40x2xi32>)" in ir
+    assert "arith.constant 3 : i64" in ir and "arith.constant 40 : i64" in ir and "arith.constant 2 : i64" in ir
     assert "arith.cmpf" not in ir  # no comparator inlined: no merge sort
-    _, roles = lowered([x.astype(np.int8)], direction="LT")
-    assert roles == {"result", "counts"}  # one pass, the keys decoded into the result
+    ir = lowered([np.zeros(1 << 14, np.int8)], direction="LT")
+    assert "func.call @xla_opt_sort_i8_signed_lt_d8__" in ir  # 8-bit keys keep 8-bit digits
+    ir = lowered([np.zeros(1 << 14, np.uint32)], direction="LT", compare_type="UNSIGNED")
+    assert "func.call @xla_opt_sort_i32_unsigned_lt_d11__" in ir  # long rows: 11-bit digits
+    ir = lowered([np.zeros(100, BF16)], compare_type="TOTALORDER")
+    assert "func.call @xla_opt_sort_bf16_totalorder_lt_d8__" in ir
 
 
 def test_other_comparators_and_short_rows_keep_the_merge_sort():
     x = np.zeros(30, np.float32)
-    ir, roles = lowered([x], direction="LE")
-    assert not roles and "arith.cmpf ole" in ir
-    ir, roles = lowered([x[:23]])  # shorter than _RADIX_MIN_LENGTH
-    assert not roles and "arith.cmpf olt" in ir
+    ir = lowered([x], direction="LE")
+    assert "xla_opt_sort" not in ir and "arith.cmpf ole" in ir
+    ir = lowered([x[:23]])  # shorter than _RADIX_MIN_LENGTH
+    assert "xla_opt_sort" not in ir and "arith.cmpf olt" in ir
 
 
 # --------------------------------------------------------------------------------------

@@ -84,11 +84,36 @@ def load_kernels() -> Any:
         return _library
 
 
+_sort_kernels: dict[str, Any] = {}  # variant symbol -> its compiled module, kept alive
+_SORT_CALL = re.compile(r'@"?((xla_opt_sort_\w+?)__\w+)"?\(')
+
+
+def load_sort_kernel(symbol: str) -> Any:
+    """Compile the radix-sort kernel `symbol` names (lowering/kernels/sort.py), once per
+    process."""
+    with _lock:
+        if symbol not in _sort_kernels:
+            from xla_opt.lowering.kernels.sort import SortVariant, sort_ir
+
+            from xla_opt.jit import compile_llvm_ir
+            from xla_opt.threads import load as load_threads
+
+            parallel = load_threads()
+            _sort_kernels[symbol] = compile_llvm_ir(sort_ir(SortVariant.from_symbol(symbol), parallel))
+        return _sort_kernels[symbol]
+
+
 def bind_kernel_symbols(ir_text: str) -> bool:
-    """Load the library if the LLVM IR `ir_text` declares one of its symbols (before the
-    JIT compiles it); returns whether it does."""
+    """Load the library if the LLVM IR `ir_text` declares one of its symbols, and bind
+    each radix-sort call (`xla_opt_sort_<variant>__<type>`, a name per signature) to
+    its variant's kernel (before the JIT compiles it); returns whether it calls any."""
+    import llvmlite.binding as llvm
+
+    sorts = dict(match.groups() for match in _SORT_CALL.finditer(ir_text))
+    for name, symbol in sorts.items():
+        llvm.add_symbol(name, load_sort_kernel(symbol).address(symbol))
     symbols = "|".join(entry.symbol for entry in _entries())
     if not re.search(rf'@"?({symbols})"?\(', ir_text):  # xDSL quotes every symbol
-        return False
+        return bool(sorts)
     load_kernels()
     return True

@@ -8,8 +8,10 @@
 * `xla.reduce_window` -> the inputs padded and base-dilated with the init values
   (xla.pad), fills, and one generic with parallel result loops and reduction window
   loops (each window folded in row-major order, as the interpreter does);
-* `xla.sort` -> a stable bottom-up merge sort of a permutation (scf.for over tensors,
-  tensor.insert), then one gather generic per operand;
+* `xla.sort` -> a call of the radix-sort kernel (one LT / GT compare of a number key:
+  jnp.sort, argsort, sort_key_val) and a gather generic per payload, else a stable
+  bottom-up merge sort of a permutation (scf.for over tensors, tensor.insert), then
+  one gather generic per operand;
 * `xla.select_and_scatter` -> a fill and scf.for loops over the windows and their
   offsets, scattering into the carried result.
 """
@@ -17,6 +19,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, scf, tensor
@@ -29,7 +32,6 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
-    StringAttr,
     TensorType,
     i1,
     i8,
@@ -48,14 +50,15 @@ from xdsl.pattern_rewriter import (
 from xla_opt.dialects import xla
 from xla_opt.dialects.shapes.reductions import sort_dimension
 from xla_opt.dialects.xla import elementwise as ew
-from xla_opt.dialects.xla.element_types import bit_width, elem_of, is_float, shape_of
 from xla_opt.dialects.xla.computation import ReturnOp
+from xla_opt.dialects.xla.element_types import bit_width, elem_of, is_float, shape_of
 from xla_opt.dialects.xla.reductions import REDUCTION_OPS
-from xla_opt.lowering.scalar_ops import ScalarBuilder
+from xla_opt.lowering.kernels.sort import WIDE_DIGIT_LENGTH, SortVariant
 
 from .common import PARALLEL, REDUCTION, affine_map, fill_from_scalar, generic, padded_and_dilated
 from .computation import inline_computation
 from .elementwise import identity_generic, in_computation
+from .host_calls import call_external
 from .shape_ops import IndexArithmetic, row_major_strides
 
 
@@ -403,257 +406,70 @@ def radix_comparator(op: xla.SortOp) -> tuple[str, str] | None:
     return direction, ctype
 
 
-class RadixKeys:
-    """The order-preserving unsigned keys of a radix sort: key(x) <u key(y) exactly when
-    the comparator orders x before y, equal keys exactly when it ties them.
-
-    * UNSIGNED: the bits; SIGNED: the bits with the sign bit flipped.
-    * floats: negatives get all their bits flipped, positives their sign bit, which is
-      TOTALORDER (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN). FLOAT first maps -0
-      to +0 (they compare equal: a tie keeps the input order) and every NaN to one
-      positive NaN: a NaN is unordered with everything, so no sort (the interpreter's
-      comparator-driven one included) defines where NaNs go; here they come after
-      +inf under LT and first under GT, in input order (np.sort's choice).
-    * GT (descending): every key bit inverted, which keeps ties in input order.
-
-    `decodes` says whether the key gives the element back (not under FLOAT)."""
-
-    def __init__(self, element: Attribute, direction: str, ctype: str) -> None:
-        self.element, self.ctype = element, ctype
-        self.width = bit_width(element)
-        self.type = IntegerType(self.width)
-        self.descending = direction == "GT"
-        self.decodes = ctype != "FLOAT"
-        self.sign = 1 << (self.width - 1)
-
-    def encode(self, b: ScalarBuilder, x: SSAValue) -> SSAValue:
-        t, floating = self.type, is_float(self.element)
-        bits = b.add(arith.BitcastOp(x, t)) if floating else x
-        if floating and self.ctype == "FLOAT":
-            magnitude = b.binary(arith.AndIOp, bits, b.int_const(self.sign - 1, t), t)
-            zero = b.cmpi("eq", magnitude, b.int_const(0, t))
-            infinity = b.int_const(_infinity_bits(self.element), t)
-            nan = b.cmpi("ugt", magnitude, infinity)
-            bits = b.select(zero, b.int_const(0, t), bits)
-            bits = b.select(nan, b.int_const(self.sign - 1, t), bits)
-        if floating:
-            negative = b.binary(arith.ShRSIOp, bits, b.int_const(self.width - 1, t), t)
-            key = b.binary(arith.XOrIOp, bits, b.binary(arith.OrIOp, negative, b.int_const(self.sign, t), t), t)
-        elif self.ctype == "SIGNED":
-            key = b.binary(arith.XOrIOp, bits, b.int_const(self.sign, t), t)
-        else:
-            key = bits
-        return b.binary(arith.XOrIOp, key, b.int_const(-1, t), t) if self.descending else key
-
-    def decode(self, b: ScalarBuilder, key: SSAValue) -> SSAValue:
-        """The element whose key is `key` (`decodes` only)."""
-        t = self.type
-        if self.descending:
-            key = b.binary(arith.XOrIOp, key, b.int_const(-1, t), t)
-        if not is_float(self.element):
-            return b.binary(arith.XOrIOp, key, b.int_const(self.sign, t), t) if self.ctype == "SIGNED" else key
-        positive = b.cmpi("slt", key, b.int_const(0, t))
-        flip = b.select(positive, b.int_const(self.sign, t), b.int_const(-1, t))
-        return b.add(arith.BitcastOp(b.binary(arith.XOrIOp, key, flip, t), self.element))
-
-    def digit(self, b: ScalarBuilder, key: SSAValue, shift: int, bits: int) -> SSAValue:
-        """Bits [shift, shift + bits) of `key` as an index."""
-        t = self.type
-        shifted = b.binary(arith.ShRUIOp, key, b.int_const(shift, t), t) if shift else key
-        masked = b.binary(arith.AndIOp, shifted, b.int_const((1 << bits) - 1, t), t)
-        if self.width < 32:
-            masked = b.add(arith.ExtUIOp(masked, i32))
-        return b.add(arith.IndexCastOp(masked, IndexType()))
-
-
-def _infinity_bits(element: Attribute) -> int:
-    """The bit pattern of +inf in the float type `element` (all exponent bits set)."""
-    if isinstance(element, BFloat16Type):
-        return 0x7F80
-    return {16: 0x7C00, 32: 0x7F800000, 64: 0x7FF0000000000000}[bit_width(element)]
-
-
 # Shorter rows are merge-sorted: a radix sort clears and sums its counters (256 per
-# pass) for every row, which costs more than sorting a few elements by comparisons
+# digit) for every row, which costs more than sorting a few elements by comparisons
 # (measured on f32 rows: the merge sort wins at 16, the radix sort at 32 and longer).
 _RADIX_MIN_LENGTH = 24
 
-# Radix sorts of rows at least this long take 11-bit digits (3 passes for 32-bit keys
-# instead of 4): the 2048 counters per pass still fit in L1, and shorter rows would
-# spend more time on the counters than on the elements.
-_WIDE_DIGIT_LENGTH = 1 << 14
+
+def sort_kernel_variant(op: xla.SortOp, n: int) -> SortVariant | None:
+    """The radix-sort kernel that sorts `op` (rows of n), or None when its comparator is
+    not one LT / GT compare of a radix key (`radix_comparator`)."""
+    comparator = radix_comparator(op)
+    if comparator is None:
+        return None
+    direction, ctype = comparator
+    element = elem_of(op.inputs[0].type)
+    width = bit_width(element)
+    kind = "bf" if isinstance(element, BFloat16Type) else ("f" if is_float(element) else "i")
+    if kind == "i":
+        ctype = "SIGNED" if ctype == "SIGNED" else "UNSIGNED"
+    digits = 11 if n >= WIDE_DIGIT_LENGTH and width >= 32 else 8
+    return SortVariant(kind, width, ctype.lower(), direction == "GT", digits, len(op.inputs) > 1)
 
 
-class SortToRadixLoops(RewritePattern):
+class SortToRadixKernel(RewritePattern):
     """xla.sort whose comparator is one LT / GT compare of the first operand's pair
     (`radix_comparator`: jnp.sort, argsort, lax.sort_key_val) of a float or integer
-    operand -> an LSD radix sort of every 1-D slice along `dimension` (scf.for over
-    tensors, tensor.insert), the sort the issue asks for: it is stable, so it gives the
+    operand, rows of at least _RADIX_MIN_LENGTH -> a call of the radix-sort kernel
+    (`lowering/kernels/sort.py`), the sort the issue asks for: stable, so it gives the
     interpreter's order (stable whatever `is_stable` says) for any number of payloads.
 
-    Keys are `RadixKeys`; digits of 8 bits (11 for rows of `_WIDE_DIGIT_LENGTH` or
-    more and keys of 32 bits or more), low digit first. Per slice: the counters of
-    every pass's digit counted in one sweep over the keys, turned into bucket starts
-    by an exclusive prefix sum, then one stable scatter per pass, reading the keys from
-    the operand (first pass) or the previous pass, and moving one lane along: the
-    element's position (several operands: the last pass writes an i32 permutation that
-    every operand is gathered through), the element itself (one operand under FLOAT,
-    whose keys do not give it back), or nothing (the last pass decodes the key into the
-    result). Intermediate passes ping-pong between two scratch sets; every tensor is
-    carried by the loops writing it, so that xla-bufferize writes them in place."""
+        %sorted[, %perm] = func.call @xla_opt_sort_<variant>__<type>(outer, n, inner, %keys)
+
+    (outer, n, inner: the operand's shape around `dimension`; one private declaration
+    per signature, which the JIT binds to the variant's kernel.) With payloads the
+    kernel also returns each result element's position in its row (i32), and every
+    other operand is gathered through it."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: xla.SortOp, rewriter: PatternRewriter):
         if in_computation(op):
             return
-        comparator = radix_comparator(op)
         inputs = list(op.inputs)
         shape = shape_of(inputs[0].type)
         dim = sort_dimension(shape, op.get_dimension())
         n = shape[dim]
-        if comparator is None or n >= 1 << 31 or 0 < n < _RADIX_MIN_LENGTH:
+        variant = sort_kernel_variant(op, n)
+        if variant is None or n >= 1 << 31 or 0 < n < _RADIX_MIN_LENGTH:
             return
         if n <= 1 or 0 in shape:
             rewriter.replace(op, [], inputs)  # nothing to reorder
             return
-        x = inputs[0]
-        element = elem_of(x.type)
-        keys = RadixKeys(element, *comparator)
-        digit_bits = 11 if n >= _WIDE_DIGIT_LENGTH and keys.width >= 32 else 8
-        shifts = list(range(0, keys.width, digit_bits))
-        passes, radix = len(shifts), 1 << digit_bits
-        batch_shape = [size for d, size in enumerate(shape) if d != dim]
-        # the lane moved along with the keys: none, the element, or its position
-        lane = None if len(inputs) == 1 and keys.decodes else (element if len(inputs) == 1 else i32)
-        final_type = TensorType(element if lane is not i32 else i32, shape)
-
-        scratch_types = [TensorType(keys.type, shape)] + ([TensorType(lane, shape)] if lane is not None else [])
-        scratch_sets = min(passes - 1, 2)
-        setup = IndexArithmetic()
-        zero, one, size = setup.const(0), setup.const(1), setup.const(n)
-        roles = [f"{role}{k}" for k in range(scratch_sets) for role in ("keys", "lane")[: len(scratch_types)]]
-        empties = [
-            _named_empty(t, role)
-            for t, role in zip([*scratch_types * scratch_sets, final_type], [*roles, "result"], strict=True)
-        ]
-        counters = _named_empty(TensorType(i32, [passes, radix]), "counts")
-
-        def per_slice(linear: SSAValue, carried: Sequence[SSAValue]):
-            s = ScalarBuilder()
-            b = IndexArithmetic()
-            b.ops = s.ops
-            coordinates = row_major_coordinates(b, linear, batch_shape)
-            width = len(scratch_types)
-            scratch = [list(carried[k * width : (k + 1) * width]) for k in range(scratch_sets)]
-            final, counts = carried[-2], carried[-1]
-
-            def at(position: SSAValue) -> list[SSAValue]:
-                indices = list(coordinates)
-                indices.insert(dim, position)
-                return indices
-
-            def clear(j: SSAValue, carried: Sequence[SSAValue]):
-                e = ScalarBuilder()
-                (counts,) = carried
-                for p in range(passes):
-                    counts = e.add(tensor.InsertOp(e.int_const(0, i32), counts, [_index(e, p), j]))
-                return e.ops, [counts]
-
-            def count(i: SSAValue, carried: Sequence[SSAValue]):
-                e = ScalarBuilder()
-                (counts,) = carried
-                key = keys.encode(e, e.add(tensor.ExtractOp(x, at(i), element)))
-                for p, shift in enumerate(shifts):
-                    where = [_index(e, p), keys.digit(e, key, shift, digit_bits)]
-                    seen = e.add(tensor.ExtractOp(counts, where, i32))
-                    counts = e.add(tensor.InsertOp(e.binary(arith.AddiOp, seen, e.int_const(1, i32), i32), counts, where))
-                return e.ops, [counts]
-
-            def starts(j: SSAValue, carried: Sequence[SSAValue]):
-                e = ScalarBuilder()
-                counts, *totals = carried
-                after = []
-                for p, total in enumerate(totals):
-                    where = [_index(e, p), j]
-                    seen = e.add(tensor.ExtractOp(counts, where, i32))
-                    counts = e.add(tensor.InsertOp(total, counts, where))
-                    after.append(e.binary(arith.AddiOp, total, seen, i32))
-                return e.ops, [counts, *after]
-
-            cleared = for_loop(zero, b.const(radix), one, [counts], clear)
-            counted = for_loop(zero, size, one, cleared.results, count)
-            no_elements = s.int_const(0, i32)
-            started = for_loop(zero, b.const(radix), one, [counted.results[0], *[no_elements] * passes], starts)
-            b.ops += [cleared, counted, started]
-            counts = started.results[0]
-
-            for p, shift in enumerate(shifts):
-                last = p == passes - 1
-                source = scratch[(p - 1) % 2] if p else None
-                targets = [final] if last else scratch[p % 2]
-
-                def scatter(i: SSAValue, carried: Sequence[SSAValue], p=p, shift=shift, last=last, source=source):
-                    e = ScalarBuilder()
-                    *targets, counts = carried
-                    if source is None:
-                        value = e.add(tensor.ExtractOp(x, at(i), element))
-                        key = keys.encode(e, value)
-                        moved = [] if lane is None else [value if lane is element else e.add(arith.IndexCastOp(i, i32))]
-                    else:
-                        key, *moved = (e.add(tensor.ExtractOp(t, at(i), elem_of(t.type))) for t in source)
-                    where = [_index(e, p), keys.digit(e, key, shift, digit_bits)]
-                    start = e.add(tensor.ExtractOp(counts, where, i32))
-                    to = at(e.add(arith.IndexCastOp(start, IndexType())))
-                    if last:
-                        values = [keys.decode(e, key)] if lane is None else moved
-                    else:
-                        values = [key, *moved]
-                    written = [e.add(tensor.InsertOp(v, t, to)) for v, t in zip(values, targets, strict=True)]
-                    counts = e.add(tensor.InsertOp(e.binary(arith.AddiOp, start, e.int_const(1, i32), i32), counts, where))
-                    return e.ops, [*written, counts]
-
-                scattered = for_loop(zero, size, one, [*targets, counts], scatter)
-                b.ops.append(scattered)
-                *written, counts = scattered.results
-                if last:
-                    final = written[0]
-                else:
-                    scratch[p % 2] = list(written)
-            return b.ops, [*(t for group in scratch for t in group), final, counts]
-
-        slices = for_loop(
-            zero,
-            setup.const(math.prod(batch_shape)),
-            one,
-            [*(e.tensor for e in empties), counters.tensor],
-            per_slice,
-        )
-        new_ops: list[Operation] = [*setup.ops, *empties, counters, slices]
-        final = slices.results[-2]
-        if lane is i32:
-            gathers = gather_along(final, inputs, dim)
+        sizes = [math.prod(shape[:dim]), n, math.prod(shape[dim + 1 :])]
+        constants = [arith.ConstantOp(IntegerAttr(size, i64)) for size in sizes]
+        results: list[Attribute] = [inputs[0].type]
+        if variant.perm:
+            results.append(TensorType(i32, shape))
+        name = f"{variant.symbol}__{re.sub(r'[^0-9a-zA-Z]', '_', str(inputs[0].type))}"
+        call = call_external(op, name, [*(c.result for c in constants), inputs[0]], results)
+        new_ops: list[Operation] = [*constants, call]
+        values = [call.res[0]]
+        if variant.perm:
+            gathers = gather_along(call.res[1], inputs[1:], dim)
             new_ops += gathers
-            results = [g.results[0] for g in gathers[1::2]]
-        else:
-            results = [final]
-        rewriter.replace(op, new_ops, results)
-
-
-def _named_empty(t: TensorType, role: str) -> tensor.EmptyOp:
-    """tensor.empty marked with its role (`radix_sort_buffer`): the sort needs distinct
-    buffers, and cse would merge identical unmarked empties into one value that
-    xla-bufferize then gives several loop-carried tensors at once."""
-    empty = tensor.EmptyOp([], t)
-    empty.attributes[RADIX_BUFFER] = StringAttr(role)
-    return empty
-
-
-# The discardable attribute naming each buffer a radix sort allocates.
-RADIX_BUFFER = "radix_sort_buffer"
-
-
-def _index(b: ScalarBuilder, value: int) -> SSAValue:
-    return b.add(arith.ConstantOp(IntegerAttr(value, IndexType())))
+            values += [g.results[0] for g in gathers[1::2]]
+        rewriter.replace(op, new_ops, values)
 
 
 class SelectAndScatterToLoops(RewritePattern):
@@ -731,7 +547,7 @@ PATTERNS: list[RewritePattern] = [
     ReduceToGeneric(),
     MapToGeneric(),
     ReduceWindowToGeneric(),
-    SortToRadixLoops(),
+    SortToRadixKernel(),
     SortToLoops(),
     SelectAndScatterToLoops(),
 ]

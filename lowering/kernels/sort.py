@@ -1,0 +1,570 @@
+"""`xla_opt_sort_<variant>`: an LSD radix sort of the rows of an array of integer or float
+keys, emitted as LLVM IR text, one small module per variant (key type, compare type,
+direction, digit width, whether a permutation is returned), compiled once per process
+on first use (`runtime.bind_kernel_symbols`).
+
+    void xla_opt_sort_<variant>(i64 outer, i64 n, i64 inner, iW* src, iW* dst[, i32* perm])
+
+sorts every row of `src` (shape outer x n x inner, row-major: the row (o, i) has its
+element k at src[(o * n + k) * inner + i]) into the same place of `dst`, and (`perm`)
+writes each result element's position in its source row into `perm` (an i32 array of
+the same shape), which the lowering gathers the payload operands through.
+
+It is the sort of an xla.sort whose comparator is one LT or GT compare of the first
+operand's pair: stable (equal keys keep their input order), so it gives the
+interpreter's order exactly. Keys (`SortVariant.encode`) are the order-preserving
+unsigned integers of XLA's comparisons: the bits (UNSIGNED), the sign bit flipped
+(SIGNED), TOTALORDER for floats (negatives with every bit flipped, positives with the
+sign bit flipped: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN), and under FLOAT
+-0 as +0 (they tie) and every NaN as one positive NaN (unordered: they go last under
+LT, first under GT, in input order, np.sort's choice); GT inverts every key bit.
+
+Per row, with a team of T threads (each owns a contiguous chunk of the row):
+* one read pass counts every digit of every key (a histogram per digit and thread);
+  a digit in which all keys agree (one non-empty bucket: the sign and exponent bits
+  of a small range, the high bytes of small integers) is not sorted by;
+* each remaining digit, low first, is one stable scatter pass: a thread's elements go
+  to its bucket's start plus the counts of that bucket in the chunks before it (so
+  the result does not depend on T). The first pass reads `src` and encodes the keys,
+  the last decodes them into `dst` (no separate transform passes); the passes between
+  ping-pong through one scratch buffer and `dst` itself (a contiguous row), arranged
+  so that the last pass writes `dst`; with several threads each pass after the first
+  counts its chunk of the previous pass's output first;
+* under FLOAT a decoded key is +0 for -0 and one NaN for every NaN: when the row has
+  zeros or NaNs, one more pass over `src` writes those elements' own bits over their
+  regions of `dst`, in input order (which is their stable order).
+
+Rows are split over the threads when there are at least T of them; fewer, long rows
+are each sorted by the whole team (libgomp's `GOMP_parallel`, `GOMP_barrier` between
+the passes). Below PARALLEL_MIN_ELEMENTS elements, one thread.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from xla_opt.lowering.kernels.gemm import Emitter
+
+from xla_opt.threads import NUM_THREADS
+
+PREFIX = "xla_opt_sort_"
+STREAMS = 4  # chunks per thread, scattered in step (see _scatter)
+PARALLEL_MIN_ELEMENTS = 1 << 16  # ~0.3 ms of sorting: below that, waking a team costs more
+
+# Digits of 11 bits (3 passes for 32-bit keys instead of 4) for rows of 2^14 elements
+# and more: the 2048 counters per digit stay in L1 and the 2048 buckets being written
+# at once in L2; shorter rows would spend more time on the counters than on the keys.
+WIDE_DIGIT_LENGTH = 1 << 14
+
+_KINDS = {"f": "float", "bf": "bfloat", "i": "int"}
+_CTYPES = ("float", "totalorder", "signed", "unsigned")
+
+
+@dataclass(frozen=True)
+class SortVariant:
+    """What one kernel is specialized for: the key's kind (f: IEEE float, bf: bfloat16,
+    i: integer) and width in bits, XLA's compare type (lower case), the direction,
+    the digit width and whether it writes the permutation."""
+
+    kind: str
+    width: int
+    ctype: str
+    descending: bool
+    digit_bits: int
+    perm: bool
+
+    def __post_init__(self) -> None:
+        assert self.kind in _KINDS and self.ctype in _CTYPES and self.width in (8, 16, 32, 64)
+
+    @property
+    def symbol(self) -> str:
+        direction = "gt" if self.descending else "lt"
+        return (
+            f"{PREFIX}{self.kind}{self.width}_{self.ctype}_{direction}_d{self.digit_bits}{'_perm' if self.perm else ''}"
+        )
+
+    @staticmethod
+    def from_symbol(symbol: str) -> SortVariant:
+        """The variant a symbol names (the inverse of `symbol`)."""
+        match = re.fullmatch(rf"{PREFIX}(bf|f|i)(\d+)_([a-z]+)_(lt|gt)_d(\d+)(_perm)?", symbol)
+        if match is None:
+            raise ValueError(f"not a sort kernel symbol: {symbol}")
+        kind, width, ctype, direction, bits, perm = match.groups()
+        return SortVariant(kind, int(width), ctype, direction == "gt", int(bits), perm is not None)
+
+    @property
+    def floating(self) -> bool:
+        return self.kind != "i"
+
+    @property
+    def passes(self) -> int:
+        return -(-self.width // self.digit_bits)
+
+    @property
+    def radix(self) -> int:
+        return 1 << self.digit_bits
+
+    @property
+    def int_type(self) -> str:
+        return f"i{self.width}"
+
+    def const(self, value: int) -> int:
+        """`value` as a signed iW literal (LLVM's parser wants it in range)."""
+        value &= (1 << self.width) - 1
+        return value - (1 << self.width) if value >> (self.width - 1) else value
+
+    @property
+    def sign(self) -> int:
+        return self.const(1 << (self.width - 1))
+
+    @property
+    def infinity(self) -> int:
+        """The bits of +inf (every exponent bit set)."""
+        if self.kind == "bf":
+            return 0x7F80
+        return {16: 0x7C00, 32: 0x7F800000, 64: 0x7FF0000000000000}[self.width]
+
+    @property
+    def canonicalizes(self) -> bool:
+        """FLOAT: -0 as +0 and every NaN as one NaN, so a key does not give its element back."""
+        return self.floating and self.ctype == "float"
+
+    def encode(self, e: Emitter, bits: str) -> str:
+        t, w = self.int_type, self.width
+        if self.canonicalizes:
+            magnitude = e.value(f"and {t} {bits}, {self.const((1 << (w - 1)) - 1)}")
+            zero = e.value(f"icmp eq {t} {magnitude}, 0")
+            bits = e.value(f"select i1 {zero}, {t} 0, {t} {bits}")
+            nan = e.value(f"icmp ugt {t} {magnitude}, {self.infinity}")
+            bits = e.value(f"select i1 {nan}, {t} {self.const((1 << (w - 1)) - 1)}, {t} {bits}")
+        if self.floating:
+            negative = e.value(f"ashr {t} {bits}, {w - 1}")
+            key = e.value(f"xor {t} {bits}, {e.value(f'or {t} {negative}, {self.sign}')}")
+        elif self.ctype == "signed":
+            key = e.value(f"xor {t} {bits}, {self.sign}")
+        else:
+            key = bits
+        return e.value(f"xor {t} {key}, -1") if self.descending else key
+
+    def decode(self, e: Emitter, key: str) -> str:
+        t = self.int_type
+        if self.descending:
+            key = e.value(f"xor {t} {key}, -1")
+        if not self.floating:
+            return e.value(f"xor {t} {key}, {self.sign}") if self.ctype == "signed" else key
+        positive = e.value(f"icmp slt {t} {key}, 0")
+        flip = e.value(f"select i1 {positive}, {t} {self.sign}, {t} -1")
+        return e.value(f"xor {t} {key}, {flip}")
+
+    def key_of(self, bits: int) -> int:
+        """The (final, direction applied) key of the element with these bits, as iW literal."""
+        w, value = self.width, bits
+        negative = value >> (w - 1) & 1
+        key = value ^ ((1 << w) - 1 if negative else 1 << (w - 1)) if self.floating else value
+        if self.descending:
+            key ^= (1 << w) - 1
+        return self.const(key)
+
+
+@contextmanager
+def _if(e: Emitter, condition: str, hint: str = "if") -> Iterator[None]:
+    """if (condition) { the `with` block }."""
+    then, done = e.new_label(f"{hint}.then"), e.new_label(f"{hint}.end")
+    e.emit(f"br i1 {condition}, label %{then}, label %{done}")
+    e.label(then)
+    yield
+    e.emit(f"br label %{done}")
+    e.label(done)
+
+
+def _load(e: Emitter, ty: str, base: str, index: str, hint: str = "v") -> str:
+    return e.value(f"load {ty}, ptr {e.gep(base, index, ty)}", hint)
+
+
+def _store(e: Emitter, ty: str, value: str, base: str, index: str) -> None:
+    e.emit(f"store {ty} {value}, ptr {e.gep(base, index, ty)}")
+
+
+def _digit(e: Emitter, v: SortVariant, key: str, shift: int | str) -> str:
+    """The digit of `key` at bit `shift` (an i64) as an i64 bucket index."""
+    t = v.int_type
+    if isinstance(shift, str) and v.width != 64:
+        shift = e.value(f"trunc i64 {shift} to {t}")
+    shifted = e.value(f"lshr {t} {key}, {shift}") if shift != 0 else key
+    masked = e.value(f"and {t} {shifted}, {v.const(v.radix - 1)}")
+    return masked if v.width == 64 else e.value(f"zext {t} {masked} to i64")
+
+
+def _bump(e: Emitter, counters: str, bucket: str) -> str:
+    """counters[bucket] += 1; the old count, as an i64."""
+    at = e.gep(counters, bucket, "i32")
+    old = e.value(f"load i32, ptr {at}, align 4")
+    e.emit(f"store i32 {e.value(f'add i32 {old}, 1')}, ptr {at}, align 4")
+    return e.value(f"zext i32 {old} to i64")
+
+
+def _element(e: Emitter, v: SortVariant, first: bool, last: bool, k: str, offs: str) -> None:
+    """Element k of a scatter pass to offs[digit]++ (see _scatter)."""
+    t = v.int_type
+    if first:
+        raw = _load(e, t, "%in", e.mul(k, "%in_stride"), "raw")
+        key = v.encode(e, raw)
+    else:
+        raw, key = "", _load(e, t, "%in", k, "key")
+    to = _bump(e, offs, _digit(e, v, key, "%shift"))
+    if last:
+        out_at = e.mul(to, "%out_stride")
+        _store(e, t, raw if first else v.decode(e, key), "%out", out_at)
+    else:
+        out_at = to
+        _store(e, t, key, "%out", out_at)
+    if v.perm:
+        index = e.value(f"trunc i64 {k} to i32") if first else _load(e, "i32", "%in_idx", k, "idx")
+        _store(e, "i32", index, "%out_idx", out_at)
+
+
+def _scatter(v: SortVariant, first: bool, last: bool) -> str:
+    """One stable scatter pass over a thread's STREAMS chunks of a row (chunk j: the
+    elements [bounds[j], bounds[j + 1]), its bucket offsets in its counter slot of
+    `slots`) by the digit at `shift`: each element goes to offs[digit]++. The chunks
+    are walked in step, one element of each per trip: their offsets are independent,
+    so a store's address (known only once its offset is loaded) does not hold up the
+    next element's offset load (one chunk at a time ran 1.6x slower). The first pass
+    reads the source (stride `in_stride`) and encodes, the last decodes into the
+    result (stride `out_stride`); the positions lane (the element's index on the first
+    pass) moves along."""
+    e = Emitter()
+    slot = v.passes * v.radix + v.radix
+    bounds = [_load(e, "i64", "%bounds", str(j), "lo") for j in range(STREAMS + 1)]
+    offs = [e.gep("%slots", j * slot + v.passes * v.radix, "i32") for j in range(STREAMS)]
+    lengths = [e.value(f"sub i64 {bounds[j + 1]}, {bounds[j]}") for j in range(STREAMS)]
+    shortest = lengths[0]
+    for length in lengths[1:]:
+        shortest = e.min(shortest, length)
+    with e.loop(0, shortest, hint="k") as k:
+        for j in range(STREAMS):
+            _element(e, v, first, last, e.add(bounds[j], k), offs[j])
+    for j in range(STREAMS):  # what is left of each chunk (at most one element: equal chunks)
+        with e.loop(e.add(bounds[j], shortest), bounds[j + 1], hint="tail") as k:
+            _element(e, v, first, last, k, offs[j])
+    name = f"{'first' if first else 'mid'}{'_last' if last else ''}"
+    return e.function(
+        f"internal void @{v.symbol}_scatter_{name}(ptr noalias %in, i64 %in_stride, ptr noalias %in_idx, "
+        "ptr noalias %out, i64 %out_stride, ptr noalias %out_idx, ptr noalias %slots, ptr noalias %bounds, "
+        "i64 %shift) nounwind"
+    )
+
+
+def _count(e: Emitter, v: SortVariant, counters: str, keys: str, lo: str, hi: str, shift: int) -> None:
+    """counters[digit at `shift` of keys[k]]++ for k in [lo, hi) (contiguous keys)."""
+    with e.loop(lo, hi, hint="c") as k:
+        _bump(e, counters, _digit(e, v, _load(e, v.int_type, keys, k, "key"), shift))
+
+
+def _barrier(e: Emitter, parallel: bool) -> None:
+    if parallel:
+        with _if(e, e.value("icmp sgt i64 %T, 1"), "team"):
+            e.emit("call void @GOMP_barrier()")
+
+
+def _sum_over_threads(e: Emitter, counters: str, offset: str | int, threads: str, slot: int) -> str:
+    """sum over t < threads of counters[t * slot + offset] (i32)."""
+    total = e.variable("i32", 0)
+    with e.loop(0, threads, hint="th") as th:
+        count = _load(e, "i32", counters, e.add(e.mul(th, slot), offset), "n")
+        sum_ = e.value(f"add i32 {e.value(f'load i32, ptr {total}')}, {count}")
+        e.emit(f"store i32 {sum_}, ptr {total}")
+    return e.value(f"load i32, ptr {total}")
+
+
+def _row(v: SortVariant, parallel: bool) -> str:
+    """One row (src/dst/perm at its first element, `stride` apart) sorted by thread t of
+    a team of T: see the module doc. The row is cut into T x STREAMS equal chunks,
+    thread t owning chunks [t * STREAMS, (t + 1) * STREAMS); `hist` holds a slot per
+    chunk (P x R digit counts, then R bucket offsets); `stats` each thread's (zeros,
+    keys below zero, NaNs) under FLOAT; x/y (ix/iy) are the ping-pong key (position)
+    buffers."""
+    e, t = Emitter(), v.int_type
+    P, R = v.passes, v.radix
+    slot = P * R + R
+    chunks = e.mul("%T", STREAMS)
+    bounds = e.value(f"alloca [{STREAMS + 1} x i64], align 8")
+    for j in range(STREAMS + 1):
+        chunk = e.add(e.mul("%t", STREAMS), j)
+        _store(e, "i64", e.value(f"udiv i64 {e.mul('%n', chunk)}, {chunks}"), bounds, str(j))
+    lo, hi = _load(e, "i64", bounds, "0", "lo"), _load(e, "i64", bounds, str(STREAMS), "hi")
+    mine = e.gep("%hist", e.mul(e.mul("%t", STREAMS), slot), "i32")
+
+    def each_chunk(body) -> None:
+        """body(chunk's counter slot, its first element, its end) for each of this thread's chunks."""
+        with e.loop(0, STREAMS, hint="j") as j:
+            start = _load(e, "i64", bounds, j, "lo")
+            end = _load(e, "i64", bounds, e.add(j, 1), "hi")
+            body(e.gep(mine, e.mul(j, slot), "i32"), start, end)
+
+    counts = [e.variable("i64", 0) for _ in range(3)]  # zeros, below zero, NaNs (FLOAT)
+    zero_key, nan_key = v.key_of(0), v.key_of((1 << (v.width - 1)) - 1)
+
+    def histogram(counters: str, start: str, end: str) -> None:
+        e.emit(f"call void @llvm.memset.p0.i64(ptr {counters}, i8 0, i64 {P * R * 4}, i1 false)")
+        with e.loop(start, end, hint="h") as k:
+            key = v.encode(e, _load(e, t, "%src", e.mul(k, "%stride"), "raw"))
+            for p in range(P):
+                _bump(e, e.gep(counters, p * R, "i32"), _digit(e, v, key, p * v.digit_bits))
+            if v.canonicalizes:
+                below = e.value(f"icmp ult {t} {key}, {zero_key}")
+                zero, nan = e.value(f"icmp eq {t} {key}, {zero_key}"), e.value(f"icmp eq {t} {key}, {nan_key}")
+                for slot_var, flag in zip(counts, [zero, below, nan], strict=True):
+                    old = e.value(f"load i64, ptr {slot_var}")
+                    e.emit(f"store i64 {e.add(old, e.value(f'zext i1 {flag} to i64'))}, ptr {slot_var}")
+
+    each_chunk(histogram)
+    if v.canonicalizes:
+        for j, slot_var in enumerate(counts):
+            _store(e, "i64", e.value(f"load i64, ptr {slot_var}"), "%stats", e.add(e.mul("%t", 3), j))
+    _barrier(e, parallel)
+
+    # the digits to sort by: those whose keys are not all in one bucket
+    active = []
+    for p in range(P):
+        trivial = e.variable("i1", "false")
+        with e.loop(0, R, hint="b") as b:
+            total = _sum_over_threads(e, "%hist", e.add(b, p * R), chunks, slot)
+            full = e.value(f"icmp eq i64 {e.value(f'zext i32 {total} to i64')}, %n")
+            old = e.value(f"load i1, ptr {trivial}")
+            e.emit(f"store i1 {e.value(f'or i1 {old}, {full}')}, ptr {trivial}")
+        active.append(e.value(f"xor i1 {e.value(f'load i1, ptr {trivial}')}, true"))
+    m = e.variable("i64", 0)
+    for flag in active:
+        e.emit(f"store i64 {e.add(e.value(f'load i64, ptr {m}'), e.value(f'zext i1 {flag} to i64'))}, ptr {m}")
+    passes = e.value(f"load i64, ptr {m}")
+
+    with _if(e, e.value(f"icmp eq i64 {passes}, 0"), "copy"), e.loop(lo, hi, hint="cp") as k:
+        at = e.mul(k, "%stride")  # every key equal: the input order
+        _store(e, t, _load(e, t, "%src", at), "%dst", at)
+        if v.perm:
+            _store(e, "i32", e.value(f"trunc i64 {k} to i32"), "%perm", at)
+
+    done = e.variable("i64", 0)  # passes made
+    for p in range(P):
+        with _if(e, active[p], f"pass{p}"):
+            i = e.value(f"load i64, ptr {done}")
+            first = e.value(f"icmp eq i64 {i}, 0")
+            last = e.value(f"icmp eq i64 {i}, {e.add(passes, -1)}")
+            # pass i writes (unless last) x when m - 2 - i is even, else y; it reads what pass i - 1 wrote
+            parity = e.value(f"and i64 {e.add(e.value(f'sub i64 {passes}, {i}'), -2)}, 1")
+            writes_x = e.value(f"icmp eq i64 {parity}, 0")
+            out_keys = e.value(f"select i1 {writes_x}, ptr %x, ptr %y")
+            in_keys = e.value(f"select i1 {writes_x}, ptr %y, ptr %x")
+            out_idx = e.value(f"select i1 {writes_x}, ptr %ix, ptr %iy")
+            in_idx = e.value(f"select i1 {writes_x}, ptr %iy, ptr %ix")
+            with _if(e, e.value(f"xor i1 {first}, true"), "recount"):  # the chunks of the last pass's output
+
+                def recount(counters: str, start: str, end: str, p=p, in_keys=in_keys) -> None:
+                    here = e.gep(counters, p * R, "i32")
+                    e.emit(f"call void @llvm.memset.p0.i64(ptr {here}, i8 0, i64 {R * 4}, i1 false)")
+                    _count(e, v, here, in_keys, start, end, p * v.digit_bits)
+
+                each_chunk(recount)
+                _barrier(e, parallel)
+            # each chunk's offsets: the bucket's start plus its counts in the chunks before
+            running = e.variable("i32", 0)
+            with e.loop(0, R, hint="o") as b:
+                at = e.add(b, p * R)
+                total = _sum_over_threads(e, "%hist", at, chunks, slot)
+                start = e.value(f"load i32, ptr {running}")
+                with e.loop(0, STREAMS, hint="oj") as j:
+                    chunk = e.add(e.mul("%t", STREAMS), j)
+                    before = _sum_over_threads(e, "%hist", at, chunk, slot)
+                    _store(
+                        e, "i32", e.value(f"add i32 {start}, {before}"), mine, e.add(e.mul(j, slot), e.add(b, P * R))
+                    )
+                e.emit(f"store i32 {e.value(f'add i32 {start}, {total}')}, ptr {running}")
+            shift = p * v.digit_bits
+            for is_first, is_last in ((True, True), (True, False), (False, True), (False, False)):
+                flags = [
+                    f if want else e.value(f"xor i1 {f}, true") for f, want in ((first, is_first), (last, is_last))
+                ]
+                with _if(e, e.value(f"and i1 {flags[0]}, {flags[1]}"), "scatter"):
+                    src, src_idx = ("%src", "null") if is_first else (in_keys, in_idx)
+                    dst, dst_idx = ("%dst", "%perm") if is_last else (out_keys, out_idx)
+                    name = f"{'first' if is_first else 'mid'}{'_last' if is_last else ''}"
+                    e.emit(
+                        f"call void @{v.symbol}_scatter_{name}(ptr {src}, i64 %stride, ptr {src_idx}, "
+                        f"ptr {dst}, i64 %stride, ptr {dst_idx}, ptr {mine}, ptr {bounds}, i64 {shift})"
+                    )
+            _barrier(e, parallel)
+            e.emit(f"store i64 {e.add(i, 1)}, ptr {done}")
+
+    if v.canonicalizes:  # zeros and NaNs get their own bits back, in input order
+        zeros = _sum64(e, 0, parallel)
+        below = _sum64(e, 1, parallel)
+        nans = _sum64(e, 2, parallel)
+        special = e.value(f"icmp ugt i64 {e.add(zeros, nans)}, 0")
+        needed = e.value(f"and i1 {special}, {e.value(f'icmp uge i64 {passes}, 2')}")
+        needed = e.value(f"and i1 {needed}, {e.value('icmp eq i64 %t, 0')}")
+        with _if(e, needed, "fixup"):
+            nan_start = "0" if v.descending else e.value(f"sub i64 %n, {nans}")
+            next_zero, next_nan = e.variable("i64", below), e.variable("i64", nan_start)
+            magnitude_mask = v.const((1 << (v.width - 1)) - 1)
+            with e.loop(0, "%n", hint="f") as k:
+                raw = _load(e, t, "%src", e.mul(k, "%stride"), "raw")
+                magnitude = e.value(f"and {t} {raw}, {magnitude_mask}")
+                for flag, cursor in (
+                    (e.value(f"icmp eq {t} {magnitude}, 0"), next_zero),
+                    (e.value(f"icmp ugt {t} {magnitude}, {v.infinity}"), next_nan),
+                ):
+                    with _if(e, flag, "special"):
+                        at = e.value(f"load i64, ptr {cursor}")
+                        _store(e, t, raw, "%dst", e.mul(at, "%stride"))
+                        e.emit(f"store i64 {e.add(at, 1)}, ptr {cursor}")
+    _barrier(e, parallel)  # the next row reuses the counters and scratch
+    return e.function(
+        f"internal void @{v.symbol}_row(ptr noalias %src, ptr noalias %dst, ptr noalias %perm, i64 %n, "
+        "i64 %stride, ptr noalias %x, ptr noalias %y, ptr noalias %ix, ptr noalias %iy, ptr noalias %hist, "
+        "ptr noalias %stats, i64 %t, i64 %T) nounwind"
+    )
+
+
+def _sum64(e: Emitter, field: int, parallel: bool) -> str:
+    """The team's total of stats[t * 3 + field]."""
+    total = e.variable("i64", 0)
+    with e.loop(0, "%T", hint="s") as th:
+        count = _load(e, "i64", "%stats", e.add(e.mul(th, 3), field))
+        e.emit(f"store i64 {e.add(e.value(f'load i64, ptr {total}'), count)}, ptr {total}")
+    return e.value(f"load i64, ptr {total}")
+
+
+# The dispatcher's state, shared with the workers: the fields of a struct.
+_FIELDS = [
+    ("i64", "%outer"), ("i64", "%n"), ("i64", "%inner"), ("ptr", "%src"), ("ptr", "%dst"), ("ptr", "%perm"),
+    ("ptr", "%x"), ("ptr", "%y"), ("ptr", "%ix"), ("ptr", "%iy"), ("ptr", "%hist"), ("ptr", "%stats"),
+    ("i64", "%split"),
+]  # fmt: skip
+_STRUCT = "{ " + ", ".join(ty for ty, _ in _FIELDS) + " }"
+
+
+def _rows(v: SortVariant, e: Emitter, f: dict[str, str], r0: str, r1: str, copy: str, t: str, team: str) -> None:
+    """Sort rows [r0, r1) as thread t of `team` with scratch copy `copy` (a row's worth
+    of keys and positions each); `f` gives the values of the dispatcher's fields."""
+    n, inner = f["%n"], f["%inner"]
+    key_bytes = e.mul(n, v.width // 8)
+    contiguous = e.value(f"icmp eq i64 {inner}, 1")
+    with e.loop(r0, r1, hint="r") as r:
+        base = e.add(e.mul(e.mul(e.value(f"udiv i64 {r}, {inner}"), n), inner), e.value(f"urem i64 {r}, {inner}"))
+        src, dst = e.gep(f["%src"], base, v.int_type), e.gep(f["%dst"], base, v.int_type)
+        x = e.gep(f["%x"], e.mul(copy, key_bytes), "i8")
+        y = e.value(f"select i1 {contiguous}, ptr {dst}, ptr {e.gep(f['%y'], e.mul(copy, key_bytes), 'i8')}")
+        perm = ix = iy = "null"
+        if v.perm:
+            perm = e.gep(f["%perm"], base, "i32")
+            ix = e.gep(f["%ix"], e.mul(copy, e.mul(n, 4)), "i8")
+            iy = e.value(f"select i1 {contiguous}, ptr {perm}, ptr {e.gep(f['%iy'], e.mul(copy, e.mul(n, 4)), 'i8')}")
+        hist = e.gep(f["%hist"], e.mul(copy, STREAMS * (v.passes * v.radix + v.radix)), "i32")
+        stats = e.gep(f["%stats"], e.mul(copy, 3), "i64")
+        e.emit(
+            f"call void @{v.symbol}_row(ptr {src}, ptr {dst}, ptr {perm}, i64 {n}, i64 {inner}, ptr {x}, "
+            f"ptr {y}, ptr {ix}, ptr {iy}, ptr {hist}, ptr {stats}, i64 {t}, i64 {team})"
+        )
+
+
+def _worker(v: SortVariant) -> str:
+    """One thread of the team: its share of the rows (`split`), or its chunk of every row."""
+    e = Emitter()
+    for field, (ty, name) in enumerate(_FIELDS):
+        at = e.value(f"getelementptr inbounds {_STRUCT}, ptr %data, i32 0, i32 {field}", "p")
+        e.emit(f"{name} = load {ty}, ptr {at}, align 8")
+    fields = {name: name for _, name in _FIELDS}
+    t = e.value(f"sext i32 {e.value('call i32 @omp_get_thread_num()')} to i64")
+    team = e.value(f"sext i32 {e.value('call i32 @omp_get_num_threads()')} to i64")
+    rows = e.mul("%outer", "%inner")
+    then, other, end = e.new_label("split"), e.new_label("together"), e.new_label("end")
+    e.emit(f"br i1 {e.value('icmp ne i64 %split, 0')}, label %{then}, label %{other}")
+    e.label(then)
+    r0 = e.value(f"udiv i64 {e.mul(rows, t)}, {team}")
+    r1 = e.value(f"udiv i64 {e.mul(rows, e.add(t, 1))}, {team}")
+    _rows(v, e, fields, r0, r1, t, "0", "1")
+    e.emit(f"br label %{end}")
+    e.label(other)
+    _rows(v, e, fields, "0", rows, "0", t, team)
+    e.emit(f"br label %{end}")
+    e.label(end)
+    return e.function(f"internal void @{v.symbol}_worker(ptr %data) nounwind")
+
+
+def _dispatch(v: SortVariant, parallel: bool) -> str:
+    """The public function: scratch buffers (malloc'ed: a 16 MiB+ sort's would not fit
+    a stack), then the rows on one thread, or on `xla_opt_num_threads()` (rows split
+    when there are that many, else every row by the whole team)."""
+    e = Emitter()
+    rows = e.mul("%outer", "%inner")
+    threads = e.value(f"sext i32 {e.value(f'call i32 @{NUM_THREADS}()')} to i64") if parallel else "1"
+    many = e.value(f"icmp sgt i64 {threads}, 1")
+    big = e.value(f"icmp sge i64 {e.mul(rows, '%n')}, {PARALLEL_MIN_ELEMENTS}")
+    team = e.value(f"select i1 {e.value(f'and i1 {many}, {big}')}, i64 {threads}, i64 1")
+    split_rows = e.value(f"icmp sge i64 {rows}, {team}")
+    copies = e.value(f"select i1 {split_rows}, i64 {team}, i64 1")
+    contiguous = e.value("icmp eq i64 %inner, 1")
+
+    def scratch(bytes_: str, needed: str | None = None) -> str:
+        if needed is not None:  # else dst itself (a contiguous row)
+            bytes_ = e.value(f"select i1 {needed}, i64 0, i64 {bytes_}")
+        return e.value(f"call ptr @malloc(i64 {e.add(bytes_, 64)})", "buf")
+
+    key_bytes = e.mul(copies, e.mul("%n", v.width // 8))
+    fields = {name: name for _, name in _FIELDS}
+    fields.update({"%x": scratch(key_bytes), "%y": scratch(key_bytes, contiguous), "%perm": "null"})
+    fields.update({"%ix": "null", "%iy": "null", "%split": e.value(f"zext i1 {split_rows} to i64")})
+    if v.perm:
+        idx_bytes = e.mul(copies, e.mul("%n", 4))
+        fields.update({"%perm": "%perm", "%ix": scratch(idx_bytes), "%iy": scratch(idx_bytes, contiguous)})
+    fields["%hist"] = scratch(e.mul(team, STREAMS * (v.passes * v.radix + v.radix) * 4))
+    fields["%stats"] = scratch(e.mul(team, 24))
+    if parallel:
+        then, serial, end = e.new_label("parallel"), e.new_label("serial"), e.new_label("end")
+        e.emit(f"br i1 {e.value(f'icmp sgt i64 {team}, 1')}, label %{then}, label %{serial}")
+        e.label(then)
+        args = e.value(f"alloca {_STRUCT}, align 8")
+        for field, (ty, name) in enumerate(_FIELDS):
+            at = e.value(f"getelementptr inbounds {_STRUCT}, ptr {args}, i32 0, i32 {field}", "p")
+            e.emit(f"store {ty} {fields[name]}, ptr {at}, align 8")
+        team32 = e.value(f"trunc i64 {team} to i32")
+        e.emit(f"call void @GOMP_parallel(ptr @{v.symbol}_worker, ptr {args}, i32 {team32}, i32 0)")
+        e.emit(f"br label %{end}")
+        e.label(serial)
+    _rows(v, e, fields, "0", rows, "0", "0", "1")
+    if parallel:
+        e.emit(f"br label %{end}")
+        e.label(end)
+    for name in ("%x", "%y", "%ix", "%iy", "%hist", "%stats"):
+        if fields[name] != "null":
+            e.emit(f"call void @free(ptr {fields[name]})")
+    perm = ", ptr noalias %perm" if v.perm else ""
+    return e.function(
+        f"void @{v.symbol}(i64 %outer, i64 %n, i64 %inner, ptr noalias %src, ptr noalias %dst{perm}) nounwind"
+    )
+
+
+def sort_ir(v: SortVariant, parallel: bool = False) -> str:
+    """The LLVM IR module defining the kernel of variant `v`: single-thread, or
+    (`parallel`, libgomp loaded) with the multi-thread dispatch on the runtime's thread
+    count (`xla_opt_num_threads`, xla_opt/threads.py)."""
+    parts = [
+        "declare ptr @malloc(i64)\ndeclare void @free(ptr)",
+        "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)",
+    ]
+    if parallel:
+        parts += [
+            "declare void @GOMP_parallel(ptr, ptr, i32, i32)\ndeclare void @GOMP_barrier()",
+            "declare i32 @omp_get_thread_num()\ndeclare i32 @omp_get_num_threads()",
+            f"declare i32 @{NUM_THREADS}()",
+        ]
+    parts += [_scatter(v, first, last) for first in (True, False) for last in (True, False)]
+    parts.append(_row(v, parallel))
+    if parallel:
+        parts.append(_worker(v))
+    parts.append(_dispatch(v, parallel))
+    return "\n\n".join([*parts, ""])
