@@ -54,6 +54,8 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
+from xla_opt.diagnostics import locate_unlocated
+
 STACK_LIMIT_BYTES = 4096
 
 
@@ -184,10 +186,12 @@ class _FunctionBufferizer:
             if isinstance(arg.type, TensorType):
                 new = block.insert_arg(memref_type(arg.type), arg.index)
                 new.name_hint = arg.name_hint
+                new.location = arg.location
                 self.env[arg] = new
         self.out_params = [block.insert_arg(t, len(block.args)) for t in out_types]
         for i, out in enumerate(self.out_params):
             out.name_hint = f"out{i}"
+            out.location = fn.location  # a result buffer: the function's place
         self.bufferize_block(block, _Scope(), top_level=True)
         for op in reversed(self.retired):
             op.erase(safe_erase=False)
@@ -202,12 +206,16 @@ class _FunctionBufferizer:
 
     def bufferize_block(self, block: Block, scope: _Scope, top_level: bool, on_terminator=None) -> None:
         for op in list(block.ops):
+            before, after = op.prev_op, op.next_op
             self.bufferize_op(op, scope, top_level, on_terminator)
+            _locate_inserted(block, before, after, op)
         # free what this region allocated, before its terminator
         term = block.last_op
         assert term is not None
         for buf in scope.owned:
-            block.insert_op_before(memref.DeallocOp.get(buf), term)
+            free = memref.DeallocOp.get(buf)
+            free.location = buf.owner.location if isinstance(buf.owner, Operation) else term.location
+            block.insert_op_before(free, term)
 
     def bufferize_op(self, op: Operation, scope: _Scope, top_level: bool, on_terminator) -> None:
         match op:
@@ -423,6 +431,16 @@ class _FunctionBufferizer:
         self.retire(op)
 
 
+def _locate_inserted(block: Block, before: Operation | None, after: Operation | None, source: Operation) -> None:
+    """The ops bufferizing `source` put in its place (between `before` and `after`),
+    and the ops inside them, take its location when they have none (MLIR's rule for
+    what a rewrite creates)."""
+    op = before.next_op if before is not None else block.first_op
+    while op is not None and op is not after:
+        locate_unlocated(op, source.location)
+        op = op.next_op
+
+
 class _ModuleBufferizer:
     def __init__(self, module: ModuleOp):
         self.module = module
@@ -440,6 +458,7 @@ class _ModuleBufferizer:
             glob = memref.GlobalOp.get(
                 StringAttr(name), t, value, sym_visibility=StringAttr("private"), constant=UnitAttr()
             )
+            glob.location = op.location  # the first constant that needs it
             self.module.body.block.insert_op_before(glob, self.module.body.block.first_op)  # type: ignore[arg-type]
         get = memref.GetGlobalOp(name, t)
         op.parent_block().insert_op_before(get, op)  # type: ignore[union-attr]

@@ -60,6 +60,7 @@ from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
 from xla_opt.lowering.llvm_types import PTR, llvm_type
 
+from xla_opt.diagnostics import locate_unlocated
 from xla_opt.threads import GOMP_PARALLEL, NUM_THREADS, TEAM_SIZE, THREAD_NUM
 
 _INDEX = IndexType()
@@ -299,6 +300,7 @@ class ParallelToGomp(RewritePattern):
             visibility="private",
         )
         for new_fn in (body, region):
+            locate_unlocated(new_fn, op.location)  # outlined from the parallel region
             self.module.body.block.insert_op_before(new_fn, fn)
 
         # the call site: the struct (allocated once, in the entry block), the team

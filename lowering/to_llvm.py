@@ -50,6 +50,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
     UnitAttr,
+    UnknownLoc,
     UnrealizedConversionCastOp,
     i1,
     i16,
@@ -220,7 +221,7 @@ class _ModuleConverter:
         int_type = IntegerType(8 * width)
         array_type = llvm.LLVMArrayType(len(ints), int_type)
         init = DenseIntOrFPElementsAttr.from_list(TensorType(int_type, [len(ints)]), ints.tolist())
-        return llvm.GlobalOp(
+        new = llvm.GlobalOp(
             array_type,
             op.sym_name,
             llvm.LinkageAttr("internal"),
@@ -228,6 +229,8 @@ class _ModuleConverter:
             value=init,
             alignment=64,
         )
+        new.location = op.location
+        return new
 
 
 def _dense_bytes(value: DenseIntOrFPElementsAttr, elem: Attribute, count: int) -> bytes:
@@ -264,10 +267,15 @@ class _FunctionConverter:
         self.blocks: dict[Block, Block] = {}
         self.block: Block | None = None
         self.entry: Block | None = None
+        self.location: Attribute = fn.location  # of the op being converted
 
     # ---- emission ----------------------------------------------------------------------
     def emit(self, op: Operation) -> Operation:
+        """Append `op`; it takes the location of the op being converted (MLIR's rule
+        for what a conversion creates)."""
         assert self.block is not None
+        if isinstance(op.location, UnknownLoc):
+            op.location = self.location
         self.block.add_op(op)
         return op
 
@@ -292,6 +300,7 @@ class _FunctionConverter:
             new = Block(arg_types=[llvm_type(a.type) for a in old.args])
             for a, b in zip(old.args, new.args, strict=True):
                 b.name_hint = a.name_hint
+                b.location = a.location
                 self.values[a] = b
             self.blocks[old] = new
             region.add_block(new)
@@ -311,13 +320,15 @@ class _FunctionConverter:
                     for t in fn.function_type.inputs.data
                 ]
             )
-        return llvm.FuncOp(
+        new_fn = llvm.FuncOp(
             fn.sym_name.data,
             llvm.LLVMFunctionType(in_types, result),
             linkage=llvm.LinkageAttr("external"),
             body=region if not is_decl else Region(),
             other_props={"arg_attrs": arg_attrs} if arg_attrs is not None else None,
         )
+        new_fn.location = fn.location
+        return new_fn
 
     def convert(self, op: Operation) -> None:
         handler = _HANDLERS.get(type(op))
@@ -327,6 +338,7 @@ class _FunctionConverter:
             raise PassFailedException(
                 f"convert-to-llvm: '{op.name}' is not supported (lower it to loops first)"
             )
+        self.location = op.location
         results = handler(self, op)
         if results is not None:
             for old, new in zip(op.results, results, strict=True):

@@ -125,6 +125,19 @@ def file_position(loc: Attribute) -> FileLineColLoc | None:
     return None
 
 
+def locate_unlocated(op: Operation, location: Attribute) -> None:
+    """`op`, the ops inside it and their block arguments, where they have no location,
+    take `location` (MLIR's rule: what a rewrite creates is where the op it replaces was)."""
+    for inner in op.walk():
+        if isinstance(inner.location, UnknownLoc):
+            inner.location = location
+        for region in inner.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    if isinstance(arg.location, UnknownLoc):
+                        arg.location = location
+
+
 def op_location(op: Operation | None, default_file: str = "<unknown>") -> tuple[str, int, int]:
     while op is not None:
         position = file_position(op.location)

@@ -607,20 +607,13 @@ def _install_mixed_complex_literals() -> None:
 def _locate_new_ops(ops, anchor: Operation | None) -> None:  # type: ignore[no-untyped-def]
     """Give every op of `ops` created without a location (and the ops and block
     arguments inside it that have none) the location of `anchor`."""
+    from xla_opt.diagnostics import locate_unlocated
+
     if anchor is None or isinstance(anchor.location, UnknownLoc):
         return
-    location = anchor.location
     for op in (ops,) if isinstance(ops, Operation) else ops:
-        if not isinstance(op.location, UnknownLoc):
-            continue  # an op moved, not created
-        for inner in op.walk():
-            if isinstance(inner.location, UnknownLoc):
-                inner.location = location
-            for region in inner.regions:
-                for block in region.blocks:
-                    for arg in block.args:
-                        if isinstance(arg.location, UnknownLoc):
-                            arg.location = location
+        if isinstance(op.location, UnknownLoc):  # created, not moved
+            locate_unlocated(op, anchor.location)
 
 
 def _install_rewrite_locations() -> None:
