@@ -34,6 +34,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FunctionType,
+    IntegerAttr,
     IntegerType,
     ModuleOp,
     ReducedPrecisionFloatType,
@@ -45,6 +46,7 @@ from xdsl.dialects.builtin import (
     i1,
     i8,
     i32,
+    i64,
 )
 from xdsl.dialects.builtin import (
     FloatNanEncoding as NanEncoding,
@@ -81,8 +83,11 @@ from xla_opt.dialects.xla.element_types import (
 from xla_opt.dialects.xla.properties import i64_array
 from xla_opt.dialects.xla.shape_ops import (
     BroadcastInDimOp,
+    ConcatenateOp,
     GetTupleElementOp,
     OptimizationBarrierOp,
+    ReshapeOp,
+    SliceOp,
     TupleOp,
 )
 from xla_opt.dialects.xla.tokens import TOKEN_OPS
@@ -532,29 +537,76 @@ class LowerNarrowConvert(RewritePattern):
 
 
 class LowerNarrowBitcast(RewritePattern):
-    """bitcast_convert between a narrow type and another of its bit width (f8E4M3FN
-    and ui8, i4 and f4E2M1FN...): the storage byte, as the other type's byte. Across
-    widths (i8 to two i4) the JIT has no lowering: a located error."""
+    """bitcast_convert to or from a narrow type. Of the same bit width (f8E4M3FN and
+    ui8, i4 and f4E2M1FN...): the storage byte, as the other type's byte. Across widths
+    (an i8 as two i4, two f4E2M1FN as one ui8...), as the interpreter: the wide
+    element's bits split into (or joined from) the minor dimension, lowest bits first."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ew.BitcastConvertOp, rewriter: PatternRewriter, /) -> None:
         source, target = elem_of(op.operand.type), elem_of(op.result.type)
         if not (is_narrow(source) or is_narrow(target)):
             return
-        if bit_width(source) != bit_width(target):
-            from xla_opt.diagnostics import DiagnosticError, op_diagnostic
-
-            raise DiagnosticError(
-                [
-                    op_diagnostic(
-                        op, f"bitcast_convert from {source} to {target} (other bit widths) is not lowered for the JIT"
-                    )
-                ]
-            )
-        em = _Emitter(rewriter, shape_of(op.result.type))
         operand = _as_storage(rewriter, op.operand, op) if is_narrow(source) else op.operand
-        out = em.convert(operand, ui8 if is_narrow(target) else target)  # the same bits
+        if bit_width(source) == bit_width(target):
+            em = _Emitter(rewriter, shape_of(op.result.type))
+            out = em.convert(operand, ui8 if is_narrow(target) else target)  # the same bits
+        elif bit_width(source) > bit_width(target):
+            out = _split_bits(rewriter, operand, source, target)
+        else:
+            out = _join_bits(rewriter, operand, source, target)
         rewriter.replace(op, [], [_storage_cast(rewriter, out, op.result.type, op) if is_narrow(target) else out])
+
+
+def _bits_word(t: Attribute) -> IntegerType:
+    """The unsigned integer holding an element's bits: ui8 for a narrow type's
+    storage byte (its bits low, the rest zero), else one of the element's width."""
+    return ui8 if is_narrow(t) else IntegerType(bit_width(t), Signedness.UNSIGNED)
+
+
+def _as_word(em: _Emitter, value: SSAValue, t: Attribute) -> SSAValue:
+    return value if is_narrow(t) else em.bitcast(value, _bits_word(t))
+
+
+def _from_word(em: _Emitter, word: SSAValue, t: Attribute) -> SSAValue:
+    return word if is_narrow(t) else em.bitcast(word, t)
+
+
+def _split_bits(rewriter: PatternRewriter, value: SSAValue, source: Attribute, target: Attribute) -> SSAValue:
+    """Each element's bits as width(source) / width(target) elements of the target
+    along a new minor dimension, the lowest bits first."""
+    dims = shape_of(value.type)
+    em = _Emitter(rewriter, dims)
+    word = _as_word(em, value, source)
+    out_bits = bit_width(target)
+    pieces = []
+    for k in range(bit_width(source) // out_bits):
+        bits = em.and_(em.shr(word, em.const(k * out_bits, elem_of(word.type))), em.const((1 << out_bits) - 1, elem_of(word.type)))
+        piece = _from_word(em, em.convert(bits, _bits_word(target)), target)
+        pieces.append(em._add(ReshapeOp.build(operands=[piece], result_types=[tensor((*dims, 1), elem_of(piece.type))])))
+    result_type = tensor((*dims, len(pieces)), elem_of(pieces[0].type))
+    props = {"dimension": IntegerAttr(len(dims), i64)}
+    return em._add(ConcatenateOp.build(operands=[pieces], result_types=[result_type], properties=props))
+
+
+def _join_bits(rewriter: PatternRewriter, value: SSAValue, source: Attribute, target: Attribute) -> SSAValue:
+    """The minor dimension's elements' bits, the first lowest, as one target element."""
+    *dims, ratio = shape_of(value.type)
+    em = _Emitter(rewriter, tuple(dims))
+    in_bits, word_type = bit_width(source), _bits_word(target)
+    joined = None
+    for k in range(ratio):
+        slice_props = {"start_indices": i64_array([0] * len(dims) + [k]), "limit_indices": i64_array([*dims, k + 1]),
+                       "strides": i64_array([1] * (len(dims) + 1))}  # fmt: skip
+        one = em._add(SliceOp.build(operands=[value], result_types=[tensor((*dims, 1), elem_of(value.type))], properties=slice_props))
+        element = em._add(ReshapeOp.build(operands=[one], result_types=[tensor(tuple(dims), elem_of(value.type))]))
+        bits = em.convert(_as_word(em, element, source), word_type)
+        if is_narrow(source):  # the storage byte's bits above the element's are zero
+            bits = em.and_(bits, em.const((1 << in_bits) - 1, word_type))
+        shifted = em.shl(bits, em.const(k * in_bits, word_type))
+        joined = shifted if joined is None else em.or_(joined, shifted)
+    assert joined is not None
+    return _from_word(em, joined, target)
 
 
 def _as_storage(rewriter: PatternRewriter, value: SSAValue, anchor: Operation) -> SSAValue:
