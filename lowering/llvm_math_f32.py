@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     Float32Type,
-    FloatAttr,
     IntegerAttr,
     i32,
     i64,
@@ -21,6 +20,9 @@ if TYPE_CHECKING:  # the converter calls these; they only use its emit helpers
     from xla_opt.lowering.to_llvm import _FunctionConverter
 
 
+F32 = Float32Type()
+
+
 class F32Emitter:
     """Emission helpers for the inline f32 approximations below."""
 
@@ -28,7 +30,7 @@ class F32Emitter:
         self.c = c
 
     def k(self, value: float) -> SSAValue:
-        return self.c.emit(llvm.ConstantOp(FloatAttr(value, Float32Type()), Float32Type())).results[0]
+        return self.c.float_const(value, F32)
 
     def op(self, cls, *args) -> SSAValue:
         return self.c.emit(cls(*args)).results[0]

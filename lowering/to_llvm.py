@@ -27,6 +27,7 @@ and its handlers (one small function per op kind), the pass and the `-t llvm` ta
 from __future__ import annotations
 
 import platform
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -268,6 +269,11 @@ class _FunctionConverter:
         self.block: Block | None = None
         self.entry: Block | None = None
         self.location: Attribute = fn.location  # of the op being converted
+        # (block, type, value) -> the constant already emitted in that block: an LLVM
+        # constant is not an instruction, so one op per distinct value and block gives
+        # the same LLVM IR with a third fewer ops to build and translate (a tanh
+        # expansion alone repeats a dozen coefficients)
+        self.constants: dict[tuple[Block, Attribute, object], SSAValue] = {}
 
     # ---- emission ----------------------------------------------------------------------
     def emit(self, op: Operation) -> Operation:
@@ -283,7 +289,26 @@ class _FunctionConverter:
         return self.values[value]
 
     def const(self, value: int, t: Attribute = i64) -> SSAValue:
-        return self.emit(llvm.ConstantOp(IntegerAttr(value, t), t)).results[0]
+        # keyed by the Python int: a hit builds no attribute
+        key = (self.block, t, value)
+        if (known := self.constants.get(key)) is None:
+            known = self.constants[key] = self.constant(IntegerAttr(value, t), t)
+        return known
+
+    def float_const(self, value: float, t: Attribute) -> SSAValue:
+        key = (self.block, t, struct.pack("<d", value))  # the bits: -0.0 is not 0.0
+        if (known := self.constants.get(key)) is None:
+            known = self.constants[key] = self.constant(FloatAttr(value, t), t)  # type: ignore[arg-type]
+        return known
+
+    def constant(self, value: Attribute, t: Attribute) -> SSAValue:
+        """An `llvm.mlir.constant` of `value`, emitted once per block (see `constants`;
+        constants emitted earlier in the current block precede the insertion point)."""
+        assert self.block is not None
+        key = (self.block, t, value)
+        if (known := self.constants.get(key)) is None:
+            known = self.constants[key] = self.emit(llvm.ConstantOp(value, t)).results[0]
+        return known
 
     # ---- the function ----------------------------------------------------------------------
     def run(self) -> llvm.FuncOp:

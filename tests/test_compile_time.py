@@ -87,9 +87,10 @@ func.func @main(%a: tensor<3xui32>, %b: tensor<2x2xui8>) -> (tensor<3xui32>, ten
 
 
 def _lowered(text: str) -> ModuleOp:
+    from xla_opt.lowering.xla_to_linalg import ConvertXlaToLinalgPass
+
     import xla_opt
     from xla_opt.context import make_context
-    from xla_opt.lowering.xla_to_linalg import ConvertXlaToLinalgPass
 
     module = xla_opt.load_program(text)
     ConvertXlaToLinalgPass().apply(make_context(), module)
@@ -147,7 +148,6 @@ def test_signless_sweep_leaves_no_unsigned_type_anywhere():
 def test_signless_sweep_never_prints_an_attribute(monkeypatch):
     """The sweep reads types; printing (a 1 MB constant took a second) is never needed."""
     from xdsl.ir import Attribute
-
     from xla_opt.lowering import xla_to_linalg
 
     module = _lowered("""
@@ -380,3 +380,94 @@ func.func @main(%a: tensor<4xf32>) -> tensor<f32> {
     assert any(op.name == "scf.for" for op in lowered.walk())
     before = str(lowered)
     assert str(xla_opt.optimize(lowered, "convert-scf-while-to-cf")) == before
+
+
+# --------------------------------------------------------------------------------------
+# 8. convert-to-llvm emits a constant once per value and block; same LLVM IR
+# --------------------------------------------------------------------------------------
+
+TANH_PROGRAM = """
+func.func @main(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
+  %z = xla.constant dense<-0.0> : tensor<8xf32>
+  %t = xla.tanh %a : tensor<8xf32>
+  %u = xla.tanh %b : tensor<8xf32>
+  %s = xla.add %t, %u : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %m = xla.maximum %s, %z : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %e = xla.exponential %m : tensor<8xf32>
+  func.return %e : tensor<8xf32>
+}
+"""
+
+
+def test_convert_to_llvm_emits_each_constant_once_per_block():
+    import xla_opt
+
+    lowered = xla_opt.optimize(TANH_PROGRAM, "xla-to-llvm")
+    blocks = [b for op in lowered.walk() for r in op.regions for b in r.blocks]
+    constants = 0
+    for block in blocks:
+        keys = [(op.result.type, op.value) for op in block.ops if op.name == "llvm.mlir.constant"]
+        assert len(keys) == len(set(keys)), "a constant repeated in one block"
+        constants += len(keys)
+    assert constants > 0
+    # two tanh expansions in one fused loop body share their coefficients
+    assert any(sum(op.name == "llvm.call_intrinsic" for op in b.ops) > 20 for b in blocks)
+
+
+def test_shared_constants_compute_what_the_interpreter_does():
+    import numpy as np
+
+    import xla_opt
+
+    r = np.random.default_rng(3)
+    a, b = (r.standard_normal(8).astype(np.float32) * 3 for _ in range(2))
+    a[0], b[0] = -0.0, -0.0  # max(-0.0 + -0.0, -0.0): the signed zero constant kept apart from 0.0
+    got = xla_opt.run(TANH_PROGRAM, a, b, backend="jit")[0]
+    want = xla_opt.run(TANH_PROGRAM, a, b, backend="interpreter")[0]
+    np.testing.assert_allclose(got, want, rtol=2e-6)
+
+
+# --------------------------------------------------------------------------------------
+# 9. the garbage collector is paused while lowering, and its state restored
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_lowering_restores_the_garbage_collectors_state(enabled):
+    import gc
+
+    from xla_opt.lowering.pipeline import gc_paused, lower_to_llvm_ir
+
+    import xla_opt
+
+    seen = []
+    (gc.enable if enabled else gc.disable)()
+    try:
+        with gc_paused():
+            seen.append(gc.isenabled())
+        lower_to_llvm_ir(xla_opt.load_program(SMALL))
+        assert gc.isenabled() is enabled
+        with pytest.raises(RuntimeError), gc_paused():
+            raise RuntimeError
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable()
+    assert seen == [False]
+
+
+# --------------------------------------------------------------------------------------
+# 10. short integer dense arrays are shared (xdsl_patches 13)
+# --------------------------------------------------------------------------------------
+
+
+def test_short_integer_dense_arrays_are_shared_and_correct():
+    from xdsl.dialects.builtin import DenseArrayBase, f32, i8, i64
+
+    a, b = DenseArrayBase.from_list(i64, [1, 2, 3]), DenseArrayBase.from_list(i64, (1, 2, 3))
+    assert a is b and a.get_values() == (1, 2, 3)
+    assert DenseArrayBase.from_list(i8, [1, 2, 3]) is not a  # keyed by the element type too
+    assert DenseArrayBase.from_list(i8, [255]).get_values() == (-1,)  # xDSL's normalization
+    zeros = DenseArrayBase.from_list(f32, [0.0]), DenseArrayBase.from_list(f32, [-0.0])
+    assert zeros[0] != zeros[1]  # floats are never shared: 0.0 == -0.0
+    long = list(range(100))
+    assert DenseArrayBase.from_list(i64, long).get_values() == tuple(long)

@@ -96,10 +96,15 @@ def _target_machine(opt: int = 3) -> llvm.TargetMachine:
 class _NativeModule:
     engine: Any
     llvm_module: Any
-    optimized_ir: str
     opt: int = 3
     from_disk: bool = False  # loaded from the on-disk cache
     addresses: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def optimized_ir(self) -> str:
+        """The optimized LLVM IR, printed on demand (10-30 ms for a JAX program, which
+        compiling does not need)."""
+        return str(self.llvm_module)
 
     def address(self, name: str) -> int:
         if name not in self.addresses:
@@ -219,7 +224,7 @@ def compile_llvm_ir(ir_text: str) -> _NativeModule:
 
             engine.set_object_cache(notify_func=compiled, getbuffer_func=lambda _module: code)
         engine.finalize_object()
-        native = _NativeModule(engine, mod, str(mod), level, from_disk=code is not None)
+        native = _NativeModule(engine, mod, level, from_disk=code is not None)
         _cache[ir_text] = native
         return native
 
