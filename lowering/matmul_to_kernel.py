@@ -1,8 +1,9 @@
-"""`linalg-matmul-to-kernel`: a bufferized f32 matrix product becomes a call of the
-micro-kernel library's GEMM (`lowering/kernels/gemm.py`, `xla_opt_sgemm`).
+"""`linalg-matmul-to-kernel`: a bufferized f32 or f64 matrix product becomes a call of
+the micro-kernel library's GEMM (`lowering/kernels/gemm.py`, `xla_opt_sgemm` or
+`xla_opt_dgemm`).
 
 It runs after `xla-bufferize`, on memrefs. It takes a `linalg.generic` that is a plain
-2-D f32 matrix product: three loops, one of them a reduction k, the output indexed by
+2-D matrix product, its operands all f32 or all f64: three loops, one of them a reduction k, the output indexed by
 the two parallel loops (i, j), one input by {i, k} and the other by {k, j} (each in
 either order: a transposed operand is a pair of strides for the kernel's packing), a
 body `acc + lhs * rhs`, identity-layout 2-D memrefs, and M, N, K all >= MIN_EXTENT
@@ -13,7 +14,7 @@ computes C += A @ B just the same: the zero fill before it is kept.
 The call passes bare pointers (`convert-to-llvm` turns each memref into one: the
 `llvm.bitcast` of a memref to `!llvm.ptr` becomes a bitcast of that pointer) and the
 row/column strides of A and B and C's row stride, as i64 constants. The module gets
-an external `llvm.func @xla_opt_sgemm` declaration; the JIT binds the symbol
+an external declaration of each kernel it calls; the JIT binds the symbols
 (`lowering/kernels/runtime.py`).
 """
 
@@ -25,6 +26,7 @@ from xdsl.context import Context
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     Float32Type,
+    Float64Type,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -44,19 +46,22 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.traits import SymbolTable
 from xla_opt.lowering.contractions import is_multiply_accumulate
-from xla_opt.lowering.kernels.gemm import SYMBOL
+from xla_opt.lowering.kernels.gemm import DGEMM, SGEMM
 from xla_opt.lowering.llvm_types import PTR
 from xla_opt.lowering.xla_to_linalg.common import REDUCTION
 
 MIN_EXTENT = 32
+# The operands' element type -> the GEMM that computes in it.
+GEMM_OF = {Float32Type: SGEMM.symbol, Float64Type: DGEMM.symbol}
 
 
 @dataclass(frozen=True)
 class KernelMatmul:
-    """C[i, j] += A[i, k] * B[k, j]: which input is A, and the strides (in elements) of
-    A along i and k, of B along k and j; C is row-major (its rows are the output's
-    first dimension)."""
+    """C[i, j] += A[i, k] * B[k, j]: the kernel that computes it, which input is A, and
+    the strides (in elements) of A along i and k, of B along k and j; C is row-major
+    (its rows are the output's first dimension)."""
 
+    symbol: str
     m: int
     n: int
     k: int
@@ -88,7 +93,11 @@ def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
         return None
     operands = [*op.inputs, *op.outputs]
     types = [v.type for v in operands]
-    if not all(isinstance(t, ShapedType) and isinstance(t.get_element_type(), Float32Type) for t in types):
+    if not all(isinstance(t, ShapedType) for t in types):
+        return None
+    elements = {type(t.get_element_type()) for t in types}  # type: ignore[attr-defined]
+    symbol = GEMM_OF.get(elements.pop()) if len(elements) == 1 else None
+    if symbol is None:
         return None
     if any(isinstance(t, MemRefType) and not isinstance(t.layout, NoneAttr) for t in types):
         return None
@@ -115,14 +124,15 @@ def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
     depth = shapes[first][loops[first].index(k)]  # type: ignore[union-attr]
     if min(m, n, depth) < MIN_EXTENT:
         return None
-    return KernelMatmul(m, n, depth, operands[first], a_strides, operands[second], b_strides)
+    return KernelMatmul(symbol, m, n, depth, operands[first], a_strides, operands[second], b_strides)
 
 
 class MatmulToKernel(RewritePattern):
-    """A bufferized f32 matrix product (see the module doc) -> `llvm.call @xla_opt_sgemm`."""
+    """A bufferized f32 or f64 matrix product (see the module doc) -> `llvm.call
+    @xla_opt_sgemm` or `@xla_opt_dgemm`."""
 
     def __init__(self) -> None:
-        self.used = False
+        self.used: dict[str, None] = {}  # the kernels called, in order
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
@@ -148,30 +158,40 @@ class MatmulToKernel(RewritePattern):
             pointer(op.outputs[0]),
             constant(product.n),
         ]
-        rewriter.replace(op, [*new_ops, llvm.CallOp(SYMBOL, *args)], new_results=[])
-        self.used = True
+        rewriter.replace(op, [*new_ops, llvm.CallOp(product.symbol, *args)], new_results=[])
+        self.used[product.symbol] = None
 
 
-def sgemm_declaration() -> llvm.FuncOp:
-    """`llvm.func @xla_opt_sgemm(i64 M, i64 N, i64 K, ptr A, i64, i64, ptr B, i64, i64, ptr C, i64)`."""
+def gemm_declaration(symbol: str) -> llvm.FuncOp:
+    """`llvm.func @<symbol>(i64 M, i64 N, i64 K, ptr A, i64, i64, ptr B, i64, i64, ptr C, i64)`."""
     strided = [PTR, i64, i64]
     signature = llvm.LLVMFunctionType([i64, i64, i64, *strided, *strided, PTR, i64], llvm.LLVMVoidType())
-    return llvm.FuncOp(SYMBOL, signature, linkage=llvm.LinkageAttr("external"))
+    return llvm.FuncOp(symbol, signature, linkage=llvm.LinkageAttr("external"))
 
 
 @dataclass(frozen=True)
 class MatmulToKernelPass(ModulePass):
-    """Bufferized f32 matrix products as calls of the GEMM micro-kernel (see the module doc)."""
+    """Bufferized f32 and f64 matrix products as calls of the GEMM micro-kernel (see the
+    module doc)."""
 
     name = "linalg-matmul-to-kernel"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        rewrite_to_calls(op, MatmulToKernel(), sgemm_declaration())
+        pattern = MatmulToKernel()
+        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+        for symbol in pattern.used:
+            declare(op, gemm_declaration(symbol))
+
+
+def declare(module: ModuleOp, declaration: llvm.FuncOp) -> None:
+    """The kernel's external `declaration`, once per module."""
+    if SymbolTable.lookup_symbol(module, declaration.sym_name.data) is None:
+        module.body.block.add_op(declaration)
 
 
 def rewrite_to_calls(module: ModuleOp, pattern, declaration: llvm.FuncOp) -> None:
     """One walk of `pattern` (which sets `used` when it rewrote an op into a call of a
     kernel); then the kernel's external `declaration`, once per module."""
     PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(module)
-    if pattern.used and SymbolTable.lookup_symbol(module, declaration.sym_name.data) is None:
-        module.body.block.add_op(declaration)
+    if pattern.used:
+        declare(module, declaration)

@@ -374,7 +374,7 @@ def test_kernel_called_directly(shape):
     from xla_opt.jit import compile_llvm_ir
 
     native = compile_llvm_ir(
-        library_ir(shape, [SCONV]).replace(f"@{SYMBOL}(", "@xla_opt_sconv_test(")
+        library_ir([shape], [SCONV]).replace(f"@{SYMBOL}(", "@xla_opt_sconv_test(")
     )
     types = [ctypes.c_void_p if ty == "ptr" else ctypes.c_int64 for ty, _ in PARAMS]
     sconv = ctypes.CFUNCTYPE(None, *types)(native.address("xla_opt_sconv_test"))

@@ -1,6 +1,6 @@
-"""The GEMM micro-kernel (lowering/kernels, issue 11): f32 matrix products with M, N, K
->= 32 are `linalg-matmul-to-kernel` calls of `xla_opt_sgemm`, which must give the
-interpreter's results.
+"""The GEMM micro-kernel (lowering/kernels, issue 11): f32 and f64 matrix products with
+M, N, K >= 32 are `linalg-matmul-to-kernel` calls of `xla_opt_sgemm` / `xla_opt_dgemm`,
+which must give the interpreter's results.
 
 Most inputs are small nonzero integers: every product and partial sum is then exact
 in f32, so the kernel's summation order (blocked, fused multiply-adds) gives the
@@ -9,17 +9,30 @@ rounding bound of a sum of K products."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 
 import numpy as np
 import pytest
-from xla_opt.lowering.kernels.gemm import AVX2_FMA, SSE, SYMBOL, sgemm_ir, shape_for
+from xla_opt.lowering.kernels.gemm import (
+    AVX2_FMA,
+    AVX2_FMA_F64,
+    DGEMM,
+    F64,
+    GEMMS,
+    SSE,
+    SSE_F64,
+    SYMBOL,
+    gemm_ir,
+    shape_for,
+)
 from xla_opt.lowering.matmul_to_kernel import MIN_EXTENT
 
 import xla_opt
 from tests.util import exact, one_op_program, tensor_type
 
 F32 = np.float32
+F64_ = np.float64
 
 
 def t(shape, dtype=F32) -> str:
@@ -35,12 +48,19 @@ def small_ints(rng: np.random.Generator, shape, dtype=F32) -> np.ndarray:
 def dot_general(lhs: np.ndarray, rhs: np.ndarray, lhs_contracting: int, rhs_contracting: int) -> str:
     m = lhs.shape[1 - lhs_contracting]
     n = rhs.shape[1 - rhs_contracting]
+    dtype = lhs.dtype
     return one_op_program(
         f"xla.dot_general %a0, %a1, lhs_contracting_dimensions = [{lhs_contracting}], "
-        f"rhs_contracting_dimensions = [{rhs_contracting}] : ({t(lhs.shape)}, {t(rhs.shape)}) -> {t((m, n))}",
+        f"rhs_contracting_dimensions = [{rhs_contracting}] : ({t(lhs.shape, dtype)}, {t(rhs.shape, dtype)}) "
+        f"-> {t((m, n), dtype)}",
         [lhs, rhs],
-        [t((m, n))],
+        [t((m, n), dtype)],
     )
+
+
+def calls_a_gemm(program: str) -> bool:
+    ir = llvm_ir_of(program)
+    return any(symbol in ir for symbol in GEMMS)
 
 
 def llvm_ir_of(program: str) -> str:
@@ -144,14 +164,20 @@ func.func @main(%x: {ty}, %w: {ty}) -> {ty} {{
 
 @pytest.mark.parametrize(
     "m,k,n,dtype",
-    [(MIN_EXTENT - 1, 64, 64, F32), (64, MIN_EXTENT - 1, 64, F32), (64, 64, MIN_EXTENT - 1, F32), (40, 40, 40, np.float64)],
+    [
+        (MIN_EXTENT - 1, 64, 64, F32),
+        (64, MIN_EXTENT - 1, 64, F32),
+        (64, 64, MIN_EXTENT - 1, F32),
+        (64, MIN_EXTENT - 1, 64, F64_),
+        (40, 40, 40, np.int32),
+    ],
 )
 def test_not_taken(m, k, n, dtype):
-    """Below MIN_EXTENT in any dimension, or not f32: today's loops, same results."""
+    """Below MIN_EXTENT in any dimension, or not f32/f64: today's loops, same results."""
     rng = np.random.default_rng(1)
     a, b = small_ints(rng, (m, k), dtype), small_ints(rng, (k, n), dtype)
     op = f"xla.dot %a0, %a1 : ({t(a.shape, dtype)}, {t(b.shape, dtype)}) -> {t((m, n), dtype)}"
-    assert SYMBOL not in llvm_ir_of(one_op_program(op, [a, b], [t((m, n), dtype)]))
+    assert not calls_a_gemm(one_op_program(op, [a, b], [t((m, n), dtype)]))
     exact(op, [a, b], [t((m, n), dtype)])
 
 
@@ -159,22 +185,27 @@ def test_kernel_shape_follows_cpu_features():
     assert shape_for("+sse2,+avx,+avx2,+fma") == AVX2_FMA
     assert shape_for("+sse2,+avx,-avx2,+fma") == SSE
     assert shape_for("+avx2,-fma") == SSE
+    assert shape_for("+sse2,+avx,+avx2,+fma", F64) == AVX2_FMA_F64
+    assert shape_for("+avx2,-fma", F64) == SSE_F64
 
 
-def test_sse_variant_computes_the_product():
-    """The 4 x 8 `<4 x float>` variant, compiled and called directly (C += A @ B)."""
-    import ctypes
+GEMM_ARGS = [ctypes.c_int64] * 3 + [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64] * 2 + [ctypes.c_void_p, ctypes.c_int64]
 
+
+@pytest.mark.parametrize("shape,dtype", [(SSE, F32), (SSE_F64, F64_)], ids=["f32", "f64"])
+def test_sse_variant_computes_the_product(shape, dtype):
+    """The 4 x 8 `<4 x float>` and 4 x 4 `<2 x double>` variants, compiled and called
+    directly (C += A @ B)."""
     from xla_opt.jit import compile_llvm_ir
 
-    native = compile_llvm_ir(sgemm_ir(SSE).replace(f"@{SYMBOL}(", "@xla_opt_sgemm_sse_test("))
-    args = [ctypes.c_int64] * 3 + [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64] * 2 + [ctypes.c_void_p, ctypes.c_int64]
-    sgemm = ctypes.CFUNCTYPE(None, *args)(native.address("xla_opt_sgemm_sse_test"))
+    symbol = SYMBOL if dtype == F32 else DGEMM.symbol
+    native = compile_llvm_ir(gemm_ir(shape).replace(f"@{symbol}(", "@xla_opt_gemm_sse_test("))
+    gemm = ctypes.CFUNCTYPE(None, *GEMM_ARGS)(native.address("xla_opt_gemm_sse_test"))
     rng = np.random.default_rng(9)
     m, k, n = 37, 300, 29
-    a, b = small_ints(rng, (k, m)), small_ints(rng, (k, n))  # a transposed
-    c = np.ones((m, n), F32)
-    sgemm(m, n, k, a.ctypes.data, 1, m, b.ctypes.data, n, 1, c.ctypes.data, n)
+    a, b = small_ints(rng, (k, m), dtype), small_ints(rng, (k, n), dtype)  # a transposed
+    c = np.ones((m, n), dtype)
+    gemm(m, n, k, a.ctypes.data, 1, m, b.ctypes.data, n, 1, c.ctypes.data, n)
     np.testing.assert_array_equal(c, 1 + a.T.astype(np.float64) @ b.astype(np.float64))
 
 
@@ -208,11 +239,10 @@ def test_two_threads_equal_one(m, k, n, gemm_threads):
     np.testing.assert_array_equal(results[2], xla_opt.run(program, a, b, backend="interpreter")[0])
 
 
-def test_parallel_variant_splits_the_columns():
+@pytest.mark.parametrize("shape,dtype", [(AVX2_FMA, F32), (AVX2_FMA_F64, F64_)], ids=["f32", "f64"])
+def test_parallel_variant_splits_the_columns(shape, dtype):
     """The multi-thread module, called directly with strided operands: C += A @ B on 2
     threads (and on 3, more than there are NR-column ranges of a narrow N)."""
-    import ctypes
-
     from xla_opt.lowering.kernels import runtime
 
     from xla_opt import threads
@@ -221,17 +251,20 @@ def test_parallel_variant_splits_the_columns():
     runtime.load_kernels()  # loads libgomp when it is there
     if not threads.load():
         pytest.skip("no libgomp: the kernel runs on one thread")
-    native = compile_llvm_ir(sgemm_ir(AVX2_FMA, parallel=True).replace(f"@{SYMBOL}(", "@xla_opt_sgemm_par_test("))
-    args = [ctypes.c_int64] * 3 + [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64] * 2 + [ctypes.c_void_p, ctypes.c_int64]
-    sgemm = ctypes.CFUNCTYPE(None, *args)(native.address("xla_opt_sgemm_par_test"))
+    symbol = SYMBOL if dtype == F32 else DGEMM.symbol
+    native = compile_llvm_ir(gemm_ir(shape, parallel=True).replace(f"@{symbol}(", "@xla_opt_gemm_par_test("))
+    gemm = ctypes.CFUNCTYPE(None, *GEMM_ARGS)(native.address("xla_opt_gemm_par_test"))
     set_threads = threads.set_num_threads
     rng = np.random.default_rng(11)
-    for count, (m, k, n) in [(2, (130, 200, 97)), (3, (300, 400, 20))]:
-        set_threads(count)
-        a, b = small_ints(rng, (m, k)), small_ints(rng, (n, k))  # b transposed
-        c = np.ones((m, n), F32)
-        sgemm(m, n, k, a.ctypes.data, k, 1, b.ctypes.data, 1, k, c.ctypes.data, n)
-        np.testing.assert_array_equal(c, 1 + a.astype(np.float64) @ b.T.astype(np.float64))
+    try:
+        for count, (m, k, n) in [(2, (130, 200, 97)), (3, (300, 400, 20))]:
+            set_threads(count)
+            a, b = small_ints(rng, (m, k), dtype), small_ints(rng, (n, k), dtype)  # b transposed
+            c = np.ones((m, n), dtype)
+            gemm(m, n, k, a.ctypes.data, k, 1, b.ctypes.data, 1, k, c.ctypes.data, n)
+            np.testing.assert_array_equal(c, 1 + a.astype(np.float64) @ b.T.astype(np.float64))
+    finally:
+        set_threads(runtime.num_threads())
 
 
 def test_thread_count_from_environment(monkeypatch):
@@ -241,3 +274,69 @@ def test_thread_count_from_environment(monkeypatch):
     assert num_threads() == 3
     monkeypatch.setenv("XLA_OPT_NUM_THREADS", "zero")  # not a positive integer: the CPUs
     assert num_threads() == len(os.sched_getaffinity(0))
+
+
+# ---- f64: `xla_opt_dgemm`, the same generator on `<4 x double>` 6 x 8 tiles ----------
+
+# (M, K, N): edges of the 6 x 8 tile and of KC = 256 / MC = 96 everywhere
+F64_SHAPES = [(32, 32, 32), (33, 65, 47), (97, 257, 129), (200, 300, 100), (121, 33, 300), (64, 520, 40)]
+
+
+@pytest.mark.parametrize("m,k,n", F64_SHAPES, ids=lambda x: str(x))
+def test_f64_dot_exact(m, k, n):
+    """Small integers: exact in any order, so the interpreter's and numpy's bit for bit."""
+    rng = np.random.default_rng(m * k + n)
+    a, b = small_ints(rng, (m, k), F64_), small_ints(rng, (k, n), F64_)
+    program = dot_general(a, b, 1, 0)
+    assert DGEMM.symbol in llvm_ir_of(program)
+    [got] = exact(f"xla.dot %a0, %a1 : ({t(a.shape, F64_)}, {t(b.shape, F64_)}) -> {t((m, n), F64_)}", [a, b], [t((m, n), F64_)])
+    np.testing.assert_array_equal(got, a @ b)
+
+
+def f64_sum_bound(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The rounding bound of any order of summing K products: K eps sum |a_ik b_kj|."""
+    return a.shape[1] * np.finfo(F64_).eps * (np.abs(a) @ np.abs(b))
+
+
+@pytest.mark.parametrize("m,k,n", [(70, 400, 90), (150, 64, 33)], ids=lambda x: str(x))
+def test_f64_random_normal_within_sum_rounding(m, k, n):
+    """Another summation order than numpy's and the interpreter's: only reassociation,
+    so each element within K roundings of the products' magnitudes, and in fact far
+    closer (1e-13 relative to that sum)."""
+    rng = np.random.default_rng(m + n)
+    a, b = rng.standard_normal((m, k)), rng.standard_normal((k, n))
+    program = dot_general(a, b, 1, 0)
+    got = xla_opt.run(program, a, b, backend="jit")[0]
+    for expected in (a @ b, xla_opt.run(program, a, b, backend="interpreter")[0]):
+        assert np.all(np.abs(got - expected) <= f64_sum_bound(a, b))
+        assert np.all(np.abs(got - expected) <= 1e-13 * (np.abs(a) @ np.abs(b)))
+
+
+@pytest.mark.parametrize("lhs_contracting,rhs_contracting", [(0, 0), (1, 1), (0, 1)])
+def test_f64_transposed_operands(lhs_contracting, rhs_contracting):
+    """Transposed f64 operands: strides in the packing, as for f32."""
+    rng = np.random.default_rng(10 + lhs_contracting * 2 + rhs_contracting)
+    m, k, n = 45, 70, 51
+    lhs = rng.standard_normal((k, m) if lhs_contracting == 0 else (m, k))
+    rhs = rng.standard_normal((k, n) if rhs_contracting == 0 else (n, k))
+    program = dot_general(lhs, rhs, lhs_contracting, rhs_contracting)
+    assert DGEMM.symbol in llvm_ir_of(program)
+    got = xla_opt.run(program, lhs, rhs, backend="jit")[0]
+    a = lhs.T if lhs_contracting == 0 else lhs
+    b = rhs.T if rhs_contracting == 1 else rhs
+    assert np.all(np.abs(got - a @ b) <= f64_sum_bound(a, b))
+
+
+@pytest.mark.parametrize("m,k,n", THREAD_SHAPES, ids=lambda x: str(x))
+def test_f64_two_threads_equal_one(m, k, n, gemm_threads):
+    """The f64 kernel split over columns: bit for bit the single-thread result."""
+    rng = np.random.default_rng(m + k * n)
+    a, b = rng.standard_normal((m, k)), rng.standard_normal((k, n))
+    program = dot_general(a, b, 1, 0)
+    assert DGEMM.symbol in llvm_ir_of(program)
+    results = {}
+    for threads in (1, 2):
+        gemm_threads(threads)
+        results[threads] = xla_opt.run(program, a, b, backend="jit")[0]
+    np.testing.assert_array_equal(results[2], results[1])
+    assert np.all(np.abs(results[2] - a @ b) <= f64_sum_bound(a, b))

@@ -1,9 +1,15 @@
-"""`xla_opt_sgemm`: a packed, register-tiled f32 GEMM, emitted as LLVM IR text.
+"""`xla_opt_sgemm`: a packed, register-tiled f32 GEMM, emitted as LLVM IR text, and
+its f64 twin `xla_opt_dgemm` and narrow-operand variants from the same generator.
 
     void xla_opt_sgemm(i64 M, i64 N, i64 K,
                        float* A, i64 lda_row, i64 lda_col,
                        float* B, i64 ldb_row, i64 ldb_col,
                        float* C, i64 ldc)
+
+`xla_opt_dgemm` takes double* A, B and C; `xla_opt_hgemm` (f16) and `xla_opt_bgemm`
+(bf16, as its 16 bits) take narrow A and B and a float* C: the packing widens each
+element to f32 (exactly), and the product accumulates in f32 (as the unfused lowering
+does; rounding C to the narrow type is the caller's).
 
 computes C += A @ B: A[i, k] is A[i * lda_row + k * lda_col], B[k, j] is
 B[k * ldb_row + j * ldb_col] (so any layout of a 2-D operand, transposed or not, is a
@@ -19,9 +25,10 @@ in registers and, per k, loads NR packed B values, broadcasts MR packed A values
 does MR x NR/VW fused multiply-adds. A full tile is added to C directly; an edge tile
 goes through an MR x NR temporary of which only the valid part is added.
 
-The shape follows the host: AVX2 + FMA (16 ymm registers) takes a 6 x 16 tile of
-`<8 x float>` (12 accumulators, 2 B vectors, 1 broadcast); otherwise a 4 x 8 tile of
-`<4 x float>` with `llvm.fmuladd` (fused only where the CPU has FMA).
+The shape follows the host and the element type (`Element`): AVX2 + FMA (16 ymm
+registers) takes a 6 x 16 tile of `<8 x float>` or a 6 x 8 tile of `<4 x double>` (12
+accumulators, 2 B vectors, 1 broadcast); otherwise a 4 x 8 tile of `<4 x float>` or a
+4 x 4 tile of `<2 x double>` with `llvm.fmuladd` (fused only where the CPU has FMA).
 
 The blocking loop, the micro-kernel and the threading serve every entry of the library
 (`Entry`: this GEMM, the convolution of `conv.py`): an entry says how its operands are
@@ -41,14 +48,31 @@ from xla_opt.threads import (
 )
 
 SYMBOL = "xla_opt_sgemm"
-MICRO_KERNEL = "xla_opt_sgemm_micro_kernel"
 PARALLEL_MIN_WORK = 1 << 21  # multiply-adds (~100 us single-thread) before going parallel
 ALIGNMENT = 64
 
 
 @dataclass(frozen=True)
+class Element:
+    """A floating-point element type as the kernels see it: its LLVM IR type (bf16 is
+    its 16 bits, `i16`, as everywhere in the lowered code), its size in bytes, its
+    intrinsic suffix and its BLAS letter (the symbols' `s` of sgemm)."""
+
+    llvm: str
+    size: int
+    suffix: str
+    letter: str
+
+
+F32 = Element("float", 4, "f32", "s")
+F64 = Element("double", 8, "f64", "d")
+F16 = Element("half", 2, "f16", "h")
+BF16 = Element("i16", 2, "bf16", "b")
+
+
+@dataclass(frozen=True)
 class KernelShape:
-    """The register tile (MR x NR, vectors of VW floats) and the cache blocking."""
+    """The register tile (MR x NR, vectors of VW elements) and the cache blocking."""
 
     mr: int
     nr: int
@@ -57,11 +81,24 @@ class KernelShape:
     mc: int
     nc: int
     fma: str  # the multiply-add intrinsic's base name
+    element: Element = F32  # what is packed, multiplied and accumulated
 
     @property
     def nc_l2(self) -> int:
         """Columns of a packed B block that fill half of a 512 KB L2 at depth KC."""
-        return (1 << 16) // self.kc // self.nr * self.nr
+        return (1 << 18) // self.element.size // self.kc // self.nr * self.nr
+
+    @property
+    def vector(self) -> str:
+        return f"<{self.vw} x {self.element.llvm}>"
+
+    @property
+    def micro_kernel(self) -> str:
+        return f"xla_opt_{self.element.letter}gemm_micro_kernel"
+
+    @property
+    def fma_intrinsic(self) -> str:
+        return f"{self.fma}.v{self.vw}{self.element.suffix}"
 
     def __post_init__(self) -> None:
         assert self.nr % self.vw == 0 and self.mc % self.mr == 0 and self.nc % self.nr == 0
@@ -70,12 +107,16 @@ class KernelShape:
 # Zen 3: KC x NR floats of B (24 KB) stay in L1, MC x KC of A (180 KB) in L2.
 AVX2_FMA = KernelShape(mr=6, nr=16, vw=8, kc=384, mc=120, nc=4080, fma="llvm.fma")
 SSE = KernelShape(mr=4, nr=8, vw=4, kc=256, mc=128, nc=4096, fma="llvm.fmuladd")
+# The same caches in doubles: KC x NR of B 16 KB (L1), MC x KC of A 192 KB (L2).
+AVX2_FMA_F64 = KernelShape(mr=6, nr=8, vw=4, kc=256, mc=96, nc=4080, fma="llvm.fma", element=F64)
+SSE_F64 = KernelShape(mr=4, nr=4, vw=2, kc=256, mc=128, nc=4096, fma="llvm.fmuladd", element=F64)
 
 
-def shape_for(features: str) -> KernelShape:
-    """The kernel shape for a CPU feature string (LLVM's `+avx2,+fma,...`)."""
-    flags = set(features.split(","))
-    return AVX2_FMA if {"+avx2", "+fma"} <= flags else SSE
+def shape_for(features: str, element: Element = F32) -> KernelShape:
+    """The kernel shape for a CPU feature string (LLVM's `+avx2,+fma,...`) and the
+    element type the micro-kernel computes in (F32 or F64)."""
+    avx2 = {"+avx2", "+fma"} <= set(features.split(","))
+    return {F32: (AVX2_FMA, SSE), F64: (AVX2_FMA_F64, SSE_F64)}[element][0 if avx2 else 1]
 
 
 class Emitter:
@@ -160,7 +201,7 @@ class Emitter:
 def _micro_kernel(s: KernelShape) -> str:
     """C[0:m, 0:n] += Ap (kc x MR panel) @ Bp (kc x NR panel); m <= MR, n <= NR."""
     e = Emitter()
-    vec = f"<{s.vw} x float>"
+    vec, ty, size = s.vector, s.element.llvm, s.element.size
     nv = s.nr // s.vw
     tile = s.mr * s.nr
     accs = [[e.fresh("acc") for _ in range(nv)] for _ in range(s.mr)]
@@ -168,23 +209,23 @@ def _micro_kernel(s: KernelShape) -> str:
         for acc in row:
             e.emit(f"{acc} = alloca {vec}, align 32")
             e.emit(f"store {vec} zeroinitializer, ptr {acc}, align 32")
-    scratch = e.value(f"alloca [{tile} x float], align 64")
+    scratch = e.value(f"alloca [{tile} x {ty}], align 64")
     with e.loop(0, "%kc", hint="k") as k:
-        b_row = e.gep("%bp", e.mul(k, s.nr))
-        bs = [e.value(f"load {vec}, ptr {e.gep(b_row, v * s.vw)}, align 64" if v == 0 else
-                      f"load {vec}, ptr {e.gep(b_row, v * s.vw)}, align {min(64, 4 * s.vw)}", "b")
+        b_row = e.gep("%bp", e.mul(k, s.nr), ty)
+        bs = [e.value(f"load {vec}, ptr {e.gep(b_row, v * s.vw, ty)}, align 64" if v == 0 else
+                      f"load {vec}, ptr {e.gep(b_row, v * s.vw, ty)}, align {min(64, size * s.vw)}", "b")
               for v in range(nv)]  # fmt: skip
-        a_col = e.gep("%ap", e.mul(k, s.mr))
+        a_col = e.gep("%ap", e.mul(k, s.mr), ty)
         for i in range(s.mr):
-            a = e.value(f"load float, ptr {e.gep(a_col, i)}, align 4", "a")
-            one = e.value(f"insertelement {vec} poison, float {a}, i64 0")
+            a = e.value(f"load {ty}, ptr {e.gep(a_col, i, ty)}, align {size}", "a")
+            one = e.value(f"insertelement {vec} poison, {ty} {a}, i64 0")
             splat = e.value(
                 f"shufflevector {vec} {one}, {vec} poison, <{s.vw} x i32> zeroinitializer",
                 "a",
             )
             for v in range(nv):
                 old = e.value(f"load {vec}, ptr {accs[i][v]}, align 32")
-                new = e.value(f"call {vec} @{s.fma}.v{s.vw}f32({vec} {splat}, {vec} {bs[v]}, {vec} {old})")
+                new = e.value(f"call {vec} @{s.fma_intrinsic}({vec} {splat}, {vec} {bs[v]}, {vec} {old})")
                 e.emit(f"store {vec} {new}, ptr {accs[i][v]}, align 32")
     full_m = e.value(f"icmp eq i64 %m, {s.mr}")
     full_n = e.value(f"icmp eq i64 %n, {s.nr}")
@@ -192,30 +233,43 @@ def _micro_kernel(s: KernelShape) -> str:
     e.emit(f"br i1 {full}, label %full, label %edge")
     e.label("full")
     for i in range(s.mr):
-        c_row = e.gep("%c", e.mul("%ldc", i))
+        c_row = e.gep("%c", e.mul("%ldc", i), ty)
         for v in range(nv):
-            at = e.gep(c_row, v * s.vw)
+            at = e.gep(c_row, v * s.vw, ty)
             acc = e.value(f"load {vec}, ptr {accs[i][v]}, align 32")
-            old = e.value(f"load {vec}, ptr {at}, align 4")
-            e.emit(f"store {vec} {e.value(f'fadd {vec} {old}, {acc}')}, ptr {at}, align 4")
+            old = e.value(f"load {vec}, ptr {at}, align {size}")
+            e.emit(f"store {vec} {e.value(f'fadd {vec} {old}, {acc}')}, ptr {at}, align {size}")
     e.emit("ret void")
     e.label("edge")  # the tile through `scratch`, then its valid m x n part into C
     for i in range(s.mr):
         for v in range(nv):
             acc = e.value(f"load {vec}, ptr {accs[i][v]}, align 32")
-            e.emit(f"store {vec} {acc}, ptr {e.gep(scratch, i * s.nr + v * s.vw)}, align 4")
+            e.emit(f"store {vec} {acc}, ptr {e.gep(scratch, i * s.nr + v * s.vw, ty)}, align {size}")
     with e.loop(0, "%m", hint="r") as r:
-        c_row = e.gep("%c", e.mul(r, "%ldc"))
-        s_row = e.gep(scratch, e.mul(r, s.nr))
+        c_row = e.gep("%c", e.mul(r, "%ldc"), ty)
+        s_row = e.gep(scratch, e.mul(r, s.nr), ty)
         with e.loop(0, "%n", hint="j") as j:
-            at = e.gep(c_row, j)
-            old = e.value(f"load float, ptr {at}, align 4")
-            part = e.value(f"load float, ptr {e.gep(s_row, j)}, align 4")
-            e.emit(f"store float {e.value(f'fadd float {old}, {part}')}, ptr {at}, align 4")
+            at = e.gep(c_row, j, ty)
+            old = e.value(f"load {ty}, ptr {at}, align {size}")
+            part = e.value(f"load {ty}, ptr {e.gep(s_row, j, ty)}, align {size}")
+            e.emit(f"store {ty} {e.value(f'fadd {ty} {old}, {part}')}, ptr {at}, align {size}")
     return e.function(
-        f"internal void @{MICRO_KERNEL}(i64 %kc, ptr noalias %ap, ptr noalias %bp, ptr noalias %c, "
+        f"internal void @{s.micro_kernel}(i64 %kc, ptr noalias %ap, ptr noalias %bp, ptr noalias %c, "
         "i64 %ldc, i64 %m, i64 %n) noinline nounwind"
     )
+
+
+def _load_widened(e: Emitter, at: str, read: Element, packed: Element) -> str:
+    """The `read` element at `at` as a `packed` one: itself, or f16/bf16 widened to f32
+    (exact; bf16's 16 bits are the high half of the f32's)."""
+    loaded = e.value(f"load {read.llvm}, ptr {at}, align {read.size}")
+    if read == packed:
+        return loaded
+    assert packed == F32 and read in (F16, BF16), (read, packed)
+    if read == F16:
+        return e.value(f"fpext half {loaded} to float")
+    high = e.value(f"shl i32 {e.value(f'zext i16 {loaded} to i32')}, 16")
+    return e.value(f"bitcast i32 {high} to float")
 
 
 def _pack(
@@ -227,24 +281,27 @@ def _pack(
     depth: str,
     along: str,
     across: str,
+    read: Element = F32,
+    packed: Element = F32,
 ) -> None:
-    """Pack a depth x count block of `src` (element (p, x) at src[p * along + x * across])
-    into panels of `width` (panel x0: depth rows of `width` values at dst + x0 * depth),
-    zero past `count`: the out-of-range element is read at the clamped index x = count - 1
-    (a valid address) and replaced by zero."""
+    """Pack a depth x count block of `src` (element (p, x) at src[p * along + x * across],
+    of type `read`) into panels of `width` (panel x0: depth rows of `width` values at
+    dst + x0 * depth, of type `packed`), zero past `count`: the out-of-range element is
+    read at the clamped index x = count - 1 (a valid address) and replaced by zero."""
     last = e.add(count, -1)
+    ty, size = packed.llvm, packed.size
     with e.loop(0, count, width, hint="panel") as x0:
-        panel = e.gep(dst, e.mul(x0, depth))
+        panel = e.gep(dst, e.mul(x0, depth), ty)
         with e.loop(0, depth, hint="p") as p:
-            row = e.gep(src, e.mul(p, along))
-            out = e.gep(panel, e.mul(p, width))
+            row = e.gep(src, e.mul(p, along), read.llvm)
+            out = e.gep(panel, e.mul(p, width), ty)
             for dx in range(width):
                 x = e.add(x0, dx)
                 inside = e.value(f"icmp slt i64 {x}, {count}")
                 clamped = e.value(f"select i1 {inside}, i64 {x}, i64 {last}")
-                loaded = e.value(f"load float, ptr {e.gep(row, e.mul(clamped, across))}, align 4")
-                value = e.value(f"select i1 {inside}, float {loaded}, float 0.0")
-                e.emit(f"store float {value}, ptr {e.gep(out, dx)}, align 4")
+                loaded = _load_widened(e, e.gep(row, e.mul(clamped, across), read.llvm), read, packed)
+                value = e.value(f"select i1 {inside}, {ty} {loaded}, {ty} 0.0")
+                e.emit(f"store {ty} {value}, ptr {e.gep(out, dx, ty)}, align {size}")
 
 
 class Operand(Protocol):
@@ -258,15 +315,18 @@ class Operand(Protocol):
 
 @dataclass(frozen=True)
 class Strided:
-    """Element (p, x) at base[p * along + x * across]: any layout of a 2-D operand."""
+    """Element (p, x) at base[p * along + x * across]: any layout of a 2-D operand, of
+    element type `read`, packed as `packed` (f16/bf16 widened to f32 on the way)."""
 
     base: str
     along: str
     across: str
+    read: Element = F32
+    packed: Element = F32
 
     def pack(self, e: Emitter, dst: str, width: int, x0: str, count: str, p0: str, depth: str) -> None:
-        block = e.gep(self.base, e.add(e.mul(p0, self.along), e.mul(x0, self.across)))
-        _pack(e, dst, block, width, count, depth, self.along, self.across)
+        block = e.gep(self.base, e.add(e.mul(p0, self.along), e.mul(x0, self.across)), self.read.llvm)
+        _pack(e, dst, block, width, count, depth, self.along, self.across, self.read, self.packed)
 
 
 @dataclass(frozen=True)
@@ -284,16 +344,17 @@ class Gemm:
 def _micro_tiles(e: Emitter, s: KernelShape, g: Gemm, ap, bp, jc, nc, ic, mc, kc) -> None:
     """The packed block's MR x NR tiles: each NR-column B panel (in L1) against every
     MR-row A panel."""
+    ty = s.element.llvm
     with e.loop(0, nc, s.nr, hint="jr") as jr:
         n = e.min(s.nr, e.value(f"sub i64 {nc}, {jr}"))
-        b_panel = e.gep(bp, e.mul(jr, kc))
-        c_cols = e.gep(g.c, e.add(jc, jr))
+        b_panel = e.gep(bp, e.mul(jr, kc), ty)
+        c_cols = e.gep(g.c, e.add(jc, jr), ty)
         with e.loop(0, mc, s.mr, hint="ir") as ir:
             m = e.min(s.mr, e.value(f"sub i64 {mc}, {ir}"))
-            a_panel = e.gep(ap, e.mul(ir, kc))
-            c_tile = e.gep(c_cols, e.mul(e.add(ic, ir), g.ldc))
+            a_panel = e.gep(ap, e.mul(ir, kc), ty)
+            c_tile = e.gep(c_cols, e.mul(e.add(ic, ir), g.ldc), ty)
             e.emit(
-                f"call void @{MICRO_KERNEL}(i64 {kc}, ptr {a_panel}, ptr {b_panel}, ptr {c_tile}, "
+                f"call void @{s.micro_kernel}(i64 {kc}, ptr {a_panel}, ptr {b_panel}, ptr {c_tile}, "
                 f"i64 {g.ldc}, i64 {m}, i64 {n})"
             )
 
@@ -336,10 +397,11 @@ def blocked_loops(e: Emitter, s: KernelShape, g: Gemm, ap: str, bp: str, j0: str
     e.label(done)
 
 
-def aligned_buffer(e: Emitter, floats: str | int) -> tuple[str, str]:
-    """malloc'ed room for `floats` 4-byte values: (the pointer to free, the 64-aligned one)."""
-    size = e.add(e.mul(floats, 4), ALIGNMENT)
-    raw = e.value(f"call ptr @malloc(i64 {size})", "raw")
+def aligned_buffer(e: Emitter, count: str | int, size: int = 4) -> tuple[str, str]:
+    """malloc'ed room for `count` values of `size` bytes: (the pointer to free, the
+    64-aligned one)."""
+    total = e.add(e.mul(count, size), ALIGNMENT)
+    raw = e.value(f"call ptr @malloc(i64 {total})", "raw")
     address = e.value(f"ptrtoint ptr {raw} to i64")
     up = e.value(f"and i64 {e.add(address, ALIGNMENT - 1)}, {-ALIGNMENT}")
     return raw, e.value(
@@ -356,8 +418,9 @@ def packing_buffers(e: Emitter, s: KernelShape, m: str, columns: str, depth: str
     """Room for a packed A block and B block of an m x columns x depth product: (the
     pointers to free, A's buffer, B's buffer)."""
     kc_max = e.min(depth, s.kc)
-    raw_a, ap = aligned_buffer(e, e.mul(_round_up(e, e.min(m, s.mc), s.mr), kc_max))
-    raw_b, bp = aligned_buffer(e, e.mul(_round_up(e, e.min(columns, s.nc), s.nr), kc_max))
+    size = s.element.size
+    raw_a, ap = aligned_buffer(e, e.mul(_round_up(e, e.min(m, s.mc), s.mr), kc_max), size)
+    raw_b, bp = aligned_buffer(e, e.mul(_round_up(e, e.min(columns, s.nc), s.nr), kc_max), size)
     return [raw_a, raw_b], ap, bp
 
 
@@ -379,7 +442,8 @@ class Entry:
     the parameter counting the columns that the threads split (whole NR-wide ranges),
     its multiply-adds (`work`, against PARALLEL_MIN_WORK), its single-thread body for
     the columns [%j0, %j1) (`serial`, which allocates its own packing buffers) and
-    the declarations it needs beyond the GEMM's."""
+    the declarations it needs beyond the GEMM's; `element`, the type its micro-kernel
+    computes in, picks its kernel shape."""
 
     symbol: str
     params: Params
@@ -387,6 +451,7 @@ class Entry:
     work: Callable[[Emitter], str]
     serial: Callable[[Emitter, KernelShape], None]
     declarations: Callable[[KernelShape], list[str]] = lambda s: []  # intrinsics it calls
+    element: Element = F32
 
     def args_type(self) -> str:
         return "{ " + ", ".join(ty for ty, _ in self.params) + " }"
@@ -463,37 +528,50 @@ PARAMS = [
 ]  # fmt: skip
 
 
-def _sgemm_serial(e: Emitter, s: KernelShape) -> None:
-    raws, ap, bp = packing_buffers(e, s, "%M", e.value("sub i64 %j1, %j0"), "%K")
-    a = Strided("%A", "%lda_col", "%lda_row")
-    b = Strided("%B", "%ldb_row", "%ldb_col")
-    blocked_loops(e, s, Gemm("%M", "%K", a, b, "%C", "%ldc"), ap, bp, "%j0", "%j1")
-    for raw in raws:
-        e.emit(f"call void @free(ptr {raw})")
+def gemm_entry(read: Element, element: Element) -> Entry:
+    """The GEMM of `read` operands packed as, multiplied and accumulated in `element`:
+    `xla_opt_<read's letter>gemm`."""
+
+    def serial(e: Emitter, s: KernelShape) -> None:
+        raws, ap, bp = packing_buffers(e, s, "%M", e.value("sub i64 %j1, %j0"), "%K")
+        a = Strided("%A", "%lda_col", "%lda_row", read, element)
+        b = Strided("%B", "%ldb_row", "%ldb_col", read, element)
+        blocked_loops(e, s, Gemm("%M", "%K", a, b, "%C", "%ldc"), ap, bp, "%j0", "%j1")
+        for raw in raws:
+            e.emit(f"call void @free(ptr {raw})")
+
+    work: Callable[[Emitter], str] = lambda e: e.mul(e.mul("%M", "%N"), "%K")
+    return Entry(f"xla_opt_{read.letter}gemm", PARAMS, "%N", work, serial, element=element)
 
 
-SGEMM = Entry(SYMBOL, PARAMS, "%N", lambda e: e.mul(e.mul("%M", "%N"), "%K"), _sgemm_serial)
+SGEMM = gemm_entry(F32, F32)
+DGEMM = gemm_entry(F64, F64)
+HGEMM = gemm_entry(F16, F32)  # f16 operands, f32 C
+BGEMM = gemm_entry(BF16, F32)  # bf16 operands, f32 C
+GEMMS = {entry.symbol: entry for entry in (SGEMM, DGEMM, HGEMM, BGEMM)}
 
 
-def library_ir(s: KernelShape, entries: Sequence[Entry], parallel: bool = False) -> str:
-    """The LLVM IR module defining `entries` for kernel shape `s`: single-thread, or
-    (`parallel`, libgomp loaded) with the multi-thread dispatch, on the runtime's thread
-    count (`xla_opt_num_threads`, xla_opt/threads.py)."""
-    vec = f"<{s.vw} x float>"
-    parts = [
-        "declare ptr @malloc(i64)\ndeclare void @free(ptr)",
-        f"declare {vec} @{s.fma}.v{s.vw}f32({vec}, {vec}, {vec})",
-        _micro_kernel(s),
-    ]
+def library_ir(shapes: Sequence[KernelShape], entries: Sequence[Entry], parallel: bool = False) -> str:
+    """The LLVM IR module defining `entries`, each on the kernel shape of its element
+    type among `shapes`: single-thread, or (`parallel`, libgomp loaded) with the
+    multi-thread dispatch, on the runtime's thread count (`xla_opt_num_threads`,
+    xla_opt/threads.py)."""
+    shape_of = {s.element: s for s in shapes}
+    used = [shape_of[element] for element in dict.fromkeys(entry.element for entry in entries)]
+    parts = ["declare ptr @malloc(i64)\ndeclare void @free(ptr)"]
+    for s in used:
+        vec = s.vector
+        parts += [f"declare {vec} @{s.fma_intrinsic}({vec}, {vec}, {vec})", _micro_kernel(s)]
     if parallel:
         parts += [
             "declare void @GOMP_parallel(ptr, ptr, i32, i32)",
             "declare i32 @omp_get_thread_num()\ndeclare i32 @omp_get_num_threads()",
             f"declare i32 @{NUM_THREADS}()",
         ]
-    for declaration in dict.fromkeys(d for entry in entries for d in entry.declarations(s)):
+    for declaration in dict.fromkeys(d for entry in entries for d in entry.declarations(shape_of[entry.element])):
         parts.append(declaration)
     for entry in entries:
+        s = shape_of[entry.element]
         parts += [
             _serial(s, entry),
             *([_worker(s, entry)] if parallel else []),
@@ -502,6 +580,7 @@ def library_ir(s: KernelShape, entries: Sequence[Entry], parallel: bool = False)
     return "\n\n".join([*parts, ""])
 
 
-def sgemm_ir(s: KernelShape, parallel: bool = False) -> str:
-    """The LLVM IR module defining `xla_opt_sgemm` alone (see library_ir)."""
-    return library_ir(s, [SGEMM], parallel)
+def gemm_ir(s: KernelShape, parallel: bool = False) -> str:
+    """The LLVM IR module defining the GEMM of shape `s`'s element type alone
+    (`xla_opt_sgemm` or `xla_opt_dgemm`, see library_ir)."""
+    return library_ir([s], [SGEMM if s.element == F32 else DGEMM], parallel)

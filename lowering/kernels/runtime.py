@@ -1,7 +1,9 @@
-"""The micro-kernel library at run time: its LLVM IR (the GEMM and the convolution, one
-module) compiled once per process (llvmlite, O3, host CPU, in an execution engine of its
-own) on first use, and its entries' symbols made resolvable for the lowered modules that
-only declare them (`llvm.add_symbol`).
+"""The micro-kernel library at run time: its LLVM IR compiled once per process (llvmlite,
+O3, host CPU, in an execution engine of its own) on first use, and its entries' symbols
+made resolvable for the lowered modules that only declare them (`llvm.add_symbol`).
+The library is three modules, each compiled when a program first calls one of its
+entries (so an f32 program does not wait for the f64 code): the f32 GEMM and the
+convolution, the f64 GEMM, and the f16/bf16-operand GEMMs.
 
 The kernels run on `num_threads()` threads through libgomp when it is on the machine
 (loaded permanently, with OMP_WAIT_POLICY=passive unless set: on a busy machine
@@ -17,16 +19,17 @@ import threading
 from typing import Any
 
 _lock = threading.Lock()
-_library: Any = None  # the compiled module, kept alive: the symbols point into it
+_libraries: dict[str, Any] = {}  # the compiled modules, kept alive: the symbols point into them
 
 
-def kernel_shape():
-    """The micro-kernel shape for the host CPU's features."""
+def kernel_shape(element=None):
+    """The micro-kernel shape for the host CPU's features and an element type (`gemm.F32`
+    by default, or `gemm.F64`)."""
     import llvmlite.binding as llvm
-    from xla_opt.lowering.kernels.gemm import shape_for
+    from xla_opt.lowering.kernels.gemm import F32, shape_for
 
     llvm.initialize_native_target()
-    return shape_for(llvm.get_host_cpu_features().flatten())
+    return shape_for(llvm.get_host_cpu_features().flatten(), element or F32)
 
 
 def num_threads() -> int:
@@ -58,30 +61,33 @@ def set_num_threads(n: int) -> None:
     set_count(n)
 
 
-def _entries():
+def _modules() -> dict[str, list]:
+    """The library's modules by name, each a list of entries (gemm.Entry)."""
     from xla_opt.lowering.kernels.conv import SCONV
-    from xla_opt.lowering.kernels.gemm import SGEMM
+    from xla_opt.lowering.kernels.gemm import BGEMM, DGEMM, HGEMM, SGEMM
 
-    return [SGEMM, SCONV]
+    return {"f32": [SGEMM, SCONV], "f64": [DGEMM], "f16/bf16": [HGEMM, BGEMM]}
 
 
-def load_kernels() -> Any:
-    """Compile the library (once per process) and register its entry symbols."""
-    global _library
+def load_kernels(module: str = "f32") -> Any:
+    """Compile one module of the library (once per process) and register its entry
+    symbols."""
     with _lock:
-        if _library is None:
+        if module not in _libraries:
             import llvmlite.binding as llvm
-            from xla_opt.lowering.kernels.gemm import library_ir
+            from xla_opt.lowering.kernels.gemm import F32, F64, library_ir
 
             from xla_opt.jit import compile_llvm_ir
             from xla_opt.threads import load as load_threads
 
             parallel = load_threads()  # libgomp, and the thread count the library calls
-            library = compile_llvm_ir(library_ir(kernel_shape(), _entries(), parallel))
-            for entry in _entries():
+            entries = _modules()[module]
+            shapes = [kernel_shape(F32), kernel_shape(F64)]
+            library = compile_llvm_ir(library_ir(shapes, entries, parallel))
+            for entry in entries:
                 llvm.add_symbol(entry.symbol, library.address(entry.symbol))
-            _library = library
-        return _library
+            _libraries[module] = library
+        return _libraries[module]
 
 
 _sort_kernels: dict[str, Any] = {}  # variant symbol -> its compiled module, kept alive
@@ -112,8 +118,10 @@ def bind_kernel_symbols(ir_text: str) -> bool:
     sorts = dict(match.groups() for match in _SORT_CALL.finditer(ir_text))
     for name, symbol in sorts.items():
         llvm.add_symbol(name, load_sort_kernel(symbol).address(symbol))
-    symbols = "|".join(entry.symbol for entry in _entries())
-    if not re.search(rf'@"?({symbols})"?\(', ir_text):  # xDSL quotes every symbol
-        return bool(sorts)
-    load_kernels()
-    return True
+    calls = False
+    for module, entries in _modules().items():
+        symbols = "|".join(entry.symbol for entry in entries)
+        if re.search(rf'@"?({symbols})"?\(', ir_text):  # xDSL quotes every symbol
+            load_kernels(module)
+            calls = True
+    return calls or bool(sorts)

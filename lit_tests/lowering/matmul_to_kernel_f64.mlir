@@ -1,0 +1,81 @@
+// RUN: xla-opt %s -p linalg-matmul-to-kernel | filecheck %s
+
+// A bufferized f64 matrix product with M, N, K >= 32 becomes a call of the f64 GEMM
+// (same arguments as the f32 one's: M, N, K, each operand's pointer and strides in
+// elements, C's row stride); an f32 one in the same module calls the f32 GEMM, and
+// each kernel is declared once.
+// CHECK-LABEL: func.func @matmul
+// CHECK:         linalg.generic {{.*}} outs(%c : memref<40x48xf64>)
+// CHECK:         %[[M:.*]] = llvm.mlir.constant(40) : i64
+// CHECK-NEXT:    %[[N:.*]] = llvm.mlir.constant(48) : i64
+// CHECK-NEXT:    %[[K:.*]] = llvm.mlir.constant(33) : i64
+// CHECK-NEXT:    %[[A:.*]] = llvm.bitcast %a : memref<33x40xf64> to !llvm.ptr
+// CHECK-NEXT:    %[[AI:.*]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    %[[AK:.*]] = llvm.mlir.constant(40) : i64
+// CHECK-NEXT:    %[[B:.*]] = llvm.bitcast %b : memref<33x48xf64> to !llvm.ptr
+// CHECK-NEXT:    %[[BK:.*]] = llvm.mlir.constant(48) : i64
+// CHECK-NEXT:    %[[BJ:.*]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    %[[C:.*]] = llvm.bitcast %c : memref<40x48xf64> to !llvm.ptr
+// CHECK-NEXT:    %[[LDC:.*]] = llvm.mlir.constant(48) : i64
+// CHECK-NEXT:    llvm.call @xla_opt_dgemm(%[[M]], %[[N]], %[[K]], %[[A]], %[[AI]], %[[AK]], %[[B]], %[[BK]], %[[BJ]], %[[C]], %[[LDC]])
+// CHECK-NOT:     linalg.generic
+// CHECK:         llvm.call @xla_opt_sgemm
+// CHECK-NOT:     linalg.generic
+// CHECK:         llvm.call @xla_opt_dgemm
+// CHECK-NOT:     linalg.generic
+// CHECK:         func.return
+func.func @matmul(%a: memref<33x40xf64>, %b: memref<33x48xf64>, %c: memref<40x48xf64>, %e: memref<40x40xf32>, %d: memref<40x40xf64>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%c : memref<40x48xf64>) {
+  ^bb0(%o: f64):
+    %zero = arith.constant 0.000000e+00 : f64
+    linalg.yield %zero : f64
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<33x40xf64>, memref<33x48xf64>) outs(%c : memref<40x48xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %p, %acc : f64
+    linalg.yield %s : f64
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%e, %e : memref<40x40xf32>, memref<40x40xf32>) outs(%e : memref<40x40xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%d, %d : memref<40x40xf64>, memref<40x40xf64>) outs(%d : memref<40x40xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %p, %acc : f64
+    linalg.yield %s : f64
+  }
+  func.return
+}
+
+// Left alone: an f64 product with a dimension below 32, and operands of two types.
+// CHECK-LABEL: func.func @not_taken
+// CHECK-NOT:     llvm.call
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT:     llvm.call
+// CHECK:         func.return
+func.func @not_taken(%a: memref<40x31xf64>, %b: memref<31x48xf64>, %c: memref<40x48xf64>, %e: memref<40x40xf32>, %d: memref<40x40xf64>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<40x31xf64>, memref<31x48xf64>) outs(%c : memref<40x48xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %p, %acc : f64
+    linalg.yield %s : f64
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%e, %e : memref<40x40xf32>, memref<40x40xf32>) outs(%d : memref<40x40xf64>) {
+  ^bb0(%x: f32, %y: f32, %acc: f64):
+    %w = arith.extf %x : f32 to f64
+    %v = arith.extf %y : f32 to f64
+    %p = arith.mulf %w, %v : f64
+    %s = arith.addf %p, %acc : f64
+    linalg.yield %s : f64
+  }
+  func.return
+}
+
+// Each kernel declared once, in the order of first use.
+// CHECK:       llvm.func @xla_opt_dgemm(i64, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64)
+// CHECK-NEXT:  llvm.func @xla_opt_sgemm(i64, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64)
+// CHECK-NOT:   llvm.func
