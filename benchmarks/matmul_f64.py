@@ -4,8 +4,8 @@
     .venv/bin/python benchmarks/matmul_f64.py --sizes 256 2048 --threads 1
 
 Each thread count runs in a fresh process pinned to that many CPUs with
-XLA_OPT_NUM_THREADS and NumPy's BLAS thread variables set. Our call and NumPy's
-alternate (the machine is shared: a load change hits both alike); the medians and
+XLA_OPT_NUM_THREADS and NumPy's BLAS thread variables set (OpenBLAS's idle threads
+sleeping at once). Our call and NumPy's alternate (the machine is shared: a load change hits both alike); the medians and
 GFLOP/s are printed, and our result is checked against NumPy's.
 """
 
@@ -73,6 +73,9 @@ def main() -> None:
     for threads in args.threads:
         print(f"{threads} thread(s):", flush=True)
         env = dict(os.environ, XLA_OPT_NUM_THREADS=str(threads), **dict.fromkeys(BLAS_THREADS, str(threads)))
+        # OpenBLAS's idle threads spin for a while after each call and would take a core
+        # from our next (interleaved) call: make them sleep at once
+        env.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
         cpus = ",".join(str(c) for c in sorted(os.sched_getaffinity(0))[:threads])
         command = ["taskset", "-c", cpus, sys.executable, __file__, "--child", "--rounds", str(args.rounds)]
         subprocess.run([*command, "--sizes", *map(str, args.sizes)], env=env, check=True)
