@@ -3,19 +3,21 @@ the micro-kernel library's GEMM (`lowering/kernels/gemm.py`, `xla_opt_sgemm` or
 `xla_opt_dgemm`).
 
 It runs after `xla-bufferize`, on memrefs. It takes a `linalg.generic` that is a plain
-2-D matrix product, its operands all f32 or all f64: three loops, one of them a reduction k, the output indexed by
-the two parallel loops (i, j), one input by {i, k} and the other by {k, j} (each in
-either order: a transposed operand is a pair of strides for the kernel's packing), a
-body `acc + lhs * rhs`, identity-layout 2-D memrefs, and M, N, K all >= MIN_EXTENT
-(below that the unrolled loops `linalg-block-rows` makes win). Its outs buffer holds
-the accumulator's initial value (a generic computes outs += ins product), so the call
-computes C += A @ B just the same: the zero fill before it is kept.
+matrix product, or a batch of them, its operands all f32 or all f64: one reduction loop
+k and two or three parallel loops, the output indexed by the parallel loops ([b,] i, j:
+its last dimension j, its rows i), one input by {[b,] i, k} and the other by
+{[b,] k, j} (each in any order: a transposed operand is strides for the kernel's
+packing), a body `acc + lhs * rhs`, identity-layout memrefs, and M, N, K all >=
+MIN_EXTENT (below that the unrolled loops `linalg-block-rows` makes win). Its outs
+buffer holds the accumulator's initial value (a generic computes outs += ins product),
+so the call computes C += A @ B just the same: the zero fill before it is kept.
 
 The call passes bare pointers (`convert-to-llvm` turns each memref into one: the
-`llvm.bitcast` of a memref to `!llvm.ptr` becomes a bitcast of that pointer) and the
-row/column strides of A and B and C's row stride, as i64 constants. The module gets
-an external declaration of each kernel it calls; the JIT binds the symbols
-(`lowering/kernels/runtime.py`).
+`llvm.bitcast` of a memref to `!llvm.ptr` becomes a bitcast of that pointer), the batch
+count (1 without a batch loop) and M, N, K, and the strides of A along b, i and k, of B
+along b, k and j and of C along b and i, as i64 constants (batch strides 0 without a
+batch loop). The module gets an external declaration of each kernel it calls; the JIT
+binds the symbols (`lowering/kernels/runtime.py`).
 """
 
 from __future__ import annotations
@@ -57,39 +59,41 @@ GEMM_OF = {Float32Type: SGEMM.symbol, Float64Type: DGEMM.symbol}
 
 @dataclass(frozen=True)
 class KernelMatmul:
-    """C[i, j] += A[i, k] * B[k, j]: the kernel that computes it, which input is A, and
-    the strides (in elements) of A along i and k, of B along k and j; C is row-major
-    (its rows are the output's first dimension)."""
+    """C[b, i, j] += A[b, i, k] * B[b, k, j] for b < batch: the kernel that computes it,
+    which input is A, and the strides (in elements) of A along b, i and k, of B along
+    b, k and j, of C along b and i (C's last dimension is j: its rows are contiguous);
+    without a batch loop, batch is 1 and the batch strides 0."""
 
     symbol: str
+    batch: int
     m: int
     n: int
     k: int
     a: SSAValue
-    a_strides: tuple[int, int]
+    a_strides: tuple[int, int, int]
     b: SSAValue
-    b_strides: tuple[int, int]
+    b_strides: tuple[int, int, int]
+    c_strides: tuple[int, int]
 
 
-def _loops(results) -> list[int] | None:
-    """The loop indexing each dimension of a 2-D operand, or None (not plain dims)."""
-    if len(results) != 2 or not all(isinstance(e, AffineDimExpr) for e in results):
+def _loop_strides(shape, results) -> dict[int, int] | None:
+    """Loop -> the row-major stride of an operand whose dimensions are indexed by
+    distinct loops; None if one is not a plain loop."""
+    if not all(isinstance(e, AffineDimExpr) for e in results):
         return None
-    return [e.position for e in results]
-
-
-def _strides(shape, loops: list[int], first: int, second: int) -> tuple[int, int] | None:
-    """The row-major strides of a 2-D operand along loops `first` and `second`."""
-    if sorted(loops) != sorted((first, second)):
+    loops = [e.position for e in results]
+    if len(set(loops)) != len(loops):
         return None
-    row_major = {loops[0]: shape[1], loops[1]: 1}
-    return row_major[first], row_major[second]
+    strides = [1] * len(shape)
+    for d in range(len(shape) - 2, -1, -1):
+        strides[d] = strides[d + 1] * shape[d + 1]
+    return dict(zip(loops, strides, strict=True))
 
 
 def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
     """The matrix product `op` computes if the kernel takes it (see the module doc), on
     tensors (so that `linalg-block-rows` leaves it alone) or memrefs."""
-    if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.iterator_types.data) != 3:
+    if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.iterator_types.data) not in (3, 4):
         return None
     operands = [*op.inputs, *op.outputs]
     types = [v.type for v in operands]
@@ -107,24 +111,43 @@ def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
     maps = [m.data for m in op.indexing_maps.data]
     if any(m.num_symbols for m in maps):
         return None
-    loops = [_loops(m.results) for m in maps]
-    if any(ls is None for ls in loops):
-        return None
-    i, j = loops[2]  # type: ignore[misc]
-    k = iterators.index(REDUCTION.data)
-    if len({i, j, k}) != 3:
-        return None
-    first, second = (0, 1) if i in loops[0] else (1, 0)  # type: ignore[operator]
     shapes = [t.get_shape() for t in types]  # type: ignore[attr-defined]
-    a_strides = _strides(shapes[first], loops[first], i, k)  # type: ignore[arg-type]
-    b_strides = _strides(shapes[second], loops[second], k, j)  # type: ignore[arg-type]
-    if a_strides is None or b_strides is None:
+    strides = [_loop_strides(shape, m.results) for shape, m in zip(shapes, maps, strict=True)]
+    if any(st is None for st in strides):
         return None
-    m, n = shapes[2]
-    depth = shapes[first][loops[first].index(k)]  # type: ignore[union-attr]
+    k = iterators.index(REDUCTION.data)
+    c_loops = list(strides[2])  # type: ignore[arg-type]
+    if len(c_loops) != len(iterators) - 1 or k in c_loops:
+        return None  # the output indexed by every parallel loop
+    *batch_loops, i, j = c_loops  # the output's rows i, contiguous columns j
+    wanted = [{*batch_loops, i, k}, {*batch_loops, k, j}]
+    if [set(st) for st in strides[:2]] == wanted:  # type: ignore[arg-type]
+        first, second = 0, 1
+    elif [set(st) for st in strides[:2]] == wanted[::-1]:  # type: ignore[arg-type]
+        first, second = 1, 0
+    else:
+        return None
+    extent = {e.position: shape[d] for shape, m in zip(shapes, maps, strict=True) for d, e in enumerate(m.results)}
+    m, n, depth = extent[i], extent[j], extent[k]
     if min(m, n, depth) < MIN_EXTENT:
         return None
-    return KernelMatmul(symbol, m, n, depth, operands[first], a_strides, operands[second], b_strides)
+    sa, sb, sc = strides[first], strides[second], strides[2]
+    batch, (ab, bb, cb) = 1, (0, 0, 0)
+    if batch_loops:
+        (b,) = batch_loops
+        batch, ab, bb, cb = extent[b], sa[b], sb[b], sc[b]  # type: ignore[index]
+    return KernelMatmul(
+        symbol,
+        batch,
+        m,
+        n,
+        depth,
+        operands[first],
+        (ab, sa[i], sa[k]),  # type: ignore[index]
+        operands[second],
+        (bb, sb[k], sb[j]),  # type: ignore[index]
+        (cb, sc[i]),  # type: ignore[index]
+    )
 
 
 class MatmulToKernel(RewritePattern):
@@ -150,22 +173,23 @@ class MatmulToKernel(RewritePattern):
             return cast.result
 
         args = [
-            *(constant(x) for x in (product.m, product.n, product.k)),
+            *(constant(x) for x in (product.batch, product.m, product.n, product.k)),
             pointer(product.a),
             *(constant(x) for x in product.a_strides),
             pointer(product.b),
             *(constant(x) for x in product.b_strides),
             pointer(op.outputs[0]),
-            constant(product.n),
+            *(constant(x) for x in product.c_strides),
         ]
         rewriter.replace(op, [*new_ops, llvm.CallOp(product.symbol, *args)], new_results=[])
         self.used[product.symbol] = None
 
 
 def gemm_declaration(symbol: str) -> llvm.FuncOp:
-    """`llvm.func @<symbol>(i64 M, i64 N, i64 K, ptr A, i64, i64, ptr B, i64, i64, ptr C, i64)`."""
-    strided = [PTR, i64, i64]
-    signature = llvm.LLVMFunctionType([i64, i64, i64, *strided, *strided, PTR, i64], llvm.LLVMVoidType())
+    """`llvm.func @<symbol>(i64 batch, i64 M, i64 N, i64 K, ptr A, i64, i64, i64, ptr B,
+    i64, i64, i64, ptr C, i64, i64)`."""
+    strided = [PTR, i64, i64, i64]
+    signature = llvm.LLVMFunctionType([i64, i64, i64, i64, *strided, *strided, PTR, i64, i64], llvm.LLVMVoidType())
     return llvm.FuncOp(symbol, signature, linkage=llvm.LinkageAttr("external"))
 
 

@@ -189,7 +189,7 @@ def test_kernel_shape_follows_cpu_features():
     assert shape_for("+avx2,-fma", F64) == SSE_F64
 
 
-GEMM_ARGS = [ctypes.c_int64] * 3 + [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64] * 2 + [ctypes.c_void_p, ctypes.c_int64]
+GEMM_ARGS = [ctypes.c_int64] * 4 + [ctypes.c_void_p, *[ctypes.c_int64] * 3] * 2 + [ctypes.c_void_p, *[ctypes.c_int64] * 2]
 
 
 @pytest.mark.parametrize("shape,dtype", [(SSE, F32), (SSE_F64, F64_)], ids=["f32", "f64"])
@@ -205,7 +205,7 @@ def test_sse_variant_computes_the_product(shape, dtype):
     m, k, n = 37, 300, 29
     a, b = small_ints(rng, (k, m), dtype), small_ints(rng, (k, n), dtype)  # a transposed
     c = np.ones((m, n), dtype)
-    gemm(m, n, k, a.ctypes.data, 1, m, b.ctypes.data, n, 1, c.ctypes.data, n)
+    gemm(1, m, n, k, a.ctypes.data, 0, 1, m, b.ctypes.data, 0, n, 1, c.ctypes.data, 0, n)
     np.testing.assert_array_equal(c, 1 + a.T.astype(np.float64) @ b.astype(np.float64))
 
 
@@ -261,7 +261,7 @@ def test_parallel_variant_splits_the_columns(shape, dtype):
             set_threads(count)
             a, b = small_ints(rng, (m, k), dtype), small_ints(rng, (n, k), dtype)  # b transposed
             c = np.ones((m, n), dtype)
-            gemm(m, n, k, a.ctypes.data, k, 1, b.ctypes.data, 1, k, c.ctypes.data, n)
+            gemm(1, m, n, k, a.ctypes.data, 0, k, 1, b.ctypes.data, 0, 1, k, c.ctypes.data, 0, n)
             np.testing.assert_array_equal(c, 1 + a.astype(np.float64) @ b.T.astype(np.float64))
     finally:
         set_threads(runtime.num_threads())
@@ -340,3 +340,73 @@ def test_f64_two_threads_equal_one(m, k, n, gemm_threads):
         results[threads] = xla_opt.run(program, a, b, backend="jit")[0]
     np.testing.assert_array_equal(results[2], results[1])
     assert np.all(np.abs(results[2] - a @ b) <= f64_sum_bound(a, b))
+
+
+# ---- batched products: one kernel call, a batch stride per operand --------------------
+
+
+def batched_dot(lhs, rhs, lhs_batch: int, rhs_batch: int, lhs_contracting: int, rhs_contracting: int):
+    """dot_general with one batch dimension; the result is (batch, lhs free, rhs free)."""
+    dtype = lhs.dtype
+    lhs_free = next(d for d in range(3) if d not in (lhs_batch, lhs_contracting))
+    rhs_free = next(d for d in range(3) if d not in (rhs_batch, rhs_contracting))
+    shape = (lhs.shape[lhs_batch], lhs.shape[lhs_free], rhs.shape[rhs_free])
+    program = one_op_program(
+        f"xla.dot_general %a0, %a1, lhs_batching_dimensions = [{lhs_batch}], rhs_batching_dimensions = [{rhs_batch}], "
+        f"lhs_contracting_dimensions = [{lhs_contracting}], rhs_contracting_dimensions = [{rhs_contracting}] "
+        f": ({t(lhs.shape, dtype)}, {t(rhs.shape, dtype)}) -> {t(shape, dtype)}",
+        [lhs, rhs],
+        [t(shape, dtype)],
+    )
+    a = np.moveaxis(lhs, (lhs_batch, lhs_free, lhs_contracting), (0, 1, 2))
+    b = np.moveaxis(rhs, (rhs_batch, rhs_contracting, rhs_free), (0, 1, 2))
+    return program, a, b
+
+
+# (lhs batch, lhs contracting, rhs batch, rhs contracting): batch leading, batch in the
+# middle of the lhs with a transposed lhs, batch last in the rhs
+BATCH_LAYOUTS = [(0, 2, 0, 1), (1, 0, 0, 2), (0, 2, 2, 0)]
+
+
+@pytest.mark.parametrize("dtype", [F32, F64_], ids=["f32", "f64"])
+@pytest.mark.parametrize("layout", BATCH_LAYOUTS, ids=lambda x: str(x))
+def test_batched_dot_exact(layout, dtype):
+    """A batched dot_general calls the kernel once with batch strides; small integers,
+    so the interpreter's result and numpy's bit for bit."""
+    lhs_batch, lhs_contracting, rhs_batch, rhs_contracting = layout
+    rng = np.random.default_rng(sum(layout))
+    batch, m, k, n = 3, 37, 70, 45
+    lhs_shape = [0, 0, 0]
+    lhs_shape[lhs_batch], lhs_shape[lhs_contracting] = batch, k
+    lhs_shape[3 - lhs_batch - lhs_contracting] = m
+    rhs_shape = [0, 0, 0]
+    rhs_shape[rhs_batch], rhs_shape[rhs_contracting] = batch, k
+    rhs_shape[3 - rhs_batch - rhs_contracting] = n
+    lhs, rhs = small_ints(rng, lhs_shape, dtype), small_ints(rng, rhs_shape, dtype)
+    program, a, b = batched_dot(lhs, rhs, lhs_batch, rhs_batch, lhs_contracting, rhs_contracting)
+    assert GEMMS_BY_DTYPE[dtype] in llvm_ir_of(program)
+    got = xla_opt.run(program, lhs, rhs, backend="jit")[0]
+    np.testing.assert_array_equal(got, xla_opt.run(program, lhs, rhs, backend="interpreter")[0])
+    np.testing.assert_array_equal(got, a.astype(np.float64) @ b.astype(np.float64))
+
+
+GEMMS_BY_DTYPE = {F32: SYMBOL, F64_: DGEMM.symbol}
+
+
+@pytest.mark.parametrize("dtype", [F32, F64_], ids=["f32", "f64"])
+def test_batched_dot_two_threads_equal_one(dtype, gemm_threads):
+    """A batch big enough to go parallel (each thread takes its columns of every
+    product): bit for bit the single-thread result, within the summation bound of
+    numpy's."""
+    rng = np.random.default_rng(4)
+    lhs, rhs = rng.standard_normal((4, 96, 130)).astype(dtype), rng.standard_normal((4, 130, 100)).astype(dtype)
+    program, a, b = batched_dot(lhs, rhs, 0, 0, 2, 1)
+    assert GEMMS_BY_DTYPE[dtype] in llvm_ir_of(program)
+    results = {}
+    for threads in (1, 2):
+        gemm_threads(threads)
+        results[threads] = xla_opt.run(program, lhs, rhs, backend="jit")[0]
+    np.testing.assert_array_equal(results[2], results[1])
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    bound = a.shape[2] * np.finfo(dtype).eps * (np.abs(a64) @ np.abs(b64))
+    assert np.all(np.abs(results[2] - a64 @ b64) <= bound)

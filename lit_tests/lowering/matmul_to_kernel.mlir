@@ -1,22 +1,27 @@
 // RUN: xla-opt %s -p linalg-matmul-to-kernel | filecheck %s
 
 // A bufferized f32 matrix product with M, N, K >= 32 becomes a call of the GEMM
-// micro-kernel: M, N, K, then each operand's pointer and strides (A along i and k,
-// B along k and j, C's row stride). The fill before it stays (the kernel adds).
+// micro-kernel: the batch count (1), M, N, K, then each operand's pointer and strides
+// (A along b, i and k, B along b, k and j, C along b and i; the batch strides 0). The
+// fill before it stays (the kernel adds).
 // CHECK-LABEL: func.func @matmul
 // CHECK:         linalg.generic {{.*}} outs(%c : memref<40x48xf32>)
-// CHECK:         %[[M:.*]] = llvm.mlir.constant(40) : i64
+// CHECK:         %[[BATCH:.*]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    %[[M:.*]] = llvm.mlir.constant(40) : i64
 // CHECK-NEXT:    %[[N:.*]] = llvm.mlir.constant(48) : i64
 // CHECK-NEXT:    %[[K:.*]] = llvm.mlir.constant(33) : i64
 // CHECK-NEXT:    %[[A:.*]] = llvm.bitcast %a : memref<40x33xf32> to !llvm.ptr
+// CHECK-NEXT:    %[[AB:.*]] = llvm.mlir.constant(0) : i64
 // CHECK-NEXT:    %[[AI:.*]] = llvm.mlir.constant(33) : i64
 // CHECK-NEXT:    %[[AK:.*]] = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    %[[B:.*]] = llvm.bitcast %b : memref<33x48xf32> to !llvm.ptr
+// CHECK-NEXT:    %[[BB:.*]] = llvm.mlir.constant(0) : i64
 // CHECK-NEXT:    %[[BK:.*]] = llvm.mlir.constant(48) : i64
 // CHECK-NEXT:    %[[BJ:.*]] = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    %[[C:.*]] = llvm.bitcast %c : memref<40x48xf32> to !llvm.ptr
+// CHECK-NEXT:    %[[CB:.*]] = llvm.mlir.constant(0) : i64
 // CHECK-NEXT:    %[[LDC:.*]] = llvm.mlir.constant(48) : i64
-// CHECK-NEXT:    llvm.call @xla_opt_sgemm(%[[M]], %[[N]], %[[K]], %[[A]], %[[AI]], %[[AK]], %[[B]], %[[BK]], %[[BJ]], %[[C]], %[[LDC]])
+// CHECK-NEXT:    llvm.call @xla_opt_sgemm(%[[BATCH]], %[[M]], %[[N]], %[[K]], %[[A]], %[[AB]], %[[AI]], %[[AK]], %[[B]], %[[BB]], %[[BK]], %[[BJ]], %[[C]], %[[CB]], %[[LDC]])
 // CHECK-NOT:     linalg.generic
 // CHECK:         func.return
 func.func @matmul(%a: memref<40x33xf32>, %b: memref<33x48xf32>, %c: memref<40x48xf32>) {
@@ -37,9 +42,11 @@ func.func @matmul(%a: memref<40x33xf32>, %b: memref<33x48xf32>, %c: memref<40x48
 // Transposed operands (A stored k x i, B stored j x k) are strides of the packing.
 // CHECK-LABEL: func.func @transposed
 // CHECK:         %[[A:.*]] = llvm.bitcast %a : memref<33x40xf32> to !llvm.ptr
+// CHECK-NEXT:    %[[AB:.*]] = llvm.mlir.constant(0) : i64
 // CHECK-NEXT:    %[[AI:.*]] = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    %[[AK:.*]] = llvm.mlir.constant(40) : i64
 // CHECK-NEXT:    %[[B:.*]] = llvm.bitcast %b : memref<48x33xf32> to !llvm.ptr
+// CHECK-NEXT:    %[[BB:.*]] = llvm.mlir.constant(0) : i64
 // CHECK-NEXT:    %[[BK:.*]] = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    %[[BJ:.*]] = llvm.mlir.constant(33) : i64
 // CHECK:         llvm.call @xla_opt_sgemm
@@ -83,5 +90,5 @@ func.func @not_taken(%a: memref<40x31xf32>, %b: memref<31x48xf32>, %c: memref<40
 }
 
 // The declaration, once per module.
-// CHECK:       llvm.func @xla_opt_sgemm(i64, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64)
+// CHECK:       llvm.func @xla_opt_sgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64)
 // CHECK-NOT:   llvm.func

@@ -6,18 +6,22 @@
 // each kernel is declared once.
 // CHECK-LABEL: func.func @matmul
 // CHECK:         linalg.generic {{.*}} outs(%c : memref<40x48xf64>)
-// CHECK:         %[[M:.*]] = llvm.mlir.constant(40) : i64
+// CHECK:         %[[BATCH:.*]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    %[[M:.*]] = llvm.mlir.constant(40) : i64
 // CHECK-NEXT:    %[[N:.*]] = llvm.mlir.constant(48) : i64
 // CHECK-NEXT:    %[[K:.*]] = llvm.mlir.constant(33) : i64
 // CHECK-NEXT:    %[[A:.*]] = llvm.bitcast %a : memref<33x40xf64> to !llvm.ptr
+// CHECK-NEXT:    %[[AB:.*]] = llvm.mlir.constant(0) : i64
 // CHECK-NEXT:    %[[AI:.*]] = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    %[[AK:.*]] = llvm.mlir.constant(40) : i64
 // CHECK-NEXT:    %[[B:.*]] = llvm.bitcast %b : memref<33x48xf64> to !llvm.ptr
+// CHECK-NEXT:    %[[BB:.*]] = llvm.mlir.constant(0) : i64
 // CHECK-NEXT:    %[[BK:.*]] = llvm.mlir.constant(48) : i64
 // CHECK-NEXT:    %[[BJ:.*]] = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    %[[C:.*]] = llvm.bitcast %c : memref<40x48xf64> to !llvm.ptr
+// CHECK-NEXT:    %[[CB:.*]] = llvm.mlir.constant(0) : i64
 // CHECK-NEXT:    %[[LDC:.*]] = llvm.mlir.constant(48) : i64
-// CHECK-NEXT:    llvm.call @xla_opt_dgemm(%[[M]], %[[N]], %[[K]], %[[A]], %[[AI]], %[[AK]], %[[B]], %[[BK]], %[[BJ]], %[[C]], %[[LDC]])
+// CHECK-NEXT:    llvm.call @xla_opt_dgemm(%[[BATCH]], %[[M]], %[[N]], %[[K]], %[[A]], %[[AB]], %[[AI]], %[[AK]], %[[B]], %[[BB]], %[[BK]], %[[BJ]], %[[C]], %[[CB]], %[[LDC]])
 // CHECK-NOT:     linalg.generic
 // CHECK:         llvm.call @xla_opt_sgemm
 // CHECK-NOT:     linalg.generic
@@ -51,13 +55,45 @@ func.func @matmul(%a: memref<33x40xf64>, %b: memref<33x48xf64>, %c: memref<40x48
   func.return
 }
 
-// Left alone: an f64 product with a dimension below 32, and operands of two types.
+// A batch of products (a fourth loop b indexing every operand, in any position): the
+// batch count and each operand's stride along b.
+// CHECK-LABEL: func.func @batched
+// CHECK:         %[[BATCH:.*]] = llvm.mlir.constant(3) : i64
+// CHECK-NEXT:    %[[M:.*]] = llvm.mlir.constant(40) : i64
+// CHECK-NEXT:    %[[N:.*]] = llvm.mlir.constant(48) : i64
+// CHECK-NEXT:    %[[K:.*]] = llvm.mlir.constant(33) : i64
+// CHECK-NEXT:    %[[A:.*]] = llvm.bitcast %a : memref<3x40x33xf64> to !llvm.ptr
+// CHECK-NEXT:    %[[AB:.*]] = llvm.mlir.constant(1320) : i64
+// CHECK-NEXT:    %[[AI:.*]] = llvm.mlir.constant(33) : i64
+// CHECK-NEXT:    %[[AK:.*]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    %[[B:.*]] = llvm.bitcast %b : memref<48x3x33xf64> to !llvm.ptr
+// CHECK-NEXT:    %[[BB:.*]] = llvm.mlir.constant(33) : i64
+// CHECK-NEXT:    %[[BK:.*]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    %[[BJ:.*]] = llvm.mlir.constant(99) : i64
+// CHECK-NEXT:    %[[C:.*]] = llvm.bitcast %c : memref<3x40x48xf64> to !llvm.ptr
+// CHECK-NEXT:    %[[CB:.*]] = llvm.mlir.constant(1920) : i64
+// CHECK-NEXT:    %[[LDC:.*]] = llvm.mlir.constant(48) : i64
+// CHECK-NEXT:    llvm.call @xla_opt_dgemm(%[[BATCH]], %[[M]], %[[N]], %[[K]], %[[A]], %[[AB]], %[[AI]], %[[AK]], %[[B]], %[[BB]], %[[BK]], %[[BJ]], %[[C]], %[[CB]], %[[LDC]])
+// CHECK-NOT:     linalg.generic
+// CHECK:         func.return
+func.func @batched(%a: memref<3x40x33xf64>, %b: memref<48x3x33xf64>, %c: memref<3x40x48xf64>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d3, d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%a, %b : memref<3x40x33xf64>, memref<48x3x33xf64>) outs(%c : memref<3x40x48xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %p, %acc : f64
+    linalg.yield %s : f64
+  }
+  func.return
+}
+
+// Left alone: an f64 product with a dimension below 32, operands of two types, and a
+// batch loop that does not index the output (a sum over it).
 // CHECK-LABEL: func.func @not_taken
 // CHECK-NOT:     llvm.call
-// CHECK-COUNT-2: linalg.generic
+// CHECK-COUNT-3: linalg.generic
 // CHECK-NOT:     llvm.call
 // CHECK:         func.return
-func.func @not_taken(%a: memref<40x31xf64>, %b: memref<31x48xf64>, %c: memref<40x48xf64>, %e: memref<40x40xf32>, %d: memref<40x40xf64>) {
+func.func @not_taken(%a: memref<40x31xf64>, %b: memref<31x48xf64>, %c: memref<40x48xf64>, %e: memref<40x40xf32>, %d: memref<40x40xf64>, %s3: memref<40x40x40xf64>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<40x31xf64>, memref<31x48xf64>) outs(%c : memref<40x48xf64>) {
   ^bb0(%x: f64, %y: f64, %acc: f64):
     %p = arith.mulf %x, %y : f64
@@ -72,10 +108,16 @@ func.func @not_taken(%a: memref<40x31xf64>, %b: memref<31x48xf64>, %c: memref<40
     %s = arith.addf %p, %acc : f64
     linalg.yield %s : f64
   }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d3)>], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%s3, %s3 : memref<40x40x40xf64>, memref<40x40x40xf64>) outs(%d : memref<40x40xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %p, %acc : f64
+    linalg.yield %s : f64
+  }
   func.return
 }
 
 // Each kernel declared once, in the order of first use.
-// CHECK:       llvm.func @xla_opt_dgemm(i64, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64)
-// CHECK-NEXT:  llvm.func @xla_opt_sgemm(i64, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64)
+// CHECK:       llvm.func @xla_opt_dgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64)
+// CHECK-NEXT:  llvm.func @xla_opt_sgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64)
 // CHECK-NOT:   llvm.func

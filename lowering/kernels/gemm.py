@@ -1,20 +1,21 @@
 """`xla_opt_sgemm`: a packed, register-tiled f32 GEMM, emitted as LLVM IR text, and
 its f64 twin `xla_opt_dgemm` and narrow-operand variants from the same generator.
 
-    void xla_opt_sgemm(i64 M, i64 N, i64 K,
-                       float* A, i64 lda_row, i64 lda_col,
-                       float* B, i64 ldb_row, i64 ldb_col,
-                       float* C, i64 ldc)
+    void xla_opt_sgemm(i64 batch, i64 M, i64 N, i64 K,
+                       float* A, i64 lda_batch, i64 lda_row, i64 lda_col,
+                       float* B, i64 ldb_batch, i64 ldb_row, i64 ldb_col,
+                       float* C, i64 ldc_batch, i64 ldc)
 
 `xla_opt_dgemm` takes double* A, B and C; `xla_opt_hgemm` (f16) and `xla_opt_bgemm`
 (bf16, as its 16 bits) take narrow A and B and a float* C: the packing widens each
 element to f32 (exactly), and the product accumulates in f32 (as the unfused lowering
 does; rounding C to the narrow type is the caller's).
 
-computes C += A @ B: A[i, k] is A[i * lda_row + k * lda_col], B[k, j] is
-B[k * ldb_row + j * ldb_col] (so any layout of a 2-D operand, transposed or not, is a
-pair of strides: the packing absorbs it), C is row-major with row stride ldc. The
-caller zero-fills C for C = A @ B (a linalg matmul's outs are its initial value).
+computes C += A @ B for each of `batch` products: A[i, k] of product b is
+A[b * lda_batch + i * lda_row + k * lda_col], B[k, j] is B[b * ldb_batch + k * ldb_row +
+j * ldb_col] (so any layout of an operand, transposed or not, is strides: the packing
+absorbs it), C[i, j] is C[b * ldc_batch + i * ldc + j]. The caller zero-fills C for
+C = A @ B (a linalg matmul's outs are its initial value).
 
 BLIS's blocking (Goto & van de Geijn): for each NC-column block of B, for each
 KC-deep slice, B[pc:pc+KC, jc:jc+NC] is packed into NR-column panels (each panel
@@ -521,10 +522,10 @@ def _dispatch(entry: Entry, parallel: bool) -> str:
 
 # The public signature, in order: also the fields of the worker's argument struct.
 PARAMS = [
-    ("i64", "%M"), ("i64", "%N"), ("i64", "%K"),
-    ("ptr", "%A"), ("i64", "%lda_row"), ("i64", "%lda_col"),
-    ("ptr", "%B"), ("i64", "%ldb_row"), ("i64", "%ldb_col"),
-    ("ptr", "%C"), ("i64", "%ldc"),
+    ("i64", "%batch"), ("i64", "%M"), ("i64", "%N"), ("i64", "%K"),
+    ("ptr", "%A"), ("i64", "%lda_batch"), ("i64", "%lda_row"), ("i64", "%lda_col"),
+    ("ptr", "%B"), ("i64", "%ldb_batch"), ("i64", "%ldb_row"), ("i64", "%ldb_col"),
+    ("ptr", "%C"), ("i64", "%ldc_batch"), ("i64", "%ldc"),
 ]  # fmt: skip
 
 
@@ -533,14 +534,19 @@ def gemm_entry(read: Element, element: Element) -> Entry:
     `xla_opt_<read's letter>gemm`."""
 
     def serial(e: Emitter, s: KernelShape) -> None:
+        """Each product's columns [%j0, %j1), one packing buffer for all."""
         raws, ap, bp = packing_buffers(e, s, "%M", e.value("sub i64 %j1, %j0"), "%K")
-        a = Strided("%A", "%lda_col", "%lda_row", read, element)
-        b = Strided("%B", "%ldb_row", "%ldb_col", read, element)
-        blocked_loops(e, s, Gemm("%M", "%K", a, b, "%C", "%ldc"), ap, bp, "%j0", "%j1")
+        with e.loop(0, "%batch", hint="batch") as item:
+            a_base = e.gep("%A", e.mul(item, "%lda_batch"), read.llvm)
+            b_base = e.gep("%B", e.mul(item, "%ldb_batch"), read.llvm)
+            c = e.gep("%C", e.mul(item, "%ldc_batch"), element.llvm)
+            a = Strided(a_base, "%lda_col", "%lda_row", read, element)
+            b = Strided(b_base, "%ldb_row", "%ldb_col", read, element)
+            blocked_loops(e, s, Gemm("%M", "%K", a, b, c, "%ldc"), ap, bp, "%j0", "%j1")
         for raw in raws:
             e.emit(f"call void @free(ptr {raw})")
 
-    work: Callable[[Emitter], str] = lambda e: e.mul(e.mul("%M", "%N"), "%K")
+    work: Callable[[Emitter], str] = lambda e: e.mul(e.mul("%batch", "%M"), e.mul("%N", "%K"))
     return Entry(f"xla_opt_{read.letter}gemm", PARAMS, "%N", work, serial, element=element)
 
 
