@@ -1,6 +1,6 @@
-"""`linalg-matmul-to-kernel`: a bufferized f32 or f64 matrix product becomes a call of
-the micro-kernel library's GEMM (`lowering/kernels/gemm.py`, `xla_opt_sgemm` or
-`xla_opt_dgemm`).
+"""`linalg-matmul-to-kernel`: a bufferized f32, f64, f16 or bf16 matrix product becomes
+a call of the micro-kernel library's GEMM (`lowering/kernels/gemm.py`: `xla_opt_sgemm`,
+`xla_opt_dgemm`, `xla_opt_hgemm`, `xla_opt_bgemm`).
 
 It runs after `xla-bufferize`, on memrefs. It takes a `linalg.generic` that is a plain
 matrix product, or a batch of them, its operands all f32 or all f64: one reduction loop
@@ -11,6 +11,13 @@ packing), a body `acc + lhs * rhs`, identity-layout memrefs, and M, N, K all >=
 MIN_EXTENT (below that the unrolled loops `linalg-block-rows` makes win). Its outs
 buffer holds the accumulator's initial value (a generic computes outs += ins product),
 so the call computes C += A @ B just the same: the zero fill before it is kept.
+
+An f16 or bf16 dot is lowered (`convert-xla-to-linalg`) to an f32 accumulator buffer,
+a generic with the body `acc + extf(lhs) * extf(rhs)`, and a generic rounding the
+accumulator once to the result type. Such a generic (both inputs f16 or both bf16,
+the outs f32) becomes a call of the GEMM that widens the operands to f32 while packing
+and accumulates in f32 (each product of two widened values is exact in f32, so only
+the summation order differs); the rounding generic after it stays as it is.
 
 The call passes bare pointers (`convert-to-llvm` turns each memref into one: the
 `llvm.bitcast` of a memref to `!llvm.ptr` becomes a bitcast of that pointer), the batch
@@ -25,8 +32,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import llvm
+from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
     Float32Type,
     Float64Type,
     IntegerAttr,
@@ -48,13 +57,42 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.traits import SymbolTable
 from xla_opt.lowering.contractions import is_multiply_accumulate
-from xla_opt.lowering.kernels.gemm import DGEMM, SGEMM
+from xla_opt.lowering.kernels.gemm import BGEMM, DGEMM, HGEMM, SGEMM
 from xla_opt.lowering.llvm_types import PTR
 from xla_opt.lowering.xla_to_linalg.common import REDUCTION
 
 MIN_EXTENT = 32
 # The operands' element type -> the GEMM that computes in it.
-GEMM_OF = {Float32Type: SGEMM.symbol, Float64Type: DGEMM.symbol}
+# The element types of (lhs, rhs, outs) -> the GEMM that computes the product and
+# whether the body widens the operands (f16/bf16 operands, an f32 accumulator).
+GEMM_OF = {
+    (Float32Type,) * 3: (SGEMM.symbol, False),
+    (Float64Type,) * 3: (DGEMM.symbol, False),
+    (Float16Type, Float16Type, Float32Type): (HGEMM.symbol, True),
+    (BFloat16Type, BFloat16Type, Float32Type): (BGEMM.symbol, True),
+}
+
+
+def is_widening_multiply_accumulate(op: linalg.GenericOp) -> bool:
+    """The body is `yield acc + extf(lhs) * extf(rhs)` on the block's (lhs, rhs, acc)
+    arguments: the unfused lowering of an f16/bf16 dot, which accumulates in f32 (the
+    products of two widened f16 or bf16 values are exact in f32)."""
+    body = op.body.block
+    lhs, rhs, acc = body.args
+    ops = list(body.ops)
+    if len(ops) != 5 or not all(isinstance(o, arith.ExtFOp) for o in ops[:2]):
+        return False
+    wide_lhs, wide_rhs, product, total, yielded = ops
+    return (
+        {wide_lhs.input, wide_rhs.input} == {lhs, rhs}  # type: ignore[attr-defined]
+        and wide_lhs.input is not wide_rhs.input  # type: ignore[attr-defined]
+        and isinstance(product, arith.MulfOp)
+        and {product.lhs, product.rhs} == {wide_lhs.results[0], wide_rhs.results[0]}
+        and isinstance(total, arith.AddfOp)
+        and {total.lhs, total.rhs} == {acc, product.result}
+        and isinstance(yielded, linalg.YieldOp)
+        and tuple(yielded.operands) == (total.result,)
+    )
 
 
 @dataclass(frozen=True)
@@ -99,14 +137,15 @@ def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
     types = [v.type for v in operands]
     if not all(isinstance(t, ShapedType) for t in types):
         return None
-    elements = {type(t.get_element_type()) for t in types}  # type: ignore[attr-defined]
-    symbol = GEMM_OF.get(elements.pop()) if len(elements) == 1 else None
-    if symbol is None:
+    kernel = GEMM_OF.get(tuple(type(t.get_element_type()) for t in types))  # type: ignore[attr-defined]
+    if kernel is None:
         return None
+    symbol, widening = kernel
     if any(isinstance(t, MemRefType) and not isinstance(t.layout, NoneAttr) for t in types):
         return None
     iterators = [it.data for it in op.iterator_types.data]
-    if iterators.count(REDUCTION.data) != 1 or not is_multiply_accumulate(op):
+    body_matches = is_widening_multiply_accumulate(op) if widening else is_multiply_accumulate(op)
+    if iterators.count(REDUCTION.data) != 1 or not body_matches:
         return None
     maps = [m.data for m in op.indexing_maps.data]
     if any(m.num_symbols for m in maps):
@@ -151,8 +190,8 @@ def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
 
 
 class MatmulToKernel(RewritePattern):
-    """A bufferized f32 or f64 matrix product (see the module doc) -> `llvm.call
-    @xla_opt_sgemm` or `@xla_opt_dgemm`."""
+    """A bufferized f32, f64, f16 or bf16 matrix product (see the module doc) ->
+    `llvm.call @xla_opt_<s|d|h|b>gemm`."""
 
     def __init__(self) -> None:
         self.used: dict[str, None] = {}  # the kernels called, in order
@@ -195,8 +234,8 @@ def gemm_declaration(symbol: str) -> llvm.FuncOp:
 
 @dataclass(frozen=True)
 class MatmulToKernelPass(ModulePass):
-    """Bufferized f32 and f64 matrix products as calls of the GEMM micro-kernel (see the
-    module doc)."""
+    """Bufferized f32, f64, f16 and bf16 matrix products as calls of the GEMM
+    micro-kernel (see the module doc)."""
 
     name = "linalg-matmul-to-kernel"
 

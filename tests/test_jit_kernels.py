@@ -1,6 +1,7 @@
-"""The GEMM micro-kernel (lowering/kernels, issue 11): f32 and f64 matrix products with
-M, N, K >= 32 are `linalg-matmul-to-kernel` calls of `xla_opt_sgemm` / `xla_opt_dgemm`,
-which must give the interpreter's results.
+"""The GEMM micro-kernel (lowering/kernels, issue 11): f32, f64, f16 and bf16 matrix
+products (and batches of them) with M, N, K >= 32 are `linalg-matmul-to-kernel` calls
+of `xla_opt_sgemm` / `xla_opt_dgemm` / `xla_opt_hgemm` / `xla_opt_bgemm`, which must
+give the interpreter's results.
 
 Most inputs are small nonzero integers: every product and partial sum is then exact
 in f32, so the kernel's summation order (blocked, fused multiply-adds) gives the
@@ -17,19 +18,22 @@ import pytest
 from xla_opt.lowering.kernels.gemm import (
     AVX2_FMA,
     AVX2_FMA_F64,
+    BGEMM,
     DGEMM,
     F64,
     GEMMS,
+    HGEMM,
     SSE,
     SSE_F64,
     SYMBOL,
     gemm_ir,
+    library_ir,
     shape_for,
 )
 from xla_opt.lowering.matmul_to_kernel import MIN_EXTENT
 
 import xla_opt
-from tests.util import exact, one_op_program, tensor_type
+from tests.util import BF16, exact, one_op_program, tensor_type
 
 F32 = np.float32
 F64_ = np.float64
@@ -223,6 +227,16 @@ def gemm_threads():
     runtime.set_num_threads(runtime.num_threads())
 
 
+def same_on_one_and_two_threads(program: str, inputs, set_threads) -> np.ndarray:
+    """The JIT's result on two threads, asserted equal bit for bit to one thread's."""
+    results = []
+    for threads in (1, 2):
+        set_threads(threads)
+        results.append(xla_opt.run(program, *inputs, backend="jit")[0])
+    np.testing.assert_array_equal(results[1], results[0])
+    return results[1]
+
+
 @pytest.mark.parametrize("m,k,n", THREAD_SHAPES, ids=lambda x: str(x))
 def test_two_threads_equal_one(m, k, n, gemm_threads):
     """Split by columns of C, each thread computes its columns exactly as one thread
@@ -231,12 +245,8 @@ def test_two_threads_equal_one(m, k, n, gemm_threads):
     a, b = small_ints(rng, (m, k)), small_ints(rng, (k, n))
     program = dot_general(a, b, 1, 0)
     assert SYMBOL in llvm_ir_of(program)
-    results = {}
-    for threads in (1, 2):
-        gemm_threads(threads)
-        results[threads] = xla_opt.run(program, a, b, backend="jit")[0]
-    np.testing.assert_array_equal(results[2], results[1])
-    np.testing.assert_array_equal(results[2], xla_opt.run(program, a, b, backend="interpreter")[0])
+    two = same_on_one_and_two_threads(program, [a, b], gemm_threads)
+    np.testing.assert_array_equal(two, xla_opt.run(program, a, b, backend="interpreter")[0])
 
 
 @pytest.mark.parametrize("shape,dtype", [(AVX2_FMA, F32), (AVX2_FMA_F64, F64_)], ids=["f32", "f64"])
@@ -334,12 +344,8 @@ def test_f64_two_threads_equal_one(m, k, n, gemm_threads):
     a, b = rng.standard_normal((m, k)), rng.standard_normal((k, n))
     program = dot_general(a, b, 1, 0)
     assert DGEMM.symbol in llvm_ir_of(program)
-    results = {}
-    for threads in (1, 2):
-        gemm_threads(threads)
-        results[threads] = xla_opt.run(program, a, b, backend="jit")[0]
-    np.testing.assert_array_equal(results[2], results[1])
-    assert np.all(np.abs(results[2] - a @ b) <= f64_sum_bound(a, b))
+    two = same_on_one_and_two_threads(program, [a, b], gemm_threads)
+    assert np.all(np.abs(two - a @ b) <= f64_sum_bound(a, b))
 
 
 # ---- batched products: one kernel call, a batch stride per operand --------------------
@@ -402,11 +408,99 @@ def test_batched_dot_two_threads_equal_one(dtype, gemm_threads):
     lhs, rhs = rng.standard_normal((4, 96, 130)).astype(dtype), rng.standard_normal((4, 130, 100)).astype(dtype)
     program, a, b = batched_dot(lhs, rhs, 0, 0, 2, 1)
     assert GEMMS_BY_DTYPE[dtype] in llvm_ir_of(program)
-    results = {}
-    for threads in (1, 2):
-        gemm_threads(threads)
-        results[threads] = xla_opt.run(program, lhs, rhs, backend="jit")[0]
-    np.testing.assert_array_equal(results[2], results[1])
+    two = same_on_one_and_two_threads(program, [lhs, rhs], gemm_threads)
     a64, b64 = a.astype(np.float64), b.astype(np.float64)
     bound = a.shape[2] * np.finfo(dtype).eps * (np.abs(a64) @ np.abs(b64))
-    assert np.all(np.abs(results[2] - a64 @ b64) <= bound)
+    assert np.all(np.abs(two - a64 @ b64) <= bound)
+
+
+# ---- f16/bf16: operands widened to f32 while packing, f32 accumulator, one rounding ---
+
+HALF_TYPES = {"f16": (np.float16, HGEMM.symbol), "bf16": (BF16, BGEMM.symbol)}
+
+
+def half_oracle(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The exact product rounded once to the operands' type."""
+    return (a.astype(np.float64) @ b.astype(np.float64)).astype(a.dtype)
+
+
+@pytest.mark.parametrize("name", HALF_TYPES)
+@pytest.mark.parametrize("m,k,n", [(32, 32, 32), (33, 65, 47), (70, 40, 100)], ids=lambda x: str(x))
+def test_half_dot_exact(name, m, k, n):
+    """Small integers: f32 sums exact in any order, so the one rounding to f16/bf16 gives
+    the interpreter's result bit for bit (and the exact product's, rounded once)."""
+    dtype, symbol = HALF_TYPES[name]
+    rng = np.random.default_rng(m + k + n)
+    a, b = small_ints(rng, (m, k), dtype), small_ints(rng, (k, n), dtype)
+    program = dot_general(a, b, 1, 0)
+    assert symbol in llvm_ir_of(program)
+    got = xla_opt.run(program, a, b, backend="jit")[0]
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(got, xla_opt.run(program, a, b, backend="interpreter")[0])
+    np.testing.assert_array_equal(got, half_oracle(a, b))
+
+
+def assert_within_one_rounding(got: np.ndarray, expected: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    """Each element as the interpreter's (another f32 summation order, then one rounding
+    to the narrow type): within the f16/bf16 tolerance of the differential tests (rtol
+    2^-7, atol 1e-3), and at most one narrow rounding step away from the exact sum."""
+    got64, expected64 = got.astype(np.float64), expected.astype(np.float64)
+    np.testing.assert_allclose(got64, expected64, rtol=2**-7, atol=1e-3)
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    ulp = np.abs(exact) * (2.0**-10 if got.dtype == np.float16 else 2.0**-7)  # one step at |exact|
+    f32_error = a.shape[1] * np.finfo(np.float32).eps * (np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64)))
+    assert np.all(np.abs(got64 - exact) <= ulp + f32_error)
+
+
+@pytest.mark.parametrize("name", HALF_TYPES)
+@pytest.mark.parametrize("lhs_contracting,rhs_contracting", [(1, 0), (0, 1)])
+def test_half_random_normal(name, lhs_contracting, rhs_contracting):
+    """Random normal operands (transposed ones too): within one rounding of the
+    interpreter's results."""
+    dtype, symbol = HALF_TYPES[name]
+    rng = np.random.default_rng(20 + lhs_contracting)
+    m, k, n = 60, 300, 70
+    lhs = rng.standard_normal((k, m) if lhs_contracting == 0 else (m, k)).astype(dtype)
+    rhs = rng.standard_normal((k, n) if rhs_contracting == 0 else (n, k)).astype(dtype)
+    program = dot_general(lhs, rhs, lhs_contracting, rhs_contracting)
+    assert symbol in llvm_ir_of(program)
+    got = xla_opt.run(program, lhs, rhs, backend="jit")[0]
+    expected = xla_opt.run(program, lhs, rhs, backend="interpreter")[0]
+    a = lhs.T if lhs_contracting == 0 else lhs
+    b = rhs.T if rhs_contracting == 1 else rhs
+    assert_within_one_rounding(got, expected, a, b)
+
+
+@pytest.mark.parametrize("name", HALF_TYPES)
+def test_half_batched_two_threads_equal_one(name, gemm_threads):
+    """A batched f16/bf16 dot on one and two threads: the same bits, the interpreter's
+    within one rounding."""
+    dtype, symbol = HALF_TYPES[name]
+    rng = np.random.default_rng(6)
+    lhs, rhs = rng.standard_normal((3, 96, 130)).astype(dtype), rng.standard_normal((3, 130, 100)).astype(dtype)
+    program, a, b = batched_dot(lhs, rhs, 0, 0, 2, 1)
+    assert symbol in llvm_ir_of(program)
+    two = same_on_one_and_two_threads(program, [lhs, rhs], gemm_threads)
+    expected = xla_opt.run(program, lhs, rhs, backend="interpreter")[0]
+    for item in range(3):
+        assert_within_one_rounding(two[item], expected[item], a[item], b[item])
+
+
+@pytest.mark.parametrize("name", HALF_TYPES)
+def test_half_sse_variant_widens_while_packing(name):
+    """The f16/bf16 GEMM on the 4 x 8 `<4 x float>` shape, called directly: narrow A and
+    B (B transposed), an f32 C it adds to."""
+    from xla_opt.jit import compile_llvm_ir
+
+    dtype, symbol = HALF_TYPES[name]
+    entry = HGEMM if name == "f16" else BGEMM
+    native = compile_llvm_ir(library_ir([SSE], [entry]).replace(f"@{symbol}(", "@xla_opt_half_sse_test("))
+    gemm = ctypes.CFUNCTYPE(None, *GEMM_ARGS)(native.address("xla_opt_half_sse_test"))
+    rng = np.random.default_rng(13)
+    m, k, n = 37, 300, 29
+    a, b = rng.standard_normal((m, k)).astype(dtype), rng.standard_normal((n, k)).astype(dtype)
+    c = np.ones((m, n), F32)
+    gemm(1, m, n, k, a.ctypes.data, 0, k, 1, b.ctypes.data, 0, 1, k, c.ctypes.data, 0, n)
+    exact = a.astype(np.float64) @ b.T.astype(np.float64)
+    bound = k * np.finfo(F32).eps * (np.abs(a.astype(np.float64)) @ np.abs(b.T.astype(np.float64)))
+    assert np.all(np.abs(c.astype(np.float64) - 1 - exact) <= bound + np.finfo(F32).eps * np.abs(1 + exact))
