@@ -10,7 +10,7 @@
          --linalg-fuse-elementwise--> producer/consumer loop fusion
          --canonicalize, cse-->
          --xla-bufferize-->           linalg on memrefs (destination passing)
-         --linalg-matmul-to-kernel--> f32 matrix products as calls of the GEMM micro-kernel
+         --linalg-matmul-to-kernel--> f32/f64/f16/bf16 matrix products (and batches) as calls of the GEMM micro-kernel
          --linalg-conv-to-kernel-->   f32 2-D convolutions as calls of the implicit-GEMM kernel
          --buffer-loop-hoisting-->    a loop's per-trip allocations made once around it
          --convert-linalg-to-parallel-loops--> big generics' outer parallel loops as scf.parallel
