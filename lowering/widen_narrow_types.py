@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseIntOrFPElementsAttr,
     FunctionType,
     IntegerAttr,
@@ -643,9 +644,18 @@ class LowerNarrowConstant(RewritePattern):
         rewriter.replace(op, [], [_storage_cast(rewriter, new.output, t, op)])
 
 
+# The narrow types a host op (custom call, infeed, outfeed, send, recv) had before its
+# values became storage: the host side reads and writes them as those types.
+HOST_TYPES_ATTR = "xla.narrow_host_types"
+
+
 def _retype_storage(module: ModuleOp) -> None:
     """Every value still of a narrow type (function arguments and results, calls,
     tuples, carriers) becomes its ui8 storage; the storage casts disappear."""
+    for op in module.walk():  # first, before any value is retyped
+        values = (*op.operands, *op.results)
+        if isinstance(op, (CustomCallOp, *TOKEN_OPS)) and any(_has_narrow(v.type) for v in values):
+            op.attributes[HOST_TYPES_ATTR] = ArrayAttr([v.type for v in values])
     for op in module.walk():
         if isinstance(op, func.FuncOp) and _has_narrow(op.function_type):
             ft = op.function_type

@@ -382,3 +382,34 @@ def test_bitcast_across_widths_on_the_jit(wide, narrow, x, split_shape):
     for backend in ("interpreter", "jit"):
         (back,) = xla_opt.run(program(narrow, wide, split, dims), pieces, backend=backend)
         np.testing.assert_array_equal(back.view(np.uint8), x.view(np.uint8))
+
+
+NARROW_HOST_OPS = """func.func @main(%a: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  %t0 = xla.after_all : !xla.token
+  %q, %t1 = xla.infeed %t0 : (!xla.token) -> (tensor<3xi4>, !xla.token)
+  %t2 = xla.outfeed %q, %a, %t1 : (tensor<3xi4>, tensor<4xf8E4M3FN>, !xla.token) -> !xla.token
+  %0 = xla.custom_call %a, call_target_name = "double_narrow" : (tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN>
+  func.return %0 : tensor<4xf8E4M3FN>
+}"""
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_host_ops_see_narrow_values_as_their_types(backend):
+    """A Python custom-call target, the infeed and the outfeed get and give ml_dtypes
+    arrays of the narrow types on the JIT too (its values are stored as bytes)."""
+    seen = []
+
+    def double(x):
+        seen.append(x.dtype)
+        return (x.astype(np.float32) * 2).astype(ml_dtypes.float8_e4m3fn)
+
+    xla_opt.register_custom_call("double_narrow", double)
+    a = np.array([1, 1.5, -2, 0.25], ml_dtypes.float8_e4m3fn)
+    q = np.array([-8, 7, -1], ml_dtypes.int4)
+    outfeed: list = []
+    (got,) = xla_opt.run(NARROW_HOST_OPS, a, backend=backend, infeed=[(q,)], outfeed=outfeed)
+    assert seen == [np.dtype(ml_dtypes.float8_e4m3fn)]
+    np.testing.assert_array_equal(got.astype(np.float32), [2, 3, -4, 0.5])
+    (fed_q, fed_a), = outfeed
+    assert fed_q.dtype == ml_dtypes.int4 and fed_q.astype(int).tolist() == [-8, 7, -1]
+    assert fed_a.dtype == ml_dtypes.float8_e4m3fn and np.array_equal(fed_a.view(np.uint8), a.view(np.uint8))

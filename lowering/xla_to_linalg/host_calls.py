@@ -35,8 +35,9 @@ from xdsl.dialects.builtin import ModuleOp, TensorType, i1
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, TypeConversionPattern, attr_type_rewrite_pattern
 from xdsl.traits import SymbolTable
-from xla_opt.diagnostics import op_location
 from xla_opt.dialects.xla import TokenType
+
+from xla_opt.diagnostics import op_location
 
 # What stands for an !xla.token after the conversion: a tensor without elements.
 TOKEN_TENSOR = TensorType(i1, [0])
@@ -85,7 +86,24 @@ def where(op: Operation) -> str:
 
 
 def describe(op: Operation, kind: str, operands: Sequence[SSAValue], results: Sequence[Attribute], **details) -> HostCall:
-    return HostCall(kind, tuple(v.type for v in operands), tuple(results), where(op), **details)
+    """The call of `op` with these operands and results (its tokens left out). Values
+    that xla-widen-narrow-types stored as bytes keep their narrow types here: the host
+    side sees them as ml_dtypes arrays (the same bytes)."""
+    original = dict(zip((*op.operands, *op.results), _narrow_host_types(op), strict=False))
+    operand_types = tuple(original.get(v, v.type) for v in operands)
+    result_values = iter(op.results)  # `results` are the types of some of them, in order
+    result_types = []
+    for t in results:
+        value = next((r for r in result_values if r.type == t), None)
+        result_types.append(original.get(value, t) if value is not None else t)
+    return HostCall(kind, operand_types, tuple(result_types), where(op), **details)
+
+
+def _narrow_host_types(op: Operation) -> list[Attribute]:
+    from xla_opt.lowering.widen_narrow_types import HOST_TYPES_ATTR
+
+    recorded = op.attributes.get(HOST_TYPES_ATTR)
+    return list(recorded.data) if recorded is not None else []  # type: ignore[attr-defined]
 
 
 def call_external(op: Operation, symbol: str, operands: Sequence[SSAValue], results: Sequence[Attribute]) -> func.CallOp:
@@ -103,7 +121,11 @@ def replace_with_host_call(
 ) -> None:
     """Replace `op` by the call described by `call`; the op's results are the call's
     results, then (`token`) a fresh token."""
-    external = call_external(op, f"__xla_host_{intern(call)}_{call.kind}", operands, call.result_types)
+    from xla_opt.lowering.widen_narrow_types import storage_type
+
+    # the call's results in the IR: a narrow type the host side sees is stored as bytes
+    ir_results = [storage_type(t) for t in call.result_types]
+    external = call_external(op, f"__xla_host_{intern(call)}_{call.kind}", operands, ir_results)
     ops: list[Operation] = [external]
     results = list(external.results)
     if token:
