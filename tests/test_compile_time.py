@@ -7,6 +7,7 @@ import pytest
 from xdsl.dialects import arith, cf, func
 from xdsl.dialects.builtin import ModuleOp, i32
 from xdsl.ir import Block, Region
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
 from xdsl.utils.exceptions import VerifyException
 
 from xla_opt import xdsl_patches
@@ -471,3 +472,51 @@ def test_short_integer_dense_arrays_are_shared_and_correct():
     assert zeros[0] != zeros[1]  # floats are never shared: 0.0 == -0.0
     long = list(range(100))
     assert DenseArrayBase.from_list(i64, long).get_values() == tuple(long)
+
+
+# --------------------------------------------------------------------------------------
+# 11. patterns tried by op type (lowering/pattern_dispatch.py)
+# --------------------------------------------------------------------------------------
+
+
+def test_type_dispatch_tries_only_the_patterns_of_the_ops_type_in_order():
+    from xla_opt.lowering.pattern_dispatch import TypeDispatchApplier, matched_type
+
+    tried: list[tuple[str, str]] = []
+
+    class OnConstant(RewritePattern):
+        @op_type_rewrite_pattern
+        def match_and_rewrite(self, op: arith.ConstantOp, rewriter: PatternRewriter):
+            tried.append(("constant", op.name))
+
+    class OnAddOrReturn(RewritePattern):
+        @op_type_rewrite_pattern
+        def match_and_rewrite(self, op: arith.AddiOp | func.ReturnOp, rewriter: PatternRewriter):
+            tried.append(("add-or-return", op.name))
+
+    class OnAnything(RewritePattern):
+        def match_and_rewrite(self, op, rewriter):
+            tried.append(("any", op.name))
+
+    class FoldAdd(RewritePattern):  # acts: the patterns after it are not tried
+        @op_type_rewrite_pattern
+        def match_and_rewrite(self, op: arith.AddiOp, rewriter: PatternRewriter):
+            tried.append(("fold", op.name))
+            rewriter.replace(op, [], [op.lhs])
+
+    patterns = [OnConstant(), OnAnything(), OnAddOrReturn(), FoldAdd(), OnAnything()]
+    assert [matched_type(p) for p in patterns] == [
+        arith.ConstantOp, None, arith.AddiOp | func.ReturnOp, arith.AddiOp, None
+    ]
+    one, two = _constants(1, 2)
+    add = arith.AddiOp(one, two)
+    fn = func.FuncOp("f", ((), (i32,)), Region(Block([one, two, add, func.ReturnOp(add)])))
+    PatternRewriteWalker(TypeDispatchApplier(patterns), apply_recursively=False).rewrite_module(ModuleOp([fn]))
+    assert tried == [
+        ("any", "func.func"), ("any", "func.func"),
+        ("constant", "arith.constant"), ("any", "arith.constant"), ("any", "arith.constant"),
+        ("constant", "arith.constant"), ("any", "arith.constant"), ("any", "arith.constant"),
+        ("any", "arith.addi"), ("add-or-return", "arith.addi"), ("fold", "arith.addi"),
+        ("any", "func.return"), ("add-or-return", "func.return"), ("any", "func.return"),
+    ]  # fmt: skip
+    assert [op.name for op in fn.body.block.ops] == ["arith.constant", "arith.constant", "func.return"]

@@ -750,9 +750,9 @@ def _split_before(self: Block, b_first: Operation, *, arg_types=()) -> Block:  #
     b._first_op = b_first  # noqa: SLF001
     b._last_op = b_last  # noqa: SLF001
     op: Operation | None = b_first
-    while op is not None:
+    while op is not None:  # the moved ops (the field, not the property: half the time)
         op.parent = b
-        op = op.next_op
+        op = op._next_op  # noqa: SLF001
     if a_last is not None:
         a_last._next_op = None  # noqa: SLF001
     b_first._prev_op = None  # noqa: SLF001

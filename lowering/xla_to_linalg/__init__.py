@@ -24,8 +24,9 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker, TypeConversionPattern
+from xdsl.pattern_rewriter import PatternRewriteWalker, TypeConversionPattern
 from xdsl.rewriter import Rewriter
+from xla_opt.lowering.pattern_dispatch import TypeDispatchApplier
 
 from xla_opt.diagnostics import DiagnosticError, op_diagnostic
 
@@ -183,7 +184,7 @@ class ConvertXlaToLinalgPass(ModulePass):
         if diagnostics := unlowered_types(op):
             raise DiagnosticError(diagnostics)
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([p for m in FAMILY_MODULES.values() for p in m.PATTERNS])
+            TypeDispatchApplier([p for m in FAMILY_MODULES.values() for p in m.PATTERNS])
         ).rewrite_module(op)
         # A TypeConversionPattern in the greedy sweep would rebuild (and, through its
         # constraint's error message, print) every attribute of every op visited: the
