@@ -20,7 +20,11 @@ if TYPE_CHECKING:  # the converter calls these; they only use its emit helpers
     from xla_opt.lowering.to_llvm import _FunctionConverter
 
 
+# shared attributes: an attribute is verified each time one is built, and the
+# expansions below build thousands of ops
 F32 = Float32Type()
+NO_FAST_MATH = llvm.FastMathAttr(None)
+_PREDICATES = {p: IntegerAttr(p, i64) for p in (3, 14)}  # oge, uno
 
 
 class F32Emitter:
@@ -33,6 +37,8 @@ class F32Emitter:
         return self.c.float_const(value, F32)
 
     def op(self, cls, *args) -> SSAValue:
+        if issubclass(cls, llvm.AbstractFloatArithOp) and len(args) == 2:
+            args = (*args, NO_FAST_MATH)  # what the op would build, shared
         return self.c.emit(cls(*args)).results[0]
 
     def mul_add(self, a: SSAValue, b: SSAValue, addend: float) -> SSAValue:
@@ -43,10 +49,10 @@ class F32Emitter:
         return self.intr("llvm.fmuladd", a, b, self.k(addend))
 
     def intr(self, name: str, *args: SSAValue) -> SSAValue:
-        return self.c.intrinsic(f"{name}.f32", list(args), Float32Type())  # type: ignore[return-value]
+        return self.c.intrinsic(f"{name}.f32", list(args), F32)  # type: ignore[return-value]
 
     def fcmp(self, predicate: int, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.op(llvm.FCmpOp, a, b, IntegerAttr(predicate, i64))
+        return self.op(llvm.FCmpOp, a, b, _PREDICATES.get(predicate) or IntegerAttr(predicate, i64))
 
     def scale_by_power_of_two(self, y: SSAValue, n: SSAValue) -> SSAValue:
         """y * 2^n for an i32 n in [-150, 128]: 2^n is not always a normal f32, so y is
@@ -57,7 +63,7 @@ class F32Emitter:
         for e in (half, rest):
             biased = self.op(llvm.AddOp, e, c.const(127, i32))
             bits = self.op(llvm.ShlOp, biased, c.const(23, i32))
-            y = self.op(llvm.FMulOp, y, self.op(llvm.BitcastOp, bits, Float32Type()))
+            y = self.op(llvm.FMulOp, y, self.op(llvm.BitcastOp, bits, F32))
         return y
 
 

@@ -26,6 +26,7 @@ and its handlers (one small function per op kind), the pass and the `-t llvm` ta
 
 from __future__ import annotations
 
+import functools
 import platform
 import struct
 from collections.abc import Callable
@@ -49,6 +50,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
+    StringAttr,
     TensorType,
     UnitAttr,
     UnknownLoc,
@@ -260,6 +262,13 @@ def _dense_bytes(value: DenseIntOrFPElementsAttr, elem: Attribute, count: int) -
     raise PassFailedException(f"convert-to-llvm: cannot lay out constant of {elem}")
 
 
+@functools.lru_cache(maxsize=1024)
+def _name_attr(name: str) -> StringAttr:
+    """An intrinsic's name, built once (StringAttr is immutable; a tanh expansion
+    alone names a dozen intrinsics)."""
+    return StringAttr(name)
+
+
 class _FunctionConverter:
     def __init__(self, module: _ModuleConverter, fn: func.FuncOp):
         self.mod = module
@@ -412,7 +421,7 @@ class _FunctionConverter:
 
     def intrinsic(self, name: str, args: list[SSAValue], result: Attribute | None) -> SSAValue | None:
         args = self.call_args(args)
-        op = self.emit(llvm.CallIntrinsicOp(name, args, [result] if result is not None else []))
+        op = self.emit(llvm.CallIntrinsicOp(_name_attr(name), args, [result] if result is not None else []))
         return op.results[0] if result is not None else None
 
     def call(self, name: str, args: list[SSAValue], arg_types: list[Attribute], result: Attribute) -> SSAValue | None:
