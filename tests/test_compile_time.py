@@ -520,3 +520,37 @@ def test_type_dispatch_tries_only_the_patterns_of_the_ops_type_in_order():
         ("any", "func.return"), ("add-or-return", "func.return"), ("any", "func.return"),
     ]  # fmt: skip
     assert [op.name for op in fn.body.block.ops] == ["arith.constant", "arith.constant", "func.return"]
+
+
+# --------------------------------------------------------------------------------------
+# 12. op arguments told apart per class (xdsl_patches 14): xDSL's results and errors
+# --------------------------------------------------------------------------------------
+
+
+def test_op_building_keeps_xdsls_argument_rules():
+    from collections.abc import Sequence
+
+    from xdsl.dialects import llvm
+    from xdsl.dialects.builtin import f32
+
+    class Values(Sequence):  # any Sequence, not only lists and tuples, is a variadic group
+        def __init__(self, *items):
+            self.items = items
+
+        def __getitem__(self, i):
+            return self.items[i]
+
+        def __len__(self):
+            return len(self.items)
+
+    x, y = Block(arg_types=[f32, f32]).args
+    call = llvm.CallIntrinsicOp("llvm.fmuladd.f32", Values(x, y, x), [f32])
+    assert list(call.operands) == [x, y, x] and call.result_types == (f32,)
+    assert call.properties["operandSegmentSizes"].get_values() == (3, 0)
+    assert list(llvm.CallIntrinsicOp("llvm.fabs.f32", (x,), []).operands) == [x]
+    with pytest.raises(ValueError, match="passed Sequence to non-variadic .*OPERAND 0 'lhs'"):
+        llvm.FMulOp.build(operands=[[x, y], y], result_types=[f32])
+    with pytest.raises(ValueError, match="passed None to a non-optional .*RESULT 0 'res'"):
+        llvm.FMulOp.build(operands=[x, y], result_types=[None])
+    with pytest.raises(ValueError, match="Expected 2 operand, but got 1"):
+        llvm.FMulOp.build(operands=[x], result_types=[f32])
