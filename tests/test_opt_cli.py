@@ -59,7 +59,10 @@ def test_timing_report_adds_up(tmp_path, capsys):
     rest = rows[-2][0]
     assert abs(sum(top) + rest - total) < 5e-4 * len(rows)
     for seconds, percent, _, _ in rows:
-        assert abs(percent - 100 * seconds / total) <= 0.1
+        # the report rounds seconds to 4 decimals and percentages to 1: the percentage
+        # recomputed from the rounded figures may be off by that much (short runs: more)
+        rounding = 0.05 + 100 * 5e-5 * (1 / total + seconds / total**2)
+        assert abs(percent - 100 * seconds / total) <= rounding + 1e-9
     parent = next(seconds for seconds, _, depth, name in rows if name == "XlaToLLVM")
     stages = [(seconds, name) for seconds, _, depth, name in rows if depth == 1]
     assert {"ConvertXlaToLinalg", "XlaBufferize", "ConvertToLLVM"} <= {name for _, name in stages}
