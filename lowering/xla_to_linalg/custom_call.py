@@ -49,7 +49,7 @@ class CustomCallToHostCall(RewritePattern):
         if not all(isinstance(t, TensorType) for t in (*(v.type for v in operands), *results)):
             return
         target = op.get_call_target_name()
-        call = describe(op, "custom_call", operands, results, target=target)
+        call = describe(op, "custom_call", operands, list(op.results_), target=target)
         if target in registered_custom_calls():
             replace_with_host_call(op, rewriter, call, operands, token=False)
             return

@@ -85,18 +85,14 @@ def where(op: Operation) -> str:
     return f"{op.name} ({file}:{line}:{col})" if line else op.name
 
 
-def describe(op: Operation, kind: str, operands: Sequence[SSAValue], results: Sequence[Attribute], **details) -> HostCall:
+def describe(op: Operation, kind: str, operands: Sequence[SSAValue], results: Sequence[SSAValue], **details) -> HostCall:
     """The call of `op` with these operands and results (its tokens left out). Values
     that xla-widen-narrow-types stored as bytes keep their narrow types here: the host
     side sees them as ml_dtypes arrays (the same bytes)."""
     original = dict(zip((*op.operands, *op.results), _narrow_host_types(op), strict=False))
     operand_types = tuple(original.get(v, v.type) for v in operands)
-    result_values = iter(op.results)  # `results` are the types of some of them, in order
-    result_types = []
-    for t in results:
-        value = next((r for r in result_values if r.type == t), None)
-        result_types.append(original.get(value, t) if value is not None else t)
-    return HostCall(kind, operand_types, tuple(result_types), where(op), **details)
+    result_types = tuple(original.get(r, r.type) for r in results)
+    return HostCall(kind, operand_types, result_types, where(op), **details)
 
 
 def _narrow_host_types(op: Operation) -> list[Attribute]:

@@ -46,11 +46,10 @@ class InfeedToHostCall(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tk.InfeedOp, rewriter: PatternRewriter, /) -> None:
-        results = [r.type for r in op.outputs]
-        if not results:
+        if not op.outputs:
             rewriter.replace(op, tensor.EmptyOp([], TOKEN_TENSOR))
             return
-        replace_with_host_call(op, rewriter, describe(op, "infeed", [], results), [], token=True)
+        replace_with_host_call(op, rewriter, describe(op, "infeed", [], list(op.outputs)), [], token=True)
 
 
 class OutfeedToHostCall(RewritePattern):
@@ -80,9 +79,8 @@ class RecvToHostCall(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tk.RecvOp, rewriter: PatternRewriter, /) -> None:
-        results = [r.type for r in op.outputs]
         channel = {"channel": op.get_channel_id(), "host_transfer": op.get_is_host_transfer()}
-        replace_with_host_call(op, rewriter, describe(op, "recv", [], results, **channel), [], token=True)
+        replace_with_host_call(op, rewriter, describe(op, "recv", [], list(op.outputs), **channel), [], token=True)
 
 
 PATTERNS: list[RewritePattern] = [
