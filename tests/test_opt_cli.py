@@ -164,3 +164,24 @@ def test_a_users_own_lit_suite(tmp_path):
     (suite / "broadcast.mlir").write_text(LIT_TEST.replace("[1]", "[0]", 1))
     proc = _lit(suite)
     assert proc.returncode == 1 and "FAIL: my_tests :: broadcast.mlir" in proc.stdout
+
+
+def test_location_file_names_are_unescaped_as_mlir_strings():
+    """A debug location's file name is an MLIR string: `\\XX` byte escapes and UTF-8
+    (a user's accented directory) come back intact, `\\"` as a quote (Python's
+    unicode_escape garbled the UTF-8 bytes)."""
+    import numpy as np
+    import pytest
+
+    import xla_opt
+
+    program = """func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "stablehlo.custom_call"(%x) {call_target_name = "nowhere"} : (tensor<2xf32>) -> tensor<2xf32> loc(#loc3)
+  return %0 : tensor<2xf32>
+}
+#loc1 = loc("/home/jos\\C3\\A9/mod\\"el.py":7:5 to :12)
+#loc2 = loc("/srv/café/run.py":3:1)
+#loc3 = loc("jit(f)/sin"(callsite(#loc1 at #loc2)))
+"""
+    with pytest.raises(LookupError, match=r'\(/home/josé/mod"el\.py:7:5\)'):
+        xla_opt.run(program, np.ones(2, np.float32))

@@ -116,8 +116,8 @@ from xdsl.parser import Parser
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.parser.attribute_parser import AttrParser
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.lexer import Span
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
 _installed = False
 
@@ -323,7 +323,7 @@ class _LocationReader:
         self.resolving: set[str] = set()
 
     def read(self, body: str) -> LocationAttr:
-        self.tokens = [t for t in _LOC_TOKEN.findall(body)]
+        self.tokens = _LOC_TOKEN.findall(body)
         self.i = 0
         try:
             loc = self._loc()
@@ -368,7 +368,8 @@ class _LocationReader:
             return FusedLoc(tuple(locs), NoneAttr())
         if not tok.startswith('"'):
             raise ValueError(tok)
-        name = bytes(tok[1:-1], "utf-8").decode("unicode_escape")
+        # MLIR's escapes (\\, \", \n, \t, \XX bytes) as xDSL's lexer reads them: UTF-8 paths intact
+        name = StringLiteral.from_span(Span(0, len(tok), Input(tok, "<location>"))).string_contents
         if self._peek() == ":":
             self._next()
             line = int(self._next())
