@@ -570,9 +570,10 @@ def _scan(op, b):
     reverse = bool_of(prop(op, "is_reverse"))
     check_isolated(op)
     out_types = [r.type for r in op.results[:n_out]]
-    extents = {shape(t)[dim] for t in [*(v.type for v in inputs), *out_types] if 0 <= dim < len(shape(t))}
-    if any(not 0 <= dim < len(shape(t)) for t in [*(v.type for v in inputs), *out_types]):
+    scanned = [v.type for v in inputs] + out_types
+    if any(not 0 <= dim < len(shape(t)) for t in scanned):
         fail(op, f"scan dimension {dim} is out of bounds of an input or output")
+    extents = {shape(t)[dim] for t in scanned}
     if len(extents) != 1:
         fail(op, f"inputs and outputs must have one extent along the scan dimension {dim}, got {sorted(extents)}")
     (n,) = extents
