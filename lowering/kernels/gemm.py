@@ -211,6 +211,12 @@ def _micro_kernel(s: KernelShape) -> str:
             e.emit(f"{acc} = alloca {vec}, align 32")
             e.emit(f"store {vec} zeroinitializer, ptr {acc}, align 32")
     scratch = e.value(f"alloca [{tile} x {ty}], align 64")
+    # The C tile's rows (each NR elements, on at most two cache lines) are fetched while
+    # the k loop runs: a cold C tile otherwise stalls the update after it.
+    for i in range(s.mr):
+        c_row = e.gep("%c", e.mul("%ldc", i), ty)
+        for at in sorted({0, s.nr - 1}):
+            e.emit(f"call void @llvm.prefetch.p0(ptr {e.gep(c_row, at, ty)}, i32 1, i32 3, i32 1)")
     with e.loop(0, "%kc", hint="k") as k:
         b_row = e.gep("%bp", e.mul(k, s.nr), ty)
         bs = [e.value(f"load {vec}, ptr {e.gep(b_row, v * s.vw, ty)}, align 64" if v == 0 else
@@ -260,17 +266,40 @@ def _micro_kernel(s: KernelShape) -> str:
     )
 
 
-def _load_widened(e: Emitter, at: str, read: Element, packed: Element) -> str:
-    """The `read` element at `at` as a `packed` one: itself, or f16/bf16 widened to f32
-    (exact; bf16's 16 bits are the high half of the f32's)."""
-    loaded = e.value(f"load {read.llvm}, ptr {at}, align {read.size}")
+def _load_widened(e: Emitter, at: str, read: Element, packed: Element, lanes: int = 0) -> str:
+    """The `read` element at `at` (or, `lanes` > 0, the vector of that many consecutive
+    ones) as `packed`: itself, or f16/bf16 widened to f32 (exact; bf16's 16 bits are
+    the high half of the f32's)."""
+
+    def ty(element: Element) -> str:
+        return f"<{lanes} x {element.llvm}>" if lanes else element.llvm
+
+    loaded = e.value(f"load {ty(read)}, ptr {at}, align {read.size}")
     if read == packed:
         return loaded
     assert packed == F32 and read in (F16, BF16), (read, packed)
     if read == F16:
-        return e.value(f"fpext half {loaded} to float")
-    high = e.value(f"shl i32 {e.value(f'zext i16 {loaded} to i32')}, 16")
-    return e.value(f"bitcast i32 {high} to float")
+        return e.value(f"fpext {ty(F16)} {loaded} to {ty(F32)}")
+    i32 = f"<{lanes} x i32>" if lanes else "i32"
+    sixteen = f"<{', '.join(['i32 16'] * lanes)}>" if lanes else "16"
+    high = e.value(f"shl {i32} {e.value(f'zext {ty(BF16)} {loaded} to {i32}')}, {sixteen}")
+    return e.value(f"bitcast {i32} {high} to {ty(F32)}")
+
+
+def _concat(e: Emitter, vectors: list[str], lanes: int, ty: str) -> tuple[str, int]:
+    """One vector of the `vectors` (each `lanes` of `ty`) end to end, by halving pairs
+    (an odd one out padded with poison): (the vector, its lane count, a power of two
+    times `lanes`)."""
+    while len(vectors) > 1:
+        if len(vectors) % 2:
+            vectors = [*vectors, "poison"]
+        mask = ", ".join(f"i32 {i}" for i in range(2 * lanes))
+        vectors = [
+            e.value(f"shufflevector <{lanes} x {ty}> {a}, <{lanes} x {ty}> {b}, <{2 * lanes} x i32> <{mask}>")
+            for a, b in zip(vectors[::2], vectors[1::2], strict=True)
+        ]
+        lanes *= 2
+    return vectors[0], lanes
 
 
 def _pack(
@@ -287,12 +316,54 @@ def _pack(
 ) -> None:
     """Pack a depth x count block of `src` (element (p, x) at src[p * along + x * across],
     of type `read`) into panels of `width` (panel x0: depth rows of `width` values at
-    dst + x0 * depth, of type `packed`), zero past `count`: the out-of-range element is
-    read at the clamped index x = count - 1 (a valid address) and replaced by zero."""
+    dst + x0 * depth, of type `packed`), zero past `count`.
+
+    A full panel (x0 + width <= count) of a layout with unit stride across the panel
+    (`across` 1: B row-major, A column-major) copies each of its rows as one vector; one
+    with unit stride along the depth (`along` 1: A row-major, B column-major) reads
+    `lanes` deep vectors of each of its `width` lines and transposes them in registers
+    (BLIS's packm kernels do the same with unpack/permute). Anything else (an edge
+    panel, a general stride) goes element by element: an out-of-range element is read
+    at the clamped index x = count - 1 (a valid address) and replaced by zero."""
     last = e.add(count, -1)
     ty, size = packed.llvm, packed.size
+    lanes = max(1, 32 // size)  # one 256-bit register of packed elements
+    rows_case = e.value(f"icmp eq i64 {across}, 1")
+    lines_case = e.value(f"icmp eq i64 {along}, 1")
     with e.loop(0, count, width, hint="panel") as x0:
         panel = e.gep(dst, e.mul(x0, depth), ty)
+        full = e.value(f"icmp sle i64 {e.add(x0, width)}, {count}")
+        rows, not_rows, lines, general, next_ = (
+            e.new_label(hint) for hint in ("rows", "not_rows", "lines", "general", "packed")
+        )
+        e.emit(f"br i1 {e.value(f'and i1 {full}, {rows_case}')}, label %{rows}, label %{not_rows}")
+        e.label(rows)
+        with e.loop(0, depth, hint="p") as p:
+            line = _load_widened(e, e.gep(src, e.add(e.mul(p, along), x0), read.llvm), read, packed, width)
+            e.emit(f"store <{width} x {ty}> {line}, ptr {e.gep(panel, e.mul(p, width), ty)}, align {size}")
+        e.emit(f"br label %{next_}")
+        e.label(not_rows)
+        e.emit(f"br i1 {e.value(f'and i1 {full}, {lines_case}')}, label %{lines}, label %{general}")
+        e.label(lines)
+        starts = [e.gep(src, e.mul(e.add(x0, dx), across), read.llvm) for dx in range(width)]
+        deep = e.mul(e.value(f"sdiv i64 {depth}, {lanes}"), lanes)
+        with e.loop(0, deep, lanes, hint="p") as p:
+            vectors = [_load_widened(e, e.gep(start, p, read.llvm), read, packed, lanes) for start in starts]
+            joined, total = _concat(e, vectors, lanes, ty)
+            # element (p + l, dx) of the joined lines is lane dx * lanes + l; packed, at l * width + dx
+            order = ", ".join(f"i32 {(f % width) * lanes + f // width}" for f in range(width * lanes))
+            block = e.value(
+                f"shufflevector <{total} x {ty}> {joined}, <{total} x {ty}> poison, <{width * lanes} x i32> <{order}>"
+            )
+            out = e.gep(panel, e.mul(p, width), ty)
+            e.emit(f"store <{width * lanes} x {ty}> {block}, ptr {out}, align {size}")
+        with e.loop(deep, depth, hint="p") as p:
+            out = e.gep(panel, e.mul(p, width), ty)
+            for dx, start in enumerate(starts):
+                value = _load_widened(e, e.gep(start, p, read.llvm), read, packed)
+                e.emit(f"store {ty} {value}, ptr {e.gep(out, dx, ty)}, align {size}")
+        e.emit(f"br label %{next_}")
+        e.label(general)
         with e.loop(0, depth, hint="p") as p:
             row = e.gep(src, e.mul(p, along), read.llvm)
             out = e.gep(panel, e.mul(p, width), ty)
@@ -303,6 +374,8 @@ def _pack(
                 loaded = _load_widened(e, e.gep(row, e.mul(clamped, across), read.llvm), read, packed)
                 value = e.value(f"select i1 {inside}, {ty} {loaded}, {ty} 0.0")
                 e.emit(f"store {ty} {value}, ptr {e.gep(out, dx, ty)}, align {size}")
+        e.emit(f"br label %{next_}")
+        e.label(next_)
 
 
 class Operand(Protocol):
@@ -564,7 +637,7 @@ def library_ir(shapes: Sequence[KernelShape], entries: Sequence[Entry], parallel
     xla_opt/threads.py)."""
     shape_of = {s.element: s for s in shapes}
     used = [shape_of[element] for element in dict.fromkeys(entry.element for entry in entries)]
-    parts = ["declare ptr @malloc(i64)\ndeclare void @free(ptr)"]
+    parts = ["declare ptr @malloc(i64)\ndeclare void @free(ptr)\ndeclare void @llvm.prefetch.p0(ptr, i32, i32, i32)"]
     for s in used:
         vec = s.vector
         parts += [f"declare {vec} @{s.fma_intrinsic}({vec}, {vec}, {vec})", _micro_kernel(s)]
