@@ -55,18 +55,39 @@ O3_MAX_INSTRUCTIONS = 8_000
 O1_MAX_INSTRUCTIONS = 30_000
 
 
-def opt_level(ir_text: str) -> int:
-    """3 when every function has at most O3_MAX_INSTRUCTIONS instructions, 1 up to
-    O1_MAX_INSTRUCTIONS, else 0. An instruction is an indented line of a function body
-    (the textual IR's layout: labels and braces start at column 0)."""
-    largest = current = 0
+def _function_sizes(ir_text: str, inlined: dict[str, int]) -> dict[str, int]:
+    """Each defined function's instructions (indented lines of its body: in the textual
+    IR, labels and braces start at column 0), a call of a function of `inlined` counting
+    as that function's size."""
+    sizes: dict[str, int] = {}
+    name, current = "", 0
     for line in ir_text.splitlines():
         if line.startswith("define "):
-            current = 0
+            name, current = line[line.index("@") : line.index("(")], 0
         elif line.startswith("  "):
             current += 1
+            if inlined and " call " in line and "@" in line:
+                at = line.index("@")
+                current += inlined.get(line[at : line.find("(", at)], 0)
         elif line.startswith("}"):
-            largest = max(largest, current)
+            sizes[name] = current
+    return sizes
+
+
+def opt_level(ir_text: str) -> int:
+    """3 when every function has at most O3_MAX_INSTRUCTIONS instructions, 1 up to
+    O1_MAX_INSTRUCTIONS, else 0. A call of an `alwaysinline` function (convert-to-llvm's
+    f32 exp and tanh) counts as the callee's instructions: the optimizer inlines them
+    there (at O0 the call stays)."""
+    always = {
+        line[line.index("@") : line.index("(")]
+        for line in ir_text.splitlines()
+        if line.startswith("define ") and "alwaysinline" in line[line.rindex(")") :]
+    }
+    sizes = _function_sizes(ir_text, {})
+    if always:
+        sizes = _function_sizes(ir_text, {name: sizes.get(name, 0) for name in always})
+    largest = max(sizes.values(), default=0)
     if largest <= O3_MAX_INSTRUCTIONS:
         return 3
     return 1 if largest <= O1_MAX_INSTRUCTIONS else 0

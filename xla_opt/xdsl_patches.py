@@ -78,6 +78,12 @@ Each fix is an upstream candidate; the list says what and why:
    results, regions or successors from a single one with `isinstance(arg, Sequence)`,
    an ABC check: a fifth of building an op. The answer is read per class (a dict);
    the checks and messages are xDSL's.
+15. The LLVM IR translation declares every `llvm.func` with external linkage and no
+   function attributes: a function's `linkage` (`internal`, `private`...) and its
+   `passthrough` attributes (`["alwaysinline"]`) are dropped, as MLIR's translation
+   keeps them. convert-to-llvm defines f32 `exp`/`tanh` once per module as internal
+   `alwaysinline` functions (LLVM inlines each call before vectorizing the loop
+   around it; without the attribute the definition is also an exported symbol).
 """
 
 from __future__ import annotations
@@ -140,6 +146,7 @@ def install() -> None:
     _install_dense_literal_type_check()
     _install_cached_dense_arrays()
     _install_fast_op_arguments()
+    _install_llvm_function_attributes()
     _installed = True
 
 
@@ -885,3 +892,27 @@ def _install_fast_op_arguments() -> None:
     from xdsl.irdl import operations
 
     operations.irdl_build_arg_list = _irdl_build_arg_list  # type: ignore[assignment]
+
+
+# --------------------------------------------------------------------------------------
+# 15. the LLVM IR translation keeps a function's linkage and passthrough attributes
+# --------------------------------------------------------------------------------------
+
+
+def _install_llvm_function_attributes() -> None:
+    _when_imported("xdsl.backend.llvm.convert", _keep_function_attributes)
+
+
+def _keep_function_attributes(convert: ModuleType) -> None:
+    declare = convert._declare_func  # noqa: SLF001 - wrapping xDSL's translation
+
+    def declare_with_attributes(op, llvm_module):  # type: ignore[no-untyped-def]
+        declare(op, llvm_module)
+        fn = llvm_module.get_global(op.sym_name.data)
+        if op.body.blocks and op.linkage.linkage.data != "external":
+            fn.linkage = op.linkage.linkage.data  # a declaration stays external
+        for attr in op.passthrough.data if op.passthrough is not None else ():
+            if isinstance(attr, StringAttr):
+                fn.attributes.add(attr.data)
+
+    convert._declare_func = declare_with_attributes  # noqa: SLF001

@@ -72,13 +72,22 @@ func.func @scalars(%x: f32, %n: i32) -> f32 {
 
 // -----
 
-// f32 exp and tanh are inline polynomials (vectorizable); f64 keeps LLVM/libm.
+// f32 exp and tanh are our polynomials (vectorizable), each defined once per module
+// as an internal alwaysinline function that LLVM inlines before vectorizing; f64
+// keeps LLVM/libm.
 // CHECK-LABEL: llvm.func @exp_tanh(%{{.*}}: f32, %{{.*}}: f64) -> f64
-// CHECK-NOT:     llvm.call @tanhf
-// CHECK-NOT:     "llvm.exp.f32"
-// CHECK:         llvm.call_intrinsic "llvm.floor.f32"
+// CHECK:         %[[E:.*]] = llvm.call @xla_opt.expf(%{{.*}}) : (f32) -> f32
+// CHECK:         llvm.call @xla_opt.tanhf(%[[E]]) : (f32) -> f32
 // CHECK:         llvm.call_intrinsic "llvm.exp.f64"
 // CHECK:         llvm.call @tanh(%{{.*}}) : (f64) -> f64
+// CHECK:       llvm.func internal @xla_opt.expf(%{{.*}}: f32) -> f32 attributes {passthrough = ["alwaysinline"]}
+// CHECK-NOT:     llvm.call @
+// CHECK-NOT:     "llvm.exp.f32"
+// CHECK:         llvm.return
+// CHECK:       llvm.func internal @xla_opt.tanhf(%{{.*}}: f32) -> f32 attributes {passthrough = ["alwaysinline"]}
+// CHECK-NOT:     llvm.call @
+// CHECK:         llvm.return
+// CHECK:       llvm.func @tanh(f64) -> f64
 func.func @exp_tanh(%x: f32, %y: f64) -> f64 {
   %a = math.exp %x : f32
   %b = math.tanh %a : f32
