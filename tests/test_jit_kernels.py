@@ -277,6 +277,43 @@ def test_parallel_variant_splits_the_columns(shape, dtype):
         set_threads(runtime.num_threads())
 
 
+@pytest.mark.parametrize("dtype", [F32, F64_], ids=["f32", "f64"])
+def test_parallel_variant_shares_packed_b(dtype):
+    """Taller than MC, the threads share each packed B block and split the rows: three
+    depth slices per column block (an odd count, so the alternating halves of the
+    shared buffer change parity from one column block to the next), two column blocks
+    (N > NC), on 2 and 3 threads; the result is one thread's bit for bit and the exact
+    product."""
+    from xla_opt.lowering.kernels import runtime
+
+    from xla_opt import threads
+    from xla_opt.jit import compile_llvm_ir
+
+    runtime.load_kernels()
+    if not threads.load():
+        pytest.skip("no libgomp: the kernel runs on one thread")
+    shape = AVX2_FMA if dtype == F32 else AVX2_FMA_F64
+    symbol = SYMBOL if dtype == F32 else DGEMM.symbol
+    native = compile_llvm_ir(gemm_ir(shape, parallel=True).replace(f"@{symbol}(", "@xla_opt_gemm_shared_test("))
+    gemm = ctypes.CFUNCTYPE(None, *GEMM_ARGS)(native.address("xla_opt_gemm_shared_test"))
+    m, k, n = 2 * shape.mc + 7, 2 * shape.kc + 41, shape.nc + 3 * shape.nr + 5
+    rng = np.random.default_rng(12)
+    a, b = small_ints(rng, (m, k), dtype), small_ints(rng, (k, n), dtype)
+    expected = 1 + a.astype(np.float64) @ b.astype(np.float64)
+    results = []
+    try:
+        for count in (1, 2, 3):
+            threads.set_num_threads(count)
+            c = np.ones((m, n), dtype)
+            gemm(1, m, n, k, a.ctypes.data, 0, k, 1, b.ctypes.data, 0, n, 1, c.ctypes.data, 0, n)
+            results.append(c)
+    finally:
+        threads.set_num_threads(runtime.num_threads())
+    np.testing.assert_array_equal(results[0], expected)
+    for c in results[1:]:
+        np.testing.assert_array_equal(c, results[0])
+
+
 def test_thread_count_from_environment(monkeypatch):
     from xla_opt.lowering.kernels.runtime import num_threads
 

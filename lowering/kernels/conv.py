@@ -49,6 +49,7 @@ from xla_opt.lowering.kernels.gemm import (
     Strided,
     aligned_buffer,
     blocked_loops,
+    free_buffers,
     packing_buffers,
 )
 
@@ -292,8 +293,7 @@ def _serial(e: Emitter, s: KernelShape) -> None:
         blocked_loops(e, s, Gemm("%M", "%K", windows, kernel, c, "%ldc"), ap, bp, "%j0", "%j1")
         e.emit(f"br label %{done}")
         e.label(done)
-    for raw in [*raws, raw_x, raw_p]:
-        e.emit(f"call void @free(ptr {raw})")
+    free_buffers(e, [*raws, raw_x, raw_p])
 
 
 def _declarations(s: KernelShape) -> list[str]:

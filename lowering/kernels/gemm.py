@@ -129,6 +129,7 @@ class Emitter:
         self.allocas: list[str] = []  # in the entry block, where mem2reg promotes them
         self.counter = 0
         self.block = "entry"
+        self.helpers: dict[str, str] = {}  # functions the emitted code calls, by name
 
     def fresh(self, hint: str = "t") -> str:
         self.counter += 1
@@ -399,8 +400,23 @@ class Strided:
     packed: Element = F32
 
     def pack(self, e: Emitter, dst: str, width: int, x0: str, count: str, p0: str, depth: str) -> None:
-        block = e.gep(self.base, e.add(e.mul(p0, self.along), e.mul(x0, self.across)), self.read.llvm)
-        _pack(e, dst, block, width, count, depth, self.along, self.across, self.read, self.packed)
+        """A call of the packing routine of this width and these types, one function for
+        every call site (each call packs a whole block: the call costs nothing, and the
+        library compiles faster without four inlined copies per entry)."""
+        read, packed = self.read, self.packed
+        name = f"xla_opt_pack_{read.suffix}_{packed.suffix}_{width}"
+        if name not in e.helpers:
+            routine = Emitter()
+            _pack(routine, "%dst", "%src", width, "%count", "%depth", "%along", "%across", read, packed)
+            e.helpers[name] = routine.function(
+                f"internal void @{name}(ptr noalias %dst, ptr noalias %src, i64 %count, i64 %depth, "
+                "i64 %along, i64 %across) noinline nounwind"
+            )
+        block = e.gep(self.base, e.add(e.mul(p0, self.along), e.mul(x0, self.across)), read.llvm)
+        e.emit(
+            f"call void @{name}(ptr {dst}, ptr {block}, i64 {count}, i64 {depth}, i64 {self.along}, "
+            f"i64 {self.across})"
+        )
 
 
 @dataclass(frozen=True)
@@ -433,15 +449,98 @@ def _micro_tiles(e: Emitter, s: KernelShape, g: Gemm, ap, bp, jc, nc, ic, mc, kc
             )
 
 
-def blocked_loops(e: Emitter, s: KernelShape, g: Gemm, ap: str, bp: str, j0: str, j1: str) -> None:
-    """The BLIS loops over the columns [j0, j1) of `g`, packing into `ap` and `bp`.
+@dataclass(frozen=True)
+class Team:
+    """The threads running one call of an entry, as one thread sees them (IR values): its
+    number `tid` (i64), the team's `size` (i64) and the `state` they share (TEAM_STATE:
+    the barrier's arrival count and generation, the shared packed-B buffer). One thread
+    alone is a team of one."""
 
-    With at most MC rows the product is one A block per depth slice, packed once and
-    used by every column block: then the column blocks are L2-sized (s.nc_l2), so the
-    packed B block is still in L2 when the micro-kernel reads it (with BLIS's NC, an L3
-    block, a short product would pack B out to L3 and read it back for just one A
-    block: 64 x 576 x 784 ran at 72 instead of 92 GFLOP/s). Either way every C element
-    gets the same depth slices in the same order."""
+    tid: str = "%tid"
+    size: str = "%nthreads"
+    state: str = "%team"
+
+    def barrier(self, e: Emitter) -> None:
+        e.emit(f"call void @{BARRIER}(ptr {self.state}, i64 {self.size})")
+
+    def share(self, e: Emitter, start: str, end: str, multiple: int) -> tuple[str, str]:
+        """This thread's part of [start, end): ceil((end - start) / size) rounded up to
+        `multiple` (whole tiles per thread), empty for the threads past the end."""
+        length = e.value(f"sub i64 {end}, {start}")
+        per = _round_up(e, e.value(f"sdiv i64 {e.add(length, e.add(self.size, -1))}, {self.size}"), multiple)
+        low = e.min(e.add(start, e.mul(self.tid, per)), end)
+        return low, e.min(e.add(low, per), end)
+
+    def slot(self, e: Emitter, field: int) -> str:
+        return e.value(f"getelementptr inbounds {TEAM_STATE}, ptr {self.state}, i32 0, i32 {field}", "p")
+
+
+TEAM = Team()
+TEAM_PARAMS = [("i64", TEAM.tid), ("i64", TEAM.size), ("ptr", TEAM.state)]
+TEAM_STATE = "{ i64, i64, ptr, ptr }"  # barrier arrivals and generation, shared B buffer (malloc'ed, aligned)
+BARRIER = "xla_opt_gemm_barrier"
+
+
+def _barrier() -> str:
+    """`void xla_opt_gemm_barrier(ptr state, i64 size)`: wait until all `size` threads of
+    the team have arrived. A generation counter: each thread reads the generation, then
+    counts itself in; the last one resets the count and publishes the next generation
+    (release), for which the others wait (acquire). Waiting spins on the load for a
+    while (the threads have equal shares, so the wait is short), then yields the CPU on
+    each check: on a busy machine a spinning thread would take the core another needs
+    (libgomp's passive wait policy, for the same reason)."""
+    return f"""define internal void @{BARRIER}(ptr %state, i64 %size) nounwind {{
+entry:
+  %generation = getelementptr inbounds {TEAM_STATE}, ptr %state, i32 0, i32 1
+  %current = load atomic i64, ptr %generation acquire, align 8
+  %before = atomicrmw add ptr %state, i64 1 acq_rel, align 8
+  %last = add i64 %size, -1
+  %is_last = icmp eq i64 %before, %last
+  br i1 %is_last, label %release, label %wait
+release:
+  store atomic i64 0, ptr %state monotonic, align 8
+  %next = add i64 %current, 1
+  store atomic i64 %next, ptr %generation release, align 8
+  ret void
+wait:
+  %spins = phi i64 [0, %entry], [%spins1, %spin], [0, %yield]
+  %now = load atomic i64, ptr %generation acquire, align 8
+  %same = icmp eq i64 %now, %current
+  br i1 %same, label %spin, label %done
+spin:
+  %spins1 = add i64 %spins, 1
+  %tired = icmp sgt i64 %spins1, {BARRIER_SPINS}
+  br i1 %tired, label %yield, label %wait
+yield:
+  %ignored = call i32 @sched_yield()
+  br label %wait
+done:
+  ret void
+}}"""
+
+
+BARRIER_SPINS = 4000  # checks (~1-2 us) before yielding
+
+
+def blocked_loops(e: Emitter, s: KernelShape, g: Gemm, ap: str, bp: str, j0: str, j1: str, team: Team = TEAM) -> None:
+    """The BLIS loops over the columns [j0, j1) of `g`, by the threads of `team`, each
+    packing A into its own `ap`.
+
+    With at most MC rows the product is one A block per depth slice: each thread packs
+    it and takes its own columns (whole NR panels) into its own `bp`. Then the column
+    blocks are L2-sized (s.nc_l2), so the packed B block is still in L2 when the
+    micro-kernel reads it (with BLIS's NC, an L3 block, a short product would pack B out
+    to L3 and read it back for just one A block: 64 x 576 x 784 ran at 72 instead of 92
+    GFLOP/s).
+
+    Taller, the threads share each packed B block and split the rows (BLIS's ic loop
+    split), so no panel is packed twice: for each depth slice every thread packs its
+    part of the block's NR panels into the shared buffer (TEAM_STATE; two halves, used
+    in turn), waits for the others (a barrier), then packs and multiplies the MC blocks
+    of its rows against the whole block. Alternating halves lets a thread pack the next
+    slice while another still reads this one: the barrier after packing slice p + 1
+    means everyone has finished slice p, whose half slice p + 2 overwrites. Either way
+    every C element gets the same depth slices in the same order as on one thread."""
     short, tall, done = (
         e.new_label("short"),
         e.new_label("tall"),
@@ -449,24 +548,36 @@ def blocked_loops(e: Emitter, s: KernelShape, g: Gemm, ap: str, bp: str, j0: str
     )
     e.emit(f"br i1 {e.value(f'icmp sle i64 {g.m}, {s.mc}')}, label %{short}, label %{tall}")
     e.label(short)
+    mine0, mine1 = team.share(e, j0, j1, s.nr)
     with e.loop(0, g.depth, s.kc, hint="pc") as pc:
         kc = e.min(s.kc, e.value(f"sub i64 {g.depth}, {pc}"))
         g.a.pack(e, ap, s.mr, "0", g.m, pc, kc)
-        with e.loop(j0, j1, s.nc_l2, hint="jc") as jc:
-            nc = e.min(s.nc_l2, e.value(f"sub i64 {j1}, {jc}"))
+        with e.loop(mine0, mine1, s.nc_l2, hint="jc") as jc:
+            nc = e.min(s.nc_l2, e.value(f"sub i64 {mine1}, {jc}"))
             g.b.pack(e, bp, s.nr, jc, nc, pc, kc)
             _micro_tiles(e, s, g, ap, bp, jc, nc, "0", g.m, kc)
     e.emit(f"br label %{done}")
     e.label(tall)
+    shared = e.value(f"load ptr, ptr {team.slot(e, 3)}, align 8")
+    half = e.mul(_round_up(e, e.min(e.value(f"sub i64 {j1}, {j0}"), s.nc), s.nr), e.min(g.depth, s.kc))
+    slices = e.variable("i64", 0)  # packed so far: the parity picks the half
+    rows0, rows1 = team.share(e, "0", g.m, s.mr)
     with e.loop(j0, j1, s.nc, hint="jc") as jc:
         nc = e.min(s.nc, e.value(f"sub i64 {j1}, {jc}"))
+        cols0, cols1 = team.share(e, "0", nc, s.nr)
         with e.loop(0, g.depth, s.kc, hint="pc") as pc:
             kc = e.min(s.kc, e.value(f"sub i64 {g.depth}, {pc}"))
-            g.b.pack(e, bp, s.nr, jc, nc, pc, kc)
-            with e.loop(0, g.m, s.mc, hint="ic") as ic:
-                mc = e.min(s.mc, e.value(f"sub i64 {g.m}, {ic}"))
+            count = e.value(f"load i64, ptr {slices}, align 8")
+            e.emit(f"store i64 {e.add(count, 1)}, ptr {slices}, align 8")
+            block = e.gep(shared, e.mul(e.value(f"and i64 {count}, 1"), half), s.element.llvm)
+            columns = e.value(f"sub i64 {cols1}, {cols0}")
+            g.b.pack(e, e.gep(block, e.mul(cols0, kc), s.element.llvm), s.nr, e.add(jc, cols0), columns, pc, kc)
+            team.barrier(e)
+            with e.loop(rows0, rows1, s.mc, hint="ic") as ic:
+                mc = e.min(s.mc, e.value(f"sub i64 {rows1}, {ic}"))
                 g.a.pack(e, ap, s.mr, ic, mc, pc, kc)
-                _micro_tiles(e, s, g, ap, bp, jc, nc, ic, mc, kc)
+                _micro_tiles(e, s, g, ap, block, jc, nc, ic, mc, kc)
+    team.barrier(e)  # the next product's first slice reuses the first half
     e.emit(f"br label %{done}")
     e.label(done)
 
@@ -488,14 +599,42 @@ def _round_up(e: Emitter, x: str, multiple: int) -> str:
     return e.mul(e.value(f"sdiv i64 {e.add(x, multiple - 1)}, {multiple}"), multiple)
 
 
-def packing_buffers(e: Emitter, s: KernelShape, m: str, columns: str, depth: str) -> tuple[list[str], str, str]:
+def packing_buffers(
+    e: Emitter, s: KernelShape, m: str, columns: str, depth: str, team: Team = TEAM
+) -> tuple[list[str], str, str]:
     """Room for a packed A block and B block of an m x columns x depth product: (the
-    pointers to free, A's buffer, B's buffer)."""
+    pointers to free, A's buffer, B's buffer), this thread's own; and the team's shared
+    B buffer (two blocks, see blocked_loops), which thread 0 allocates and publishes in
+    the team's state before a barrier (`free_buffers` frees them all)."""
     kc_max = e.min(depth, s.kc)
     size = s.element.size
     raw_a, ap = aligned_buffer(e, e.mul(_round_up(e, e.min(m, s.mc), s.mr), kc_max), size)
-    raw_b, bp = aligned_buffer(e, e.mul(_round_up(e, e.min(columns, s.nc), s.nr), kc_max), size)
+    block = e.mul(_round_up(e, e.min(columns, s.nc), s.nr), kc_max)
+    raw_b, bp = aligned_buffer(e, block, size)
+    first, ready = e.new_label("allocate"), e.new_label("allocated")
+    e.emit(f"br i1 {e.value(f'icmp eq i64 {team.tid}, 0')}, label %{first}, label %{ready}")
+    e.label(first)
+    raw, aligned = aligned_buffer(e, e.mul(block, 2), size)
+    e.emit(f"store ptr {raw}, ptr {team.slot(e, 2)}, align 8")
+    e.emit(f"store ptr {aligned}, ptr {team.slot(e, 3)}, align 8")
+    e.emit(f"br label %{ready}")
+    e.label(ready)
+    team.barrier(e)
     return [raw_a, raw_b], ap, bp
+
+
+def free_buffers(e: Emitter, raws: list[str], team: Team = TEAM) -> None:
+    """Free this thread's packing buffers and, once every thread is done (a barrier),
+    thread 0 the shared one."""
+    for raw in raws:
+        e.emit(f"call void @free(ptr {raw})")
+    team.barrier(e)
+    last, done = e.new_label("release"), e.new_label("released")
+    e.emit(f"br i1 {e.value(f'icmp eq i64 {team.tid}, 0')}, label %{last}, label %{done}")
+    e.label(last)
+    e.emit(f"call void @free(ptr {e.value(f'load ptr, ptr {team.slot(e, 2)}, align 8')})")
+    e.emit(f"br label %{done}")
+    e.label(done)
 
 
 Params = Sequence[tuple[str, str]]
@@ -528,24 +667,26 @@ class Entry:
     element: Element = F32
 
     def args_type(self) -> str:
-        return "{ " + ", ".join(ty for ty, _ in self.params) + " }"
+        """The worker's argument struct: the parameters, then the team's state."""
+        return "{ " + ", ".join([*(ty for ty, _ in self.params), "ptr"]) + " }"
 
 
-def _serial(s: KernelShape, entry: Entry) -> str:
+def _serial(s: KernelShape, entry: Entry) -> tuple[str, dict[str, str]]:
+    """The entry's single-thread code (a thread's part of the team's work), and the
+    functions it calls (packing routines) by name."""
     e = Emitter()
     entry.serial(e, s)
-    params = _params([*entry.params, ("i64", "%j0"), ("i64", "%j1")], noalias=True)
-    return e.function(f"internal void @{entry.symbol}_serial({params}) nounwind")
+    params = _params([*entry.params, *_SPLIT], noalias=True)
+    return e.function(f"internal void @{entry.symbol}_serial({params}) nounwind"), e.helpers
 
 
 def _worker(s: KernelShape, entry: Entry) -> str:
-    """One thread's share: the arguments from the struct at %data, then the columns
-    [j0, j1), j0 = tid * chunk with chunk = ceil(columns / nthreads) rounded up to NR
-    (whole micro-tiles per thread), through the single-thread code with packing
-    buffers of its own. The team's actual size is asked for (libgomp may give fewer
-    threads than requested), so the ranges always cover the columns."""
+    """One thread of the team: the arguments and the team's state from the struct at
+    %data, its number and the team's actual size (libgomp may give fewer threads than
+    requested) from libgomp, then the single-thread code on all the columns, which
+    splits the work by the thread's number (blocked_loops)."""
     e = Emitter()
-    for field, (ty, name) in enumerate(entry.params):
+    for field, (ty, name) in enumerate([*entry.params, ("ptr", "%state")]):
         at = e.value(
             f"getelementptr inbounds {entry.args_type()}, ptr %data, i32 0, i32 {field}",
             "p",
@@ -553,17 +694,12 @@ def _worker(s: KernelShape, entry: Entry) -> str:
         e.emit(f"{name} = load {ty}, ptr {at}, align 8")
     tid = e.value(f"sext i32 {e.value('call i32 @omp_get_thread_num()')} to i64")
     team = e.value(f"sext i32 {e.value('call i32 @omp_get_num_threads()')} to i64")
-    share = e.value(f"sdiv i64 {e.add(entry.columns, e.add(team, -1))}, {team}")
-    chunk = _round_up(e, share, s.nr)
-    j0 = e.min(e.mul(tid, chunk), entry.columns)
-    j1 = e.min(e.add(j0, chunk), entry.columns)
-    some = e.value(f"icmp slt i64 {j0}, {j1}")
-    e.emit(f"br i1 {some}, label %run, label %done")
-    e.label("run")
-    e.emit(f"call void @{entry.symbol}_serial({_params([*entry.params, ('i64', j0), ('i64', j1)])})")
-    e.emit("br label %done")
-    e.label("done")
+    values = {"%j0": "0", "%j1": entry.columns, TEAM.tid: tid, TEAM.size: team, TEAM.state: "%state"}
+    e.emit(f"call void @{entry.symbol}_serial({_params([*entry.params, *_SPLIT], values)})")
     return e.function(f"internal void @{entry.symbol}_worker(ptr %data) nounwind")
+
+
+_SPLIT = [("i64", "%j0"), ("i64", "%j1"), *TEAM_PARAMS]  # the serial code's parameters after the entry's
 
 
 def _dispatch(entry: Entry, parallel: bool) -> str:
@@ -572,7 +708,10 @@ def _dispatch(entry: Entry, parallel: bool) -> str:
     the work has at least PARALLEL_MIN_WORK multiply-adds (below that, ~100 us, waking a
     team costs more than it saves); otherwise the single-thread code on all columns."""
     e = Emitter()
-    serial = f"call void @{entry.symbol}_serial({_params([*entry.params, ('i64', '0'), ('i64', entry.columns)])})"
+    state = e.value(f"alloca {TEAM_STATE}, align 64")
+    e.emit(f"store {TEAM_STATE} zeroinitializer, ptr {state}, align 64")
+    alone = {"%j0": "0", "%j1": entry.columns, TEAM.tid: "0", TEAM.size: "1", TEAM.state: state}
+    serial = f"call void @{entry.symbol}_serial({_params([*entry.params, *_SPLIT], alone)})"
     if parallel:
         threads = e.value(f"call i32 @{NUM_THREADS}()")
         many = e.value(f"icmp sgt i32 {threads}, 1")
@@ -586,6 +725,8 @@ def _dispatch(entry: Entry, parallel: bool) -> str:
                 "p",
             )
             e.emit(f"store {ty} {name}, ptr {at}, align 8")
+        at = e.value(f"getelementptr inbounds {entry.args_type()}, ptr {args}, i32 0, i32 {len(entry.params)}", "p")
+        e.emit(f"store ptr {state}, ptr {at}, align 8")
         e.emit(f"call void @GOMP_parallel(ptr @{entry.symbol}_worker, ptr {args}, i32 {threads}, i32 0)")
         e.emit("ret void")
         e.label("serial")
@@ -616,8 +757,7 @@ def gemm_entry(read: Element, element: Element) -> Entry:
             a = Strided(a_base, "%lda_col", "%lda_row", read, element)
             b = Strided(b_base, "%ldb_row", "%ldb_col", read, element)
             blocked_loops(e, s, Gemm("%M", "%K", a, b, c, "%ldc"), ap, bp, "%j0", "%j1")
-        for raw in raws:
-            e.emit(f"call void @free(ptr {raw})")
+        free_buffers(e, raws)
 
     work: Callable[[Emitter], str] = lambda e: e.mul(e.mul("%batch", "%M"), e.mul("%N", "%K"))
     return Entry(f"xla_opt_{read.letter}gemm", PARAMS, "%N", work, serial, element=element)
@@ -637,7 +777,11 @@ def library_ir(shapes: Sequence[KernelShape], entries: Sequence[Entry], parallel
     xla_opt/threads.py)."""
     shape_of = {s.element: s for s in shapes}
     used = [shape_of[element] for element in dict.fromkeys(entry.element for entry in entries)]
-    parts = ["declare ptr @malloc(i64)\ndeclare void @free(ptr)\ndeclare void @llvm.prefetch.p0(ptr, i32, i32, i32)"]
+    parts = [
+        "declare ptr @malloc(i64)\ndeclare void @free(ptr)\ndeclare i32 @sched_yield()",
+        "declare void @llvm.prefetch.p0(ptr, i32, i32, i32)",
+        _barrier(),
+    ]
     for s in used:
         vec = s.vector
         parts += [f"declare {vec} @{s.fma_intrinsic}({vec}, {vec}, {vec})", _micro_kernel(s)]
@@ -649,14 +793,17 @@ def library_ir(shapes: Sequence[KernelShape], entries: Sequence[Entry], parallel
         ]
     for declaration in dict.fromkeys(d for entry in entries for d in entry.declarations(shape_of[entry.element])):
         parts.append(declaration)
+    helpers: dict[str, str] = {}
     for entry in entries:
         s = shape_of[entry.element]
+        serial, called = _serial(s, entry)
+        helpers.update(called)
         parts += [
-            _serial(s, entry),
+            serial,
             *([_worker(s, entry)] if parallel else []),
             _dispatch(entry, parallel),
         ]
-    return "\n\n".join([*parts, ""])
+    return "\n\n".join([*parts, *helpers.values(), ""])
 
 
 def gemm_ir(s: KernelShape, parallel: bool = False) -> str:
