@@ -329,22 +329,31 @@ def _pack(
     last = e.add(count, -1)
     ty, size = packed.llvm, packed.size
     lanes = max(1, 32 // size)  # one 256-bit register of packed elements
-    rows_case = e.value(f"icmp eq i64 {across}, 1")
+    whole = e.mul(e.value(f"sdiv i64 {count}, {width}"), width)  # the full panels' columns
+
+    def copy_row(p: str, x0: str) -> None:
+        line = _load_widened(e, e.gep(src, e.add(e.mul(p, along), x0), read.llvm), read, packed, width)
+        out = e.gep(dst, e.add(e.mul(x0, depth), e.mul(p, width)), ty)
+        e.emit(f"store <{width} x {ty}> {line}, ptr {out}, align {size}")
+
+    rows, panels, edge = e.new_label("rows"), e.new_label("panels"), e.new_label("edge")
+    e.emit(f"br i1 {e.value(f'icmp eq i64 {across}, 1')}, label %{rows}, label %{panels}")
+    e.label(rows)
+    # ROWS source rows at a time across all the panels: ROWS sequential read streams
+    # (one source row each) instead of one read per source row per panel
+    deep_rows = e.mul(e.value(f"sdiv i64 {depth}, {PACK_ROWS}"), PACK_ROWS)
+    with e.loop(0, deep_rows, PACK_ROWS, hint="p") as p0, e.loop(0, whole, width, hint="panel") as x0:
+        for dp in range(PACK_ROWS):
+            copy_row(e.add(p0, dp), x0)
+    with e.loop(deep_rows, depth, hint="p") as p, e.loop(0, whole, width, hint="panel") as x0:
+        copy_row(p, x0)
+    e.emit(f"br label %{edge}")
+    e.label(panels)
     lines_case = e.value(f"icmp eq i64 {along}, 1")
-    with e.loop(0, count, width, hint="panel") as x0:
+    with e.loop(0, whole, width, hint="panel") as x0:
         panel = e.gep(dst, e.mul(x0, depth), ty)
-        full = e.value(f"icmp sle i64 {e.add(x0, width)}, {count}")
-        rows, not_rows, lines, general, next_ = (
-            e.new_label(hint) for hint in ("rows", "not_rows", "lines", "general", "packed")
-        )
-        e.emit(f"br i1 {e.value(f'and i1 {full}, {rows_case}')}, label %{rows}, label %{not_rows}")
-        e.label(rows)
-        with e.loop(0, depth, hint="p") as p:
-            line = _load_widened(e, e.gep(src, e.add(e.mul(p, along), x0), read.llvm), read, packed, width)
-            e.emit(f"store <{width} x {ty}> {line}, ptr {e.gep(panel, e.mul(p, width), ty)}, align {size}")
-        e.emit(f"br label %{next_}")
-        e.label(not_rows)
-        e.emit(f"br i1 {e.value(f'and i1 {full}, {lines_case}')}, label %{lines}, label %{general}")
+        lines, general, next_ = (e.new_label(hint) for hint in ("lines", "general", "packed"))
+        e.emit(f"br i1 {lines_case}, label %{lines}, label %{general}")
         e.label(lines)
         starts = [e.gep(src, e.mul(e.add(x0, dx), across), read.llvm) for dx in range(width)]
         deep = e.mul(e.value(f"sdiv i64 {depth}, {lanes}"), lanes)
@@ -365,18 +374,46 @@ def _pack(
                 e.emit(f"store {ty} {value}, ptr {e.gep(out, dx, ty)}, align {size}")
         e.emit(f"br label %{next_}")
         e.label(general)
-        with e.loop(0, depth, hint="p") as p:
-            row = e.gep(src, e.mul(p, along), read.llvm)
-            out = e.gep(panel, e.mul(p, width), ty)
-            for dx in range(width):
-                x = e.add(x0, dx)
-                inside = e.value(f"icmp slt i64 {x}, {count}")
-                clamped = e.value(f"select i1 {inside}, i64 {x}, i64 {last}")
-                loaded = _load_widened(e, e.gep(row, e.mul(clamped, across), read.llvm), read, packed)
-                value = e.value(f"select i1 {inside}, {ty} {loaded}, {ty} 0.0")
-                e.emit(f"store {ty} {value}, ptr {e.gep(out, dx, ty)}, align {size}")
+        _pack_panel(e, dst, src, width, x0, count, last, depth, along, across, read, packed)
         e.emit(f"br label %{next_}")
         e.label(next_)
+    e.emit(f"br label %{edge}")
+    e.label(edge)
+    with e.loop(whole, count, width, hint="panel") as x0:
+        _pack_panel(e, dst, src, width, x0, count, last, depth, along, across, read, packed)
+
+
+def _pack_panel(
+    e: Emitter,
+    dst: str,
+    src: str,
+    width: int,
+    x0: str,
+    count: str,
+    last: str,
+    depth: str,
+    along: str,
+    across: str,
+    read: Element,
+    packed: Element,
+) -> None:
+    """The panel at x0 element by element: an out-of-range element is read at the
+    clamped index `last` = count - 1 (a valid address) and replaced by zero."""
+    ty, size = packed.llvm, packed.size
+    panel = e.gep(dst, e.mul(x0, depth), ty)
+    with e.loop(0, depth, hint="p") as p:
+        row = e.gep(src, e.mul(p, along), read.llvm)
+        out = e.gep(panel, e.mul(p, width), ty)
+        for dx in range(width):
+            x = e.add(x0, dx)
+            inside = e.value(f"icmp slt i64 {x}, {count}")
+            clamped = e.value(f"select i1 {inside}, i64 {x}, i64 {last}")
+            loaded = _load_widened(e, e.gep(row, e.mul(clamped, across), read.llvm), read, packed)
+            value = e.value(f"select i1 {inside}, {ty} {loaded}, {ty} 0.0")
+            e.emit(f"store {ty} {value}, ptr {e.gep(out, dx, ty)}, align {size}")
+
+
+PACK_ROWS = 8  # source rows per pass of the unit-stride-across packing
 
 
 class Operand(Protocol):
