@@ -20,9 +20,12 @@ from xdsl.ir import Operation
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, RewritePattern
 
 
-def matched_type(pattern: RewritePattern) -> type | None:
-    """The op type (or union) an `op_type_rewrite_pattern` pattern matches, None for any
-    other pattern (one that checks the op itself)."""
+def matched_type(pattern: RewritePattern) -> type | tuple[type, ...] | None:
+    """The op type (or union) an `op_type_rewrite_pattern` pattern matches, or the tuple
+    of classes a pattern declares as its `matched_types`; None for any other pattern
+    (one that checks the op itself)."""
+    if (declared := getattr(pattern, "matched_types", None)) is not None:
+        return declared
     method = type(pattern).match_and_rewrite
     if getattr(method, "__qualname__", "") != "op_type_rewrite_pattern.<locals>.impl":
         return None

@@ -553,6 +553,24 @@ def test_type_dispatch_tries_only_the_patterns_of_the_ops_type_in_order():
     assert [op.name for op in fn.body.block.ops] == ["arith.constant", "arith.constant", "func.return"]
 
 
+def test_type_dispatch_reads_a_patterns_declared_classes():
+    """A pattern that checks the op itself may declare the classes it acts on
+    (`matched_types`): it is then tried on those only, like a typed pattern
+    (convert-xla-to-linalg's ElementwiseToGeneric, ~60 classes)."""
+    from xla_opt.lowering.pattern_dispatch import TypeDispatchApplier, matched_type
+    from xla_opt.lowering.xla_to_linalg.elementwise import SCALAR_ELEMENTWISE_OPS, ElementwiseToGeneric
+
+    class OnAddOrSub(RewritePattern):
+        matched_types = (arith.AddiOp, arith.SubiOp)
+
+        def match_and_rewrite(self, op, rewriter):
+            raise AssertionError(f"tried on {op.name}")
+
+    assert matched_type(ElementwiseToGeneric()) == SCALAR_ELEMENTWISE_OPS
+    applier = TypeDispatchApplier([OnAddOrSub()])
+    assert applier.patterns_for(arith.ConstantOp) == [] and len(applier.patterns_for(arith.SubiOp)) == 1
+
+
 # --------------------------------------------------------------------------------------
 # 12. op arguments told apart per class (xdsl_patches 14): xDSL's results and errors
 # --------------------------------------------------------------------------------------
