@@ -10,7 +10,11 @@ its last dimension j, its rows i), one input by {[b,] i, k} and the other by
 packing), a body `acc + lhs * rhs`, identity-layout memrefs, and M, N, K all >=
 MIN_EXTENT (below that the unrolled loops `linalg-block-rows` makes win). Its outs
 buffer holds the accumulator's initial value (a generic computes outs += ins product),
-so the call computes C += A @ B just the same: the zero fill before it is kept.
+so the call computes C += A @ B just the same; but where the op right before it fills
+that buffer with zeros (the dot's lowering), the fill goes and the call gets the
+OVERWRITE flag: C = A @ B, C's stale content never read (one pass over C saved, and
+the first depth slice's reads of it). That is the same result: 0 + s is s for every
+sum s the kernel produces (never -0.0: its accumulators start at +0.0).
 
 An f16 or bf16 dot is lowered (`convert-xla-to-linalg`) to an f32 accumulator buffer,
 a generic with the body `acc + extf(lhs) * extf(rhs)`, and a generic rounding the
@@ -23,8 +27,9 @@ The call passes bare pointers (`convert-to-llvm` turns each memref into one: the
 `llvm.bitcast` of a memref to `!llvm.ptr` becomes a bitcast of that pointer), the batch
 count (1 without a batch loop) and M, N, K, and the strides of A along b, i and k, of B
 along b, k and j and of C along b and i, as i64 constants (batch strides 0 without a
-batch loop). The module gets an external declaration of each kernel it calls; the JIT
-binds the symbols (`lowering/kernels/runtime.py`).
+batch loop), then the flags and a null bias pointer (no epilogue). The module gets an
+external declaration of each kernel it calls; the JIT binds the symbols
+(`lowering/kernels/runtime.py`).
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    FloatAttr,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -46,8 +52,8 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import SSAValue
-from xdsl.ir.affine import AffineDimExpr
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -57,7 +63,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.traits import SymbolTable
 from xla_opt.lowering.contractions import is_multiply_accumulate
-from xla_opt.lowering.kernels.gemm import BGEMM, DGEMM, HGEMM, SGEMM
+from xla_opt.lowering.kernels.gemm import BGEMM, DGEMM, HGEMM, OVERWRITE, SGEMM
 from xla_opt.lowering.llvm_types import PTR
 from xla_opt.lowering.xla_to_linalg.common import REDUCTION
 
@@ -189,6 +195,22 @@ def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
     )
 
 
+def is_zero_fill(op: Operation | None, buffer: SSAValue) -> bool:
+    """`op` is a generic writing 0.0 to every element of `buffer` (no inputs, one
+    identity-indexed output, a body yielding the constant): what the dot's lowering
+    initializes its accumulator with."""
+    if not isinstance(op, linalg.GenericOp) or op.inputs or tuple(op.outputs) != (buffer,):
+        return False
+    (indexing,) = op.indexing_maps.data
+    if indexing.data != AffineMap.identity(indexing.data.num_dims) or not op.body.block.ops:
+        return False
+    yielded = op.body.block.last_op
+    if not isinstance(yielded, linalg.YieldOp) or len(yielded.operands) != 1:
+        return False
+    zero = yielded.operands[0].owner
+    return isinstance(zero, arith.ConstantOp) and isinstance(zero.value, FloatAttr) and zero.value.value.data == 0.0
+
+
 class MatmulToKernel(RewritePattern):
     """A bufferized f32, f64, f16 or bf16 matrix product (see the module doc) ->
     `llvm.call @xla_opt_<s|d|h|b>gemm`."""
@@ -211,6 +233,8 @@ class MatmulToKernel(RewritePattern):
             new_ops.append(cast := llvm.BitcastOp(buffer, PTR))
             return cast.result
 
+        fill = op.prev_op
+        overwrite = is_zero_fill(fill, op.outputs[0])
         args = [
             *(constant(x) for x in (product.batch, product.m, product.n, product.k)),
             pointer(product.a),
@@ -219,16 +243,22 @@ class MatmulToKernel(RewritePattern):
             *(constant(x) for x in product.b_strides),
             pointer(op.outputs[0]),
             *(constant(x) for x in product.c_strides),
+            constant(OVERWRITE if overwrite else 0),
         ]
-        rewriter.replace(op, [*new_ops, llvm.CallOp(product.symbol, *args)], new_results=[])
+        new_ops.append(null := llvm.ZeroOp(result_types=[PTR]))
+        rewriter.replace(op, [*new_ops, llvm.CallOp(product.symbol, *args, null.res)], new_results=[])
+        if overwrite and fill is not None:
+            rewriter.erase_op(fill)
         self.used[product.symbol] = None
 
 
 def gemm_declaration(symbol: str) -> llvm.FuncOp:
     """`llvm.func @<symbol>(i64 batch, i64 M, i64 N, i64 K, ptr A, i64, i64, i64, ptr B,
-    i64, i64, i64, ptr C, i64, i64)`."""
+    i64, i64, i64, ptr C, i64, i64, i64 flags, ptr bias)`."""
     strided = [PTR, i64, i64, i64]
-    signature = llvm.LLVMFunctionType([i64, i64, i64, i64, *strided, *strided, PTR, i64, i64], llvm.LLVMVoidType())
+    signature = llvm.LLVMFunctionType(
+        [i64, i64, i64, i64, *strided, *strided, PTR, i64, i64, i64, PTR], llvm.LLVMVoidType()
+    )
     return llvm.FuncOp(symbol, signature, linkage=llvm.LinkageAttr("external"))
 
 

@@ -193,7 +193,8 @@ def test_kernel_shape_follows_cpu_features():
     assert shape_for("+avx2,-fma", F64) == SSE_F64
 
 
-GEMM_ARGS = [ctypes.c_int64] * 4 + [ctypes.c_void_p, *[ctypes.c_int64] * 3] * 2 + [ctypes.c_void_p, *[ctypes.c_int64] * 2]
+GEMM_ARGS = [ctypes.c_int64] * 4 + [ctypes.c_void_p, *[ctypes.c_int64] * 3] * 2 + [ctypes.c_void_p, *[ctypes.c_int64] * 3]
+GEMM_ARGS.append(ctypes.c_void_p)  # ..., C, ldc_batch, ldc, flags, bias
 
 
 @pytest.mark.parametrize("shape,dtype", [(SSE, F32), (SSE_F64, F64_)], ids=["f32", "f64"])
@@ -209,7 +210,7 @@ def test_sse_variant_computes_the_product(shape, dtype):
     m, k, n = 37, 300, 29
     a, b = small_ints(rng, (k, m), dtype), small_ints(rng, (k, n), dtype)  # a transposed
     c = np.ones((m, n), dtype)
-    gemm(1, m, n, k, a.ctypes.data, 0, 1, m, b.ctypes.data, 0, n, 1, c.ctypes.data, 0, n)
+    gemm(1, m, n, k, a.ctypes.data, 0, 1, m, b.ctypes.data, 0, n, 1, c.ctypes.data, 0, n, 0, None)
     np.testing.assert_array_equal(c, 1 + a.T.astype(np.float64) @ b.astype(np.float64))
 
 
@@ -271,7 +272,7 @@ def test_parallel_variant_splits_the_columns(shape, dtype):
             set_threads(count)
             a, b = small_ints(rng, (m, k), dtype), small_ints(rng, (n, k), dtype)  # b transposed
             c = np.ones((m, n), dtype)
-            gemm(1, m, n, k, a.ctypes.data, 0, k, 1, b.ctypes.data, 0, 1, k, c.ctypes.data, 0, n)
+            gemm(1, m, n, k, a.ctypes.data, 0, k, 1, b.ctypes.data, 0, 1, k, c.ctypes.data, 0, n, 0, None)
             np.testing.assert_array_equal(c, 1 + a.astype(np.float64) @ b.T.astype(np.float64))
     finally:
         set_threads(runtime.num_threads())
@@ -305,13 +306,74 @@ def test_parallel_variant_shares_packed_b(dtype):
         for count in (1, 2, 3):
             threads.set_num_threads(count)
             c = np.ones((m, n), dtype)
-            gemm(1, m, n, k, a.ctypes.data, 0, k, 1, b.ctypes.data, 0, n, 1, c.ctypes.data, 0, n)
+            gemm(1, m, n, k, a.ctypes.data, 0, k, 1, b.ctypes.data, 0, n, 1, c.ctypes.data, 0, n, 0, None)
             results.append(c)
     finally:
         threads.set_num_threads(runtime.num_threads())
     np.testing.assert_array_equal(results[0], expected)
     for c in results[1:]:
         np.testing.assert_array_equal(c, results[0])
+
+
+@pytest.mark.parametrize("dtype", [F32, F64_], ids=["f32", "f64"])
+@pytest.mark.parametrize("m,k,n", [(37, 300, 29), (130, 2 * 384 + 41, 97)], ids=lambda x: str(x))
+def test_flags_overwrite_bias_relu(dtype, m, k, n):
+    """The flags, called directly: OVERWRITE never reads C (NaN there does not leak in);
+    BIAS and RELU give max(A @ B + bias[j], 0) on the final sums only (several depth
+    slices: a ReLU after the first slice would lose the negative partial sums), on the
+    full and the edge tiles, single-thread (short and tall) and on 2 threads."""
+    from xla_opt.lowering.kernels import runtime
+    from xla_opt.lowering.kernels.gemm import BIAS, OVERWRITE, RELU
+
+    from xla_opt import threads
+    from xla_opt.jit import compile_llvm_ir
+
+    runtime.load_kernels()
+    parallel = threads.load()
+    shape = AVX2_FMA if dtype == F32 else AVX2_FMA_F64
+    symbol = SYMBOL if dtype == F32 else DGEMM.symbol
+    native = compile_llvm_ir(gemm_ir(shape, parallel).replace(f"@{symbol}(", "@xla_opt_gemm_flags_test("))
+    gemm = ctypes.CFUNCTYPE(None, *GEMM_ARGS)(native.address("xla_opt_gemm_flags_test"))
+    rng = np.random.default_rng(14)
+    a, b = small_ints(rng, (m, k), dtype), small_ints(rng, (k, n), dtype)
+    bias = small_ints(rng, (n,), dtype)
+    product = a.astype(np.float64) @ b.astype(np.float64)
+    expected = {
+        OVERWRITE: product,
+        OVERWRITE | BIAS: product + bias,
+        OVERWRITE | BIAS | RELU: np.maximum(product + bias, 0),
+        RELU: np.maximum(1 + product, 0),  # adds to C = 1 first
+    }
+    try:
+        for count in (1, 2) if parallel else (1,):
+            threads.set_num_threads(count)
+            for flags, want in expected.items():
+                c = np.full((m, n), np.nan if flags & OVERWRITE else 1, dtype)
+                operands = (a.ctypes.data, 0, k, 1, b.ctypes.data, 0, n, 1, c.ctypes.data, 0, n)
+                gemm(1, m, n, k, *operands, flags, bias.ctypes.data)
+                np.testing.assert_array_equal(c, want, err_msg=f"flags {flags}, {count} threads")
+    finally:
+        threads.set_num_threads(runtime.num_threads())
+
+
+def test_relu_flag_keeps_nan_and_positive_zero():
+    """RELU is XLA's maximum(x, 0): a NaN sum stays NaN, and a -0.0 one becomes +0.0."""
+    from xla_opt.lowering.kernels.gemm import BIAS, OVERWRITE, RELU
+
+    from xla_opt.jit import compile_llvm_ir
+
+    native = compile_llvm_ir(gemm_ir(AVX2_FMA).replace(f"@{SYMBOL}(", "@xla_opt_gemm_relu_test("))
+    gemm = ctypes.CFUNCTYPE(None, *GEMM_ARGS)(native.address("xla_opt_gemm_relu_test"))
+    m, k, n = 7, 40, 17  # an edge tile in both directions, beside a full one
+    a, b = np.zeros((m, k), F32), np.zeros((k, n), F32)
+    a[0, 0], b[0, 0] = np.nan, 1.0  # C[0, 0] NaN
+    bias = np.full(n, -0.0, F32)
+    bias[1] = -2.0  # max(-2, 0) is +0.0
+    c = np.full((m, n), np.nan, F32)
+    flags = OVERWRITE | BIAS | RELU
+    gemm(1, m, n, k, a.ctypes.data, 0, k, 1, b.ctypes.data, 0, n, 1, c.ctypes.data, 0, n, flags, bias.ctypes.data)
+    assert np.isnan(c[0, 0]) and np.isnan(c[0, 1:]).sum() == n - 1  # row 0: NaN * 0 = NaN
+    assert not np.isnan(c[1:]).any() and not np.signbit(c[1:]).any()
 
 
 def test_thread_count_from_environment(monkeypatch):
@@ -537,7 +599,7 @@ def test_half_sse_variant_widens_while_packing(name):
     m, k, n = 37, 300, 29
     a, b = rng.standard_normal((m, k)).astype(dtype), rng.standard_normal((n, k)).astype(dtype)
     c = np.ones((m, n), F32)
-    gemm(1, m, n, k, a.ctypes.data, 0, k, 1, b.ctypes.data, 0, 1, k, c.ctypes.data, 0, n)
+    gemm(1, m, n, k, a.ctypes.data, 0, k, 1, b.ctypes.data, 0, 1, k, c.ctypes.data, 0, n, 0, None)
     exact = a.astype(np.float64) @ b.T.astype(np.float64)
     bound = k * np.finfo(F32).eps * (np.abs(a.astype(np.float64)) @ np.abs(b.T.astype(np.float64)))
     assert np.all(np.abs(c.astype(np.float64) - 1 - exact) <= bound + np.finfo(F32).eps * np.abs(1 + exact))

@@ -2,10 +2,11 @@
 
 // A bufferized f32 matrix product with M, N, K >= 32 becomes a call of the GEMM
 // micro-kernel: the batch count (1), M, N, K, then each operand's pointer and strides
-// (A along b, i and k, B along b, k and j, C along b and i; the batch strides 0). The
-// fill before it stays (the kernel adds).
+// (A along b, i and k, B along b, k and j, C along b and i; the batch strides 0), the
+// flags and a null bias. The +0.0 fill right before it goes: the flags are OVERWRITE
+// (1), C = A @ B.
 // CHECK-LABEL: func.func @matmul
-// CHECK:         linalg.generic {{.*}} outs(%c : memref<40x48xf32>)
+// CHECK-NOT:     linalg.generic
 // CHECK:         %[[BATCH:.*]] = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    %[[M:.*]] = llvm.mlir.constant(40) : i64
 // CHECK-NEXT:    %[[N:.*]] = llvm.mlir.constant(48) : i64
@@ -21,7 +22,9 @@
 // CHECK-NEXT:    %[[C:.*]] = llvm.bitcast %c : memref<40x48xf32> to !llvm.ptr
 // CHECK-NEXT:    %[[CB:.*]] = llvm.mlir.constant(0) : i64
 // CHECK-NEXT:    %[[LDC:.*]] = llvm.mlir.constant(48) : i64
-// CHECK-NEXT:    llvm.call @xla_opt_sgemm(%[[BATCH]], %[[M]], %[[N]], %[[K]], %[[A]], %[[AB]], %[[AI]], %[[AK]], %[[B]], %[[BB]], %[[BK]], %[[BJ]], %[[C]], %[[CB]], %[[LDC]])
+// CHECK-NEXT:    %[[FLAGS:.*]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    %[[BIAS:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT:    llvm.call @xla_opt_sgemm(%[[BATCH]], %[[M]], %[[N]], %[[K]], %[[A]], %[[AB]], %[[AI]], %[[AK]], %[[B]], %[[BB]], %[[BK]], %[[BJ]], %[[C]], %[[CB]], %[[LDC]], %[[FLAGS]], %[[BIAS]])
 // CHECK-NOT:     linalg.generic
 // CHECK:         func.return
 func.func @matmul(%a: memref<40x33xf32>, %b: memref<33x48xf32>, %c: memref<40x48xf32>) {
@@ -39,7 +42,8 @@ func.func @matmul(%a: memref<40x33xf32>, %b: memref<33x48xf32>, %c: memref<40x48
   func.return
 }
 
-// Transposed operands (A stored k x i, B stored j x k) are strides of the packing.
+// Transposed operands (A stored k x i, B stored j x k) are strides of the packing;
+// without a fill before it, the kernel adds to C (flags 0).
 // CHECK-LABEL: func.func @transposed
 // CHECK:         %[[A:.*]] = llvm.bitcast %a : memref<33x40xf32> to !llvm.ptr
 // CHECK-NEXT:    %[[AB:.*]] = llvm.mlir.constant(0) : i64
@@ -49,7 +53,12 @@ func.func @matmul(%a: memref<40x33xf32>, %b: memref<33x48xf32>, %c: memref<40x48
 // CHECK-NEXT:    %[[BB:.*]] = llvm.mlir.constant(0) : i64
 // CHECK-NEXT:    %[[BK:.*]] = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    %[[BJ:.*]] = llvm.mlir.constant(33) : i64
-// CHECK:         llvm.call @xla_opt_sgemm
+// CHECK-NEXT:    llvm.bitcast %c
+// CHECK-NEXT:    llvm.mlir.constant(0) : i64
+// CHECK-NEXT:    llvm.mlir.constant(48) : i64
+// CHECK-NEXT:    %[[FLAGS:.*]] = llvm.mlir.constant(0) : i64
+// CHECK-NEXT:    %[[BIAS:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT:    llvm.call @xla_opt_sgemm({{.*}}, %[[FLAGS]], %[[BIAS]])
 func.func @transposed(%a: memref<33x40xf32>, %b: memref<48x33xf32>, %c: memref<40x48xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<33x40xf32>, memref<48x33xf32>) outs(%c : memref<40x48xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
@@ -90,5 +99,5 @@ func.func @not_taken(%a: memref<40x31xf32>, %b: memref<31x48xf32>, %c: memref<40
 }
 
 // The declaration, once per module.
-// CHECK:       llvm.func @xla_opt_sgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64)
+// CHECK:       llvm.func @xla_opt_sgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
 // CHECK-NOT:   llvm.func

@@ -5,7 +5,7 @@
 // elements, C's row stride); an f32 one in the same module calls the f32 GEMM, and
 // each kernel is declared once.
 // CHECK-LABEL: func.func @matmul
-// CHECK:         linalg.generic {{.*}} outs(%c : memref<40x48xf64>)
+// CHECK-NOT:     linalg.generic
 // CHECK:         %[[BATCH:.*]] = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    %[[M:.*]] = llvm.mlir.constant(40) : i64
 // CHECK-NEXT:    %[[N:.*]] = llvm.mlir.constant(48) : i64
@@ -21,7 +21,9 @@
 // CHECK-NEXT:    %[[C:.*]] = llvm.bitcast %c : memref<40x48xf64> to !llvm.ptr
 // CHECK-NEXT:    %[[CB:.*]] = llvm.mlir.constant(0) : i64
 // CHECK-NEXT:    %[[LDC:.*]] = llvm.mlir.constant(48) : i64
-// CHECK-NEXT:    llvm.call @xla_opt_dgemm(%[[BATCH]], %[[M]], %[[N]], %[[K]], %[[A]], %[[AB]], %[[AI]], %[[AK]], %[[B]], %[[BB]], %[[BK]], %[[BJ]], %[[C]], %[[CB]], %[[LDC]])
+// CHECK-NEXT:    %[[FLAGS:.*]] = llvm.mlir.constant({{0|1}}) : i64
+// CHECK-NEXT:    %[[BIAS:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT:    llvm.call @xla_opt_dgemm(%[[BATCH]], %[[M]], %[[N]], %[[K]], %[[A]], %[[AB]], %[[AI]], %[[AK]], %[[B]], %[[BB]], %[[BK]], %[[BJ]], %[[C]], %[[CB]], %[[LDC]], %[[FLAGS]], %[[BIAS]])
 // CHECK-NOT:     linalg.generic
 // CHECK:         llvm.call @xla_opt_sgemm
 // CHECK-NOT:     linalg.generic
@@ -73,7 +75,9 @@ func.func @matmul(%a: memref<33x40xf64>, %b: memref<33x48xf64>, %c: memref<40x48
 // CHECK-NEXT:    %[[C:.*]] = llvm.bitcast %c : memref<3x40x48xf64> to !llvm.ptr
 // CHECK-NEXT:    %[[CB:.*]] = llvm.mlir.constant(1920) : i64
 // CHECK-NEXT:    %[[LDC:.*]] = llvm.mlir.constant(48) : i64
-// CHECK-NEXT:    llvm.call @xla_opt_dgemm(%[[BATCH]], %[[M]], %[[N]], %[[K]], %[[A]], %[[AB]], %[[AI]], %[[AK]], %[[B]], %[[BB]], %[[BK]], %[[BJ]], %[[C]], %[[CB]], %[[LDC]])
+// CHECK-NEXT:    %[[FLAGS:.*]] = llvm.mlir.constant({{0|1}}) : i64
+// CHECK-NEXT:    %[[BIAS:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT:    llvm.call @xla_opt_dgemm(%[[BATCH]], %[[M]], %[[N]], %[[K]], %[[A]], %[[AB]], %[[AI]], %[[AK]], %[[B]], %[[BB]], %[[BK]], %[[BJ]], %[[C]], %[[CB]], %[[LDC]], %[[FLAGS]], %[[BIAS]])
 // CHECK-NOT:     linalg.generic
 // CHECK:         func.return
 func.func @batched(%a: memref<3x40x33xf64>, %b: memref<48x3x33xf64>, %c: memref<3x40x48xf64>) {
@@ -118,6 +122,6 @@ func.func @not_taken(%a: memref<40x31xf64>, %b: memref<31x48xf64>, %c: memref<40
 }
 
 // Each kernel declared once, in the order of first use.
-// CHECK:       llvm.func @xla_opt_dgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64)
-// CHECK-NEXT:  llvm.func @xla_opt_sgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64)
+// CHECK:       llvm.func @xla_opt_dgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
+// CHECK-NEXT:  llvm.func @xla_opt_sgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
 // CHECK-NOT:   llvm.func

@@ -2,14 +2,15 @@
 
 // An f16 or bf16 dot as the unfused lowering leaves it (operands widened in the body,
 // an f32 accumulator buffer, then one rounding generic) becomes a call of the GEMM that
-// widens while packing (xla_opt_hgemm, xla_opt_bgemm) into the f32 buffer; the fill
-// before it and the rounding after it stay.
+// widens while packing (xla_opt_hgemm, xla_opt_bgemm) into the f32 buffer, which it
+// overwrites (the fill before it goes: flags 1); the rounding after it stays.
 // CHECK-LABEL: func.func @f16
-// CHECK:         linalg.generic {{.*}} outs(%acc : memref<40x48xf32>)
+// CHECK-NOT:     linalg.generic
 // CHECK:         %[[A:.*]] = llvm.bitcast %a : memref<40x33xf16> to !llvm.ptr
 // CHECK:         %[[B:.*]] = llvm.bitcast %b : memref<33x48xf16> to !llvm.ptr
 // CHECK:         %[[C:.*]] = llvm.bitcast %acc : memref<40x48xf32> to !llvm.ptr
-// CHECK:         llvm.call @xla_opt_hgemm({{.*}}, %[[A]], {{.*}}, %[[B]], {{.*}}, %[[C]], {{.*}})
+// CHECK:         %[[FLAGS:.*]] = llvm.mlir.constant(1) : i64
+// CHECK:         llvm.call @xla_opt_hgemm({{.*}}, %[[A]], {{.*}}, %[[B]], {{.*}}, %[[C]], {{.*}}, %[[FLAGS]], {{.*}})
 // CHECK-NEXT:    linalg.generic {{.*}} ins(%acc : memref<40x48xf32>) outs(%out : memref<40x48xf16>)
 // CHECK:           arith.truncf {{.*}} : f32 to f16
 // CHECK:         func.return

@@ -161,6 +161,10 @@ class Emitter:
         less = self.value(f"icmp slt i64 {a}, {b}")
         return self.value(f"select i1 {less}, i64 {a}, i64 {b}")
 
+    def has(self, flags: str, bits: int) -> str:
+        """Whether any of `bits` is set in the i64 `flags` (an i1)."""
+        return self.value(f"icmp ne i64 {self.value(f'and i64 {flags}, {bits}')}, 0")
+
     def gep(self, base: str, offset: str | int, ty: str = "float") -> str:
         return self.value(f"getelementptr inbounds {ty}, ptr {base}, i64 {offset}", "p")
 
@@ -201,7 +205,9 @@ class Emitter:
 
 
 def _micro_kernel(s: KernelShape) -> str:
-    """C[0:m, 0:n] += Ap (kc x MR panel) @ Bp (kc x NR panel); m <= MR, n <= NR."""
+    """C[0:m, 0:n] += Ap (kc x MR panel) @ Bp (kc x NR panel); m <= MR, n <= NR; with
+    `%flags` (OVERWRITE, BIAS, RELU), C = instead of +=, then bias[j] (at %bias) added
+    and max(., 0) applied to the result."""
     e = Emitter()
     vec, ty, size = s.vector, s.element.llvm, s.element.size
     nv = s.nr // s.vw
@@ -238,15 +244,45 @@ def _micro_kernel(s: KernelShape) -> str:
     full_m = e.value(f"icmp eq i64 %m, {s.mr}")
     full_n = e.value(f"icmp eq i64 %n, {s.nr}")
     full = e.value(f"and i1 {full_m}, {full_n}")
+    overwrite, has_bias, relu = (e.has("%flags", bit) for bit in (OVERWRITE, BIAS, RELU))
+
+    def epilogue(value: str, bias_at: str, ty: str, lanes: int) -> str:
+        """`value` plus the bias where BIAS is set, then max(., 0) where RELU is (as
+        XLA's maximum: NaN stays NaN, -0 becomes +0): the bias is read from `bias_at`,
+        a valid address either way (the caller points it at C without a bias)."""
+        zero = "zeroinitializer" if lanes > 1 else "0.0"
+        bias = e.value(f"load {ty}, ptr {bias_at}, align {size}")
+        biased = e.value(f"select i1 {has_bias}, {ty} {e.value(f'fadd {ty} {value}, {bias}')}, {ty} {value}")
+        positive = e.value(f"fcmp ogt {ty} {biased}, {zero}")
+        nan = e.value(f"fcmp uno {ty} {biased}, {biased}")
+        mask = f"<{lanes} x i1>" if lanes > 1 else "i1"
+        keep = e.value(f"or {mask} {positive}, {nan}")
+        kept = e.value(f"select {mask} {keep}, {ty} {biased}, {ty} {zero}")
+        return e.value(f"select i1 {relu}, {ty} {kept}, {ty} {biased}")
+
     e.emit(f"br i1 {full}, label %full, label %edge")
-    e.label("full")
+    e.label("full")  # C tile = (C tile, unless OVERWRITE) + accumulators, then the epilogue
+    rows = [e.gep("%c", e.mul("%ldc", i), ty) for i in range(s.mr)]
+    sums = [[e.value(f"load {vec}, ptr {accs[i][v]}, align 32") for v in range(nv)] for i in range(s.mr)]
+    e.emit(f"br i1 {overwrite}, label %stored, label %accumulate")
+    e.label("accumulate")
+    added = [
+        [
+            e.value(f"fadd {vec} {e.value(f'load {vec}, ptr {e.gep(rows[i], v * s.vw, ty)}, align {size}')}, {sums[i][v]}")
+            for v in range(nv)
+        ]
+        for i in range(s.mr)
+    ]
+    e.emit("br label %stored")
+    e.label("stored")
+    values = [
+        [e.value(f"phi {vec} [{sums[i][v]}, %full], [{added[i][v]}, %accumulate]") for v in range(nv)]
+        for i in range(s.mr)
+    ]
     for i in range(s.mr):
-        c_row = e.gep("%c", e.mul("%ldc", i), ty)
         for v in range(nv):
-            at = e.gep(c_row, v * s.vw, ty)
-            acc = e.value(f"load {vec}, ptr {accs[i][v]}, align 32")
-            old = e.value(f"load {vec}, ptr {at}, align {size}")
-            e.emit(f"store {vec} {e.value(f'fadd {vec} {old}, {acc}')}, ptr {at}, align {size}")
+            result = epilogue(values[i][v], e.gep("%bias", v * s.vw, ty), vec, s.vw)
+            e.emit(f"store {vec} {result}, ptr {e.gep(rows[i], v * s.vw, ty)}, align {size}")
     e.emit("ret void")
     e.label("edge")  # the tile through `scratch`, then its valid m x n part into C
     for i in range(s.mr):
@@ -258,12 +294,13 @@ def _micro_kernel(s: KernelShape) -> str:
         s_row = e.gep(scratch, e.mul(r, s.nr), ty)
         with e.loop(0, "%n", hint="j") as j:
             at = e.gep(c_row, j, ty)
-            old = e.value(f"load {ty}, ptr {at}, align {size}")
+            old = e.value(f"load {ty}, ptr {at}, align {size}")  # unused (maybe garbage) under OVERWRITE
             part = e.value(f"load {ty}, ptr {e.gep(s_row, j, ty)}, align {size}")
-            e.emit(f"store {ty} {e.value(f'fadd {ty} {old}, {part}')}, ptr {at}, align {size}")
+            total = e.value(f"select i1 {overwrite}, {ty} {part}, {ty} {e.value(f'fadd {ty} {old}, {part}')}")
+            e.emit(f"store {ty} {epilogue(total, e.gep('%bias', j, ty), ty, 1)}, ptr {at}, align {size}")
     return e.function(
         f"internal void @{s.micro_kernel}(i64 %kc, ptr noalias %ap, ptr noalias %bp, ptr noalias %c, "
-        "i64 %ldc, i64 %m, i64 %n) noinline nounwind"
+        "i64 %ldc, i64 %m, i64 %n, i64 %flags, ptr %bias) noinline nounwind"
     )
 
 
@@ -458,7 +495,9 @@ class Strided:
 
 @dataclass(frozen=True)
 class Gemm:
-    """C[i, j] += sum_k A(k, i) B(k, j) for i < m, k < depth; C row-major, row stride ldc."""
+    """C[i, j] += sum_k A(k, i) B(k, j) for i < m, k < depth; C row-major, row stride ldc;
+    `flags` (an i64: OVERWRITE, BIAS, RELU) make it C = ... and add bias[j] (`bias`, a
+    pointer) and apply max(., 0) to each final element."""
 
     m: str
     depth: str
@@ -466,23 +505,43 @@ class Gemm:
     b: Operand
     c: str
     ldc: str
+    flags: str = "0"
+    bias: str = "null"
 
 
-def _micro_tiles(e: Emitter, s: KernelShape, g: Gemm, ap, bp, jc, nc, ic, mc, kc) -> None:
+# The flags of a GEMM call (the public `%flags` parameter, Gemm.flags):
+OVERWRITE = 1  # C = A @ B: C's initial content is not read (the caller's zero fill dropped)
+BIAS = 2  # then C[i, j] += bias[j] ...
+RELU = 4  # ... and C[i, j] = max(C[i, j], 0): the epilogue of `relu(x @ W + b)`
+
+
+def _micro_tiles(e: Emitter, s: KernelShape, g: Gemm, ap, bp, jc, nc, ic, mc, pc, kc) -> None:
     """The packed block's MR x NR tiles: each NR-column B panel (in L1) against every
-    MR-row A panel."""
+    MR-row A panel; OVERWRITE on the first depth slice (pc = 0) only, BIAS and RELU on
+    the last (each C element then has its final sum)."""
     ty = s.element.llvm
+    first = e.value(f"icmp eq i64 {pc}, 0")
+    last = e.value(f"icmp sge i64 {e.add(pc, kc)}, {g.depth}")
+    starting = e.value(f"and i64 {g.flags}, {OVERWRITE}")
+    finishing = e.value(f"and i64 {g.flags}, {BIAS | RELU}")
+    flags = e.value(
+        f"or i64 {e.value(f'select i1 {first}, i64 {starting}, i64 0')}, "
+        f"{e.value(f'select i1 {last}, i64 {finishing}, i64 0')}"
+    )
+    has_bias = e.has(flags, BIAS)
     with e.loop(0, nc, s.nr, hint="jr") as jr:
         n = e.min(s.nr, e.value(f"sub i64 {nc}, {jr}"))
         b_panel = e.gep(bp, e.mul(jr, kc), ty)
         c_cols = e.gep(g.c, e.add(jc, jr), ty)
+        bias_cols = e.value(f"getelementptr {ty}, ptr {g.bias}, i64 {e.add(jc, jr)}", "p")
         with e.loop(0, mc, s.mr, hint="ir") as ir:
             m = e.min(s.mr, e.value(f"sub i64 {mc}, {ir}"))
             a_panel = e.gep(ap, e.mul(ir, kc), ty)
             c_tile = e.gep(c_cols, e.mul(e.add(ic, ir), g.ldc), ty)
+            bias = e.value(f"select i1 {has_bias}, ptr {bias_cols}, ptr {c_tile}")  # C: read, never used
             e.emit(
                 f"call void @{s.micro_kernel}(i64 {kc}, ptr {a_panel}, ptr {b_panel}, ptr {c_tile}, "
-                f"i64 {g.ldc}, i64 {m}, i64 {n})"
+                f"i64 {g.ldc}, i64 {m}, i64 {n}, i64 {flags}, ptr {bias})"
             )
 
 
@@ -592,7 +651,7 @@ def blocked_loops(e: Emitter, s: KernelShape, g: Gemm, ap: str, bp: str, j0: str
         with e.loop(mine0, mine1, s.nc_l2, hint="jc") as jc:
             nc = e.min(s.nc_l2, e.value(f"sub i64 {mine1}, {jc}"))
             g.b.pack(e, bp, s.nr, jc, nc, pc, kc)
-            _micro_tiles(e, s, g, ap, bp, jc, nc, "0", g.m, kc)
+            _micro_tiles(e, s, g, ap, bp, jc, nc, "0", g.m, pc, kc)
     e.emit(f"br label %{done}")
     e.label(tall)
     shared = e.value(f"load ptr, ptr {team.slot(e, 3)}, align 8")
@@ -613,7 +672,7 @@ def blocked_loops(e: Emitter, s: KernelShape, g: Gemm, ap: str, bp: str, j0: str
             with e.loop(rows0, rows1, s.mc, hint="ic") as ic:
                 mc = e.min(s.mc, e.value(f"sub i64 {rows1}, {ic}"))
                 g.a.pack(e, ap, s.mr, ic, mc, pc, kc)
-                _micro_tiles(e, s, g, ap, block, jc, nc, ic, mc, kc)
+                _micro_tiles(e, s, g, ap, block, jc, nc, ic, mc, pc, kc)
     team.barrier(e)  # the next product's first slice reuses the first half
     e.emit(f"br label %{done}")
     e.label(done)
@@ -777,6 +836,7 @@ PARAMS = [
     ("ptr", "%A"), ("i64", "%lda_batch"), ("i64", "%lda_row"), ("i64", "%lda_col"),
     ("ptr", "%B"), ("i64", "%ldb_batch"), ("i64", "%ldb_row"), ("i64", "%ldb_col"),
     ("ptr", "%C"), ("i64", "%ldc_batch"), ("i64", "%ldc"),
+    ("i64", "%flags"), ("ptr", "%bias"),
 ]  # fmt: skip
 
 
@@ -793,7 +853,7 @@ def gemm_entry(read: Element, element: Element) -> Entry:
             c = e.gep("%C", e.mul(item, "%ldc_batch"), element.llvm)
             a = Strided(a_base, "%lda_col", "%lda_row", read, element)
             b = Strided(b_base, "%ldb_row", "%ldb_col", read, element)
-            blocked_loops(e, s, Gemm("%M", "%K", a, b, c, "%ldc"), ap, bp, "%j0", "%j1")
+            blocked_loops(e, s, Gemm("%M", "%K", a, b, c, "%ldc", "%flags", "%bias"), ap, bp, "%j0", "%j1")
         free_buffers(e, raws)
 
     work: Callable[[Emitter], str] = lambda e: e.mul(e.mul("%batch", "%M"), e.mul("%N", "%K"))
