@@ -51,6 +51,8 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
+    NameLoc,
+    NoneAttr,
     StringAttr,
     TensorType,
     UnitAttr,
@@ -221,15 +223,17 @@ class _ModuleConverter:
         if name not in self.defined:
             body = Block(arg_types=[t])
             c = _FunctionConverter(self, None)
-            c.block = body
+            c.block, c.location = body, NameLoc(StringAttr(name), NoneAttr())  # no source op: a name location
+            body.args[0].location = c.location
             c.emit(llvm.ReturnOp(emit(c, body.args[0])))
-            self.defined[name] = llvm.FuncOp(
+            self.defined[name] = fn = llvm.FuncOp(
                 name,
                 llvm.LLVMFunctionType([t], t),
                 linkage=llvm.LinkageAttr("internal"),
                 body=Region(body),
                 other_props={"passthrough": ArrayAttr([StringAttr("alwaysinline")])},
             )
+            fn.location = c.location
         return name
 
     def convert_global(self, op: memref.GlobalOp) -> llvm.GlobalOp:

@@ -603,3 +603,33 @@ def test_op_building_keeps_xdsls_argument_rules():
         llvm.FMulOp.build(operands=[x, y], result_types=[None])
     with pytest.raises(ValueError, match="Expected 2 operand, but got 1"):
         llvm.FMulOp.build(operands=[x], result_types=[f32])
+
+
+# --------------------------------------------------------------------------------------
+# 16. a tensor type's spelling parsed once (xdsl_patches 16)
+# --------------------------------------------------------------------------------------
+
+REPEATED_TYPES = """func.func @f(%a: tensor<4x3xf32>, %m: tensor<i1>) -> tensor<4x3xf32> {
+  %b = xla.add %a, %a : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  %c = xla.select %m, %b, %a : (tensor<i1>, tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  %d = xla.convert %c : (tensor<4x3xf32>) -> tensor<4x3xui8>
+  %e = xla.convert %d : (tensor<4x3xui8>) -> tensor<4x3xf32>
+  func.return %e : tensor<4x3xf32>
+}
+"""
+
+
+def test_repeated_tensor_types_are_parsed_once_and_read_the_same():
+    from xdsl.dialects.builtin import TensorType, f32
+
+    import xla_opt
+
+    module = xla_opt.optimize(REPEATED_TYPES, "")
+    types = [r.type for op in module.walk() for r in op.results if isinstance(r.type, TensorType)]
+    floats = [t for t in types if t.get_element_type() == f32 and t.get_shape() == (4, 3)]
+    assert len(floats) == 3 and all(t is floats[0] for t in floats)  # one object: a memo hit
+    assert str(xla_opt.optimize(str(module), "")) == str(module)
+    # after a hit the parser goes on at the next token: a bad type later is still located
+    bad = REPEATED_TYPES.replace("-> tensor<4x3xf32>\n  %d", "-> tensor<4x3xf33>\n  %d")
+    with pytest.raises(xla_opt.ProgramError, match=r"^<program>:3:\d+: error: "):
+        xla_opt.optimize(bad, "")

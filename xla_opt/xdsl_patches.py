@@ -84,6 +84,12 @@ Each fix is an upstream candidate; the list says what and why:
    keeps them. convert-to-llvm defines f32 `exp`/`tanh` once per module as internal
    `alwaysinline` functions (LLVM inlines each call before vectorizing the loop
    around it; without the attribute the definition is also an exported symbol).
+16. The parser reads a type token by token, building its shape list and attributes
+   each time: `tensor<8x8xf32>` costs ~0.2 ms, half of parsing a 2,000-op program in
+   which every op spells its types. A ranked tensor type of static or dynamic
+   dimensions and a plain element type (`tensor<8x?xf32>`, `tensor<i1>`) is looked
+   up by its spelling once parsed (types are immutable); any other type is parsed as
+   before.
 """
 
 from __future__ import annotations
@@ -147,6 +153,7 @@ def install() -> None:
     _install_cached_dense_arrays()
     _install_fast_op_arguments()
     _install_llvm_function_attributes()
+    _install_type_memo()
     _installed = True
 
 
@@ -916,3 +923,38 @@ def _keep_function_attributes(convert: ModuleType) -> None:
                 fn.attributes.add(attr.data)
 
     convert._declare_func = declare_with_attributes  # noqa: SLF001
+
+
+# --------------------------------------------------------------------------------------
+# 16. a tensor type's spelling parsed once
+# --------------------------------------------------------------------------------------
+
+# `tensor<` dims `x` element `>`, the element a plain integer or float name; the end
+# must not run on into a longer word (`tensor<4xf32>` is not read out of `tensor<4xf32>x`)
+_SIMPLE_TENSOR_TYPE = re.compile(r"tensor<(?:(?:[0-9]+|\?)x)*(?:[su]?i[0-9]+|f(?:16|32|64)|bf16|index)>(?![\w$.])")
+_TYPE_MEMO_SIZE = 4096
+
+
+def _install_type_memo() -> None:
+    original = AttrParser.parse_optional_type
+    memo: dict[str, Attribute] = {}
+
+    def parse_optional_type(self: AttrParser):  # type: ignore[no-untyped-def]
+        token = self._current_token  # noqa: SLF001
+        if token.text != "tensor":
+            return original(self)
+        content = self.lexer.input.content
+        match = _SIMPLE_TENSOR_TYPE.match(content, token.span.start)
+        if match is None:
+            return original(self)
+        if (known := memo.get(match.group())) is None:
+            known = original(self)
+            if len(memo) >= _TYPE_MEMO_SIZE:
+                memo.clear()
+            memo[match.group()] = known
+            return known
+        self.lexer.pos = match.end()
+        self._parser_state.current_token = self.lexer.lex()  # noqa: SLF001
+        return known
+
+    AttrParser.parse_optional_type = parse_optional_type  # type: ignore[method-assign]
