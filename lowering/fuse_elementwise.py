@@ -10,7 +10,13 @@ buffers: the memory traffic XLA's loop fusion saves.
 A producer is fused when its result has no other user, or when it only moves data
 (its body yields one of its inputs: a broadcast, transpose or slice), which costs
 nothing to recompute, or when it is cheap and every user can inline it (then it is
-computed in each of them and never stored). A producer that computes is fused only where the consumer reads
+computed in each of them and never stored). A producer that evaluates a transcendental
+function (a `math` op: exp, tanh, log...) and also feeds a reduction is instead computed
+once, in the reduction, which stores it as a second result for its other users
+(XLA's multi-output fusion; XLA never duplicates such "expensive" ops either):
+softmax's exp(x - max) is summed and stored in one pass, and the division then
+overwrites the stored values in place (its output buffer is the exp's), so the data
+is read twice and the exp computed once. A producer that computes is fused only where the consumer reads
 each of its elements once, i.e. the consumer's indexing map for it is a permutation of
 the consumer's loops (MLIR's elementwise-fusion rule): through a projection, such as a
 matmul's (i, k) operand, its body would run once per value of the missing loop (the
@@ -23,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import math, tensor
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block, Region, SSAValue
@@ -34,6 +41,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 
 PARALLEL = linalg.IteratorType.PARALLEL
 CHEAP_BODY_OPS = 4  # a producer this small is recomputed rather than stored and reread
@@ -78,6 +86,38 @@ def _only_moves_data(op: linalg.GenericOp) -> bool:
     )
 
 
+def _evaluates_math_function(op: linalg.GenericOp) -> bool:
+    return any(o.dialect_name() == math.Math.name for o in op.body.block.ops)
+
+
+def _multi_output_consumer(producer: linalg.GenericOp) -> linalg.GenericOp | None:
+    """The reduction that computes `producer` for all its users (module doc): the
+    producer evaluates a math function, exactly one of its users is a generic with a
+    reduction loop that reads it once (through one operand, a fusable map), and that
+    reduction comes before the other users in the same block, so its new result can
+    replace the producer's there."""
+    if not _evaluates_math_function(producer) or _only_moves_data(producer):
+        return None
+    uses = list(producer.res[0].uses)
+    reductions = [
+        use
+        for use in uses
+        if isinstance(use.operation, linalg.GenericOp)
+        and any(it.data != PARALLEL for it in use.operation.iterator_types.data)
+    ]
+    if len(reductions) != 1 or len(uses) < 2:
+        return None
+    consumer, k = reductions[0].operation, reductions[0].index
+    assert isinstance(consumer, linalg.GenericOp)
+    block = consumer.parent_block()
+    if k >= len(consumer.inputs) or not FuseProducerIntoConsumer.can_fuse(producer, consumer, k):
+        return None
+    others = [use.operation for use in uses if use.operation is not consumer]
+    if any(o.parent_block() is not block or not consumer.is_before_in_block(o) for o in others):
+        return None
+    return consumer
+
+
 def _duplicable(producer: linalg.GenericOp) -> bool:
     """A cheap producer (at most CHEAP_BODY_OPS ops) whose every user is a different
     generic that can inline it: inlined into all of them, its result never goes
@@ -85,6 +125,8 @@ def _duplicable(producer: linalg.GenericOp) -> bool:
     passes over the data instead of four)."""
     if sum(1 for _ in producer.body.block.ops) - 1 > CHEAP_BODY_OPS:
         return False
+    if _multi_output_consumer(producer) is not None:
+        return False  # computed once, in the reduction
     users = [use.operation for use in producer.res[0].uses]
     if len(set(users)) != len(users):
         return False  # one consumer reading it twice would compute it twice per element
@@ -104,6 +146,9 @@ class FuseProducerIntoConsumer(RewritePattern):
             producer = operand.owner
             if not isinstance(producer, linalg.GenericOp) or not _is_fusable_producer(producer):
                 continue
+            if _multi_output_consumer(producer) is consumer:
+                self.fuse_storing(producer, consumer, k, rewriter)
+                return
             moves_data = _only_moves_data(producer)
             if not (operand.has_one_use() or moves_data or _duplicable(producer)):
                 continue
@@ -144,7 +189,11 @@ class FuseProducerIntoConsumer(RewritePattern):
         k: int,
         new_maps: list[AffineMap],
         rewriter: PatternRewriter,
-    ) -> None:
+        stored: SSAValue | None = None,
+    ) -> linalg.GenericOp:
+        """Inline the producer as the consumer's k-th input; with `stored` (an init
+        tensor), the fused op also yields the produced value into it, as a last result
+        (its map is the last of `new_maps`)."""
         n_p_in = len(producer.inputs)
         new_inputs = [*consumer.inputs[:k], *producer.inputs, *consumer.inputs[k + 1 :]]
 
@@ -178,18 +227,84 @@ class FuseProducerIntoConsumer(RewritePattern):
         for op in list(c_block.ops):
             op.detach()
             block.add_op(op)
+        outputs = list(consumer.outputs)
+        if stored is not None:
+            outputs.append(stored)
+            block.insert_arg(stored.type.get_element_type(), len(block.args))  # type: ignore[attr-defined]
+            term = block.last_op
+            assert isinstance(term, linalg.YieldOp)
+            term.operands = (*term.operands, produced)
 
         fused = linalg.GenericOp(
             new_inputs,
-            list(consumer.outputs),
+            outputs,
             Region(block),
             [AffineMapAttr(m) for m in new_maps],
             consumer.iterator_types,
-            [r.type for r in consumer.res],
+            [o.type for o in outputs],
         )
-        rewriter.replace(consumer, fused)
+        rewriter.replace(consumer, fused, fused.res[: len(consumer.res)])
         if not producer.res[0].uses:
             rewriter.erase(producer)
+        return fused
+
+    def fuse_storing(
+        self, producer: linalg.GenericOp, consumer: linalg.GenericOp, k: int, rewriter: PatternRewriter
+    ) -> None:
+        """Multi-output fusion (module doc): the reduction computes the producer and
+        stores it, in the layout the reduction reads it (its k-th map), for the other
+        users; when only one reads them, element-wise, it writes its result over them."""
+        read_map = _maps(consumer)[k]
+        init = tensor.EmptyOp([], producer.res[0].type)
+        rewriter.insert(init, InsertPoint.before(consumer))
+        maps = [*self.fused_maps(producer, consumer, k), read_map]
+        fused = self.fuse(producer, consumer, k, maps, rewriter, stored=init.tensor)
+        values = fused.res[-1]
+        producer.res[0].replace_all_uses_with(values)
+        rewriter.erase(producer)
+        readers = {use.operation for use in values.uses}
+        if len(readers) == 1 and isinstance(last := readers.pop(), linalg.GenericOp):
+            _write_over_input(last, values, rewriter)
+
+
+def _write_over_input(op: linalg.GenericOp, values: SSAValue, rewriter: PatternRewriter) -> None:
+    """`op` (an element-wise generic, the only reader of `values`) writes its result
+    into `values`' tensor instead of a new one, when it reads `values` once, through
+    its output's map, and never reads its own `outs` (a `tensor.empty`): bufferization
+    then writes it in place, with no second buffer (of the result's size, allocated and
+    freed on every call)."""
+    if len(op.outputs) != 1 or op.outputs[0].type != values.type:
+        return
+    if not isinstance(op.outputs[0].owner, tensor.EmptyOp):
+        return
+    if any(it.data != PARALLEL for it in op.iterator_types.data):
+        return
+    maps = _maps(op)
+    indices = [i for i, v in enumerate(op.inputs) if v is values]
+    if len(indices) != 1 or maps[indices[0]] != maps[-1]:
+        return
+    k = indices[0]
+    args = op.body.block.args
+    if any(True for _ in args[-1].uses):
+        return
+    body = op.detach_region(op.body)
+    block = body.block
+    # the k-th input's argument becomes the output's: move its uses to the outs argument
+    block.args[k].replace_all_uses_with(block.args[-1])
+    block.erase_arg(block.args[k])
+    inputs = [v for i, v in enumerate(op.inputs) if i != k]
+    new = linalg.GenericOp(
+        inputs,
+        [values],
+        body,
+        [AffineMapAttr(m) for i, m in enumerate(maps) if i != k],
+        op.iterator_types,
+        [values.type],
+    )
+    empty = op.outputs[0].owner
+    rewriter.replace(op, new)
+    if not empty.results[0].uses:
+        rewriter.erase(empty)
 
 
 @dataclass(frozen=True)

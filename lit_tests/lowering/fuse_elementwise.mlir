@@ -85,22 +85,60 @@ func.func @not_into_a_projection(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>, %in
 
 // -----
 
-// A cheap producer read by two different consumers, each reading every element
-// once (softmax's exp feeding the row sum and the division), is computed inside
-// both and never stored.
-// CHECK-LABEL: func.func @duplicated_into_every_user
-// CHECK:         %[[S:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>)
-// CHECK:           math.exp
-// CHECK-NEXT:      arith.addf
-// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%x, %[[S]] : tensor<4x8xf32>, tensor<4xf32>)
-// CHECK:           math.exp
-// CHECK-NEXT:      arith.divf
-// CHECK-NOT:   linalg.generic
-func.func @duplicated_into_every_user(%x: tensor<4x8xf32>, %zeros: tensor<4xf32>) -> tensor<4x8xf32> {
+// A producer that evaluates a math function (softmax's exp) and feeds a reduction
+// and another user is computed once, in the reduction, which also stores it (a
+// second result, XLA's multi-output fusion); the division, its last reader, then
+// writes over the stored values (they are its outs: bufferized in place).
+// CHECK-LABEL: func.func @stored_by_the_reduction
+// CHECK:         %[[S:.*]], %[[E:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%zeros, %{{.*}} : tensor<4xf32>, tensor<4x8xf32>)
+// CHECK-NEXT:    ^{{.*}}(%[[A:.*]]: f32, %[[ACC:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[R:.*]] = math.exp %[[A]] : f32
+// CHECK-NEXT:      %[[T:.*]] = arith.addf %[[ACC]], %[[R]] : f32
+// CHECK-NEXT:      linalg.yield %[[T]], %[[R]] : f32, f32
+// CHECK:         %[[Y:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[S]] : tensor<4xf32>) outs(%[[E]] : tensor<4x8xf32>)
+// CHECK-NEXT:    ^{{.*}}(%[[B:.*]]: f32, %[[O:.*]]: f32):
+// CHECK-NEXT:      %[[D:.*]] = arith.divf %[[O]], %[[B]] : f32
+// CHECK-NEXT:      linalg.yield %[[D]] : f32
+// CHECK:         func.return %[[Y]]
+// CHECK-NOT:     math.exp
+func.func @stored_by_the_reduction(%x: tensor<4x8xf32>, %zeros: tensor<4xf32>) -> tensor<4x8xf32> {
   %0 = tensor.empty() : tensor<4x8xf32>
   %e = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%0 : tensor<4x8xf32>) {
   ^bb0(%a: f32, %o: f32):
     %r = math.exp %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%e : tensor<4x8xf32>) outs(%zeros : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %1 = tensor.empty() : tensor<4x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%e, %sum : tensor<4x8xf32>, tensor<4xf32>) outs(%1 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.divf %a, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<4x8xf32>
+  func.return %y : tensor<4x8xf32>
+}
+
+// -----
+
+// A cheap producer with no math function (x * x) read by a reduction and by
+// another generic is computed inside both and never stored.
+// CHECK-LABEL: func.func @duplicated_into_every_user
+// CHECK:         %[[S:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%x, %x : tensor<4x8xf32>, tensor<4x8xf32>) outs(%zeros : tensor<4xf32>)
+// CHECK:           arith.mulf
+// CHECK-NEXT:      arith.addf
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%x, %x, %[[S]] : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>)
+// CHECK:           arith.mulf
+// CHECK-NEXT:      arith.divf
+// CHECK-NOT:   linalg.generic
+func.func @duplicated_into_every_user(%x: tensor<4x8xf32>, %zeros: tensor<4xf32>) -> tensor<4x8xf32> {
+  %0 = tensor.empty() : tensor<4x8xf32>
+  %e = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %x : tensor<4x8xf32>, tensor<4x8xf32>) outs(%0 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
     linalg.yield %r : f32
   } -> tensor<4x8xf32>
   %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%e : tensor<4x8xf32>) outs(%zeros : tensor<4xf32>) {
