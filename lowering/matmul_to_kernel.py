@@ -16,6 +16,13 @@ OVERWRITE flag: C = A @ B, C's stale content never read (one pass over C saved, 
 the first depth slice's reads of it). That is the same result: 0 + s is s for every
 sum s the kernel produces (never -0.0: its accumulators start at +0.0).
 
+With that fill gone, an element-wise generic right after the product (constants
+aside) that reads its result and a bias vector and writes another buffer,
+`out[i, j] = C[i, j] + bias[j]`, optionally followed by XLA's maximum with +0.0
+(`relu(x @ W + b)`), fuses into the call as its epilogue (the BIAS and RELU flags):
+the kernel writes `out` directly, in its C update after the last depth slice, and the
+generic, C's buffer and its dealloc go (two passes over C saved).
+
 An f16 or bf16 dot is lowered (`convert-xla-to-linalg`) to an f32 accumulator buffer,
 a generic with the body `acc + extf(lhs) * extf(rhs)`, and a generic rounding the
 accumulator once to the result type. Such a generic (both inputs f16 or both bf16,
@@ -34,12 +41,14 @@ external declaration of each kernel it calls; the JIT binds the symbols
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, llvm
+from xdsl.dialects import arith, func, llvm, memref
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -52,7 +61,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -63,7 +72,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.traits import SymbolTable
 from xla_opt.lowering.contractions import is_multiply_accumulate
-from xla_opt.lowering.kernels.gemm import BGEMM, DGEMM, HGEMM, OVERWRITE, SGEMM
+from xla_opt.lowering.kernels.gemm import BGEMM, BIAS, DGEMM, HGEMM, OVERWRITE, RELU, SGEMM
 from xla_opt.lowering.llvm_types import PTR
 from xla_opt.lowering.xla_to_linalg.common import REDUCTION
 
@@ -211,6 +220,114 @@ def is_zero_fill(op: Operation | None, buffer: SSAValue) -> bool:
     return isinstance(zero, arith.ConstantOp) and isinstance(zero.value, FloatAttr) and zero.value.value.data == 0.0
 
 
+@dataclass(frozen=True)
+class Epilogue:
+    """The element-wise generic `op` after a product, as the kernel's epilogue: it writes
+    `out[i, j] = C[i, j] + bias[j]`, then max(., +0.0) if `relu`."""
+
+    op: linalg.GenericOp
+    out: SSAValue
+    bias: SSAValue
+    relu: bool
+
+
+def _is_positive_zero(value: SSAValue) -> bool:
+    """`value` is the constant +0.0: an arith.constant, or a 0-d memref.get_global of a
+    constant global holding it."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp):
+        attr = owner.value
+    elif isinstance(owner, memref.GetGlobalOp):
+        module = owner.get_toplevel_object()
+        found = SymbolTable.lookup_symbol(module, owner.name_) if isinstance(module, ModuleOp) else None
+        if not isinstance(found, memref.GlobalOp) or found.constant is None:
+            return False
+        initial = found.initial_value
+        if not isinstance(initial, DenseIntOrFPElementsAttr) or len(initial.get_values()) != 1:
+            return False
+        attr = FloatAttr(initial.get_values()[0], initial.get_element_type())
+    else:
+        return False
+    return isinstance(attr, FloatAttr) and attr.value.data == 0.0 and math.copysign(1.0, attr.value.data) > 0
+
+
+def _relu_of(total: SSAValue, ops: list[Operation], zero: SSAValue | None) -> SSAValue | None:
+    """The result of `ops` if they are XLA's maximum(total, +0.0) as its lowering spells
+    it (`select(total > 0 or isnan(total), total, 0)`), else None; `zero` the block
+    argument holding a +0.0 scalar input, if any."""
+    if len(ops) != 4:
+        return None
+    above, nan, either, chosen = ops
+    predicates = arith.CMPF_COMPARISON_OPERATIONS
+
+    def is_zero(v: SSAValue) -> bool:
+        return v is zero if zero is not None else _is_positive_zero(v)
+
+    if not (
+        isinstance(above, arith.CmpfOp)
+        and predicates[above.predicate.value.data] == "ogt"
+        and above.lhs is total
+        and is_zero(above.rhs)
+        and isinstance(nan, arith.CmpfOp)
+        and predicates[nan.predicate.value.data] == "uno"
+        and nan.lhs is total
+        and nan.rhs is total
+        and isinstance(either, arith.OrIOp)
+        and {either.lhs, either.rhs} == {above.result, nan.result}
+        and isinstance(chosen, arith.SelectOp)
+        and chosen.cond is either.result
+        and chosen.lhs is total
+        and is_zero(chosen.rhs)
+    ):
+        return None
+    return chosen.result
+
+
+def epilogue_of(product: KernelMatmul, c: SSAValue, op: Operation | None) -> Epilogue | None:
+    """`op` as the epilogue of the unbatched product `product` into the buffer `c`
+    (see the module doc): identity-indexed C and out of the same shape, the bias
+    indexed by the column, an optional 0-d +0.0 input, a body computing C + bias
+    (either order) then optionally the maximum with +0.0, the out value unread; out
+    a buffer of its own (an argument or an allocation, neither A nor B)."""
+    if product.batch != 1 or not isinstance(op, linalg.GenericOp) or len(op.outputs) != 1:
+        return None
+    out = op.outputs[0]
+    c_type = c.type
+    owner = out.owner
+    own_buffer = isinstance(owner, memref.AllocOp | memref.AllocaOp) or (
+        isinstance(owner, Block) and isinstance(owner.parent_op(), func.FuncOp)
+    )
+    if out.type != c_type or not own_buffer or out in (product.a, product.b, c):
+        return None
+    maps = [m.data for m in op.indexing_maps.data]
+    identity = AffineMap.identity(2)
+    column = AffineMap(2, 0, (AffineDimExpr(1),))
+    args = op.body.block.args
+    roles: dict[str, SSAValue] = {}
+    for value, indexing, arg in zip(op.inputs, maps, args, strict=False):
+        shape = value.type.get_shape() if isinstance(value.type, MemRefType) else None
+        if value is c and indexing == identity and "c" not in roles:
+            roles["c"] = arg
+        elif indexing == column and shape == (product.n,) and "bias" not in roles:
+            roles["bias"], bias = arg, value
+        elif indexing == AffineMap(2, 0, ()) and shape == () and _is_positive_zero(value) and "zero" not in roles:
+            roles["zero"] = arg
+        else:
+            return None
+    if maps[-1] != identity or {"c", "bias"} - set(roles) or args[-1].uses:
+        return None
+    body = list(op.body.block.ops)
+    total = body[0]
+    if not (
+        isinstance(total, arith.AddfOp) and {total.lhs, total.rhs} == {roles["c"], roles["bias"]}
+    ) or not isinstance(body[-1], linalg.YieldOp):
+        return None
+    result = total.result if len(body) == 2 else _relu_of(total.result, body[1:-1], roles.get("zero"))
+    if result is None or tuple(body[-1].operands) != (result,):
+        return None
+    return Epilogue(op, out, bias, relu=len(body) > 2)
+
+
 class MatmulToKernel(RewritePattern):
     """A bufferized f32, f64, f16 or bf16 matrix product (see the module doc) ->
     `llvm.call @xla_opt_<s|d|h|b>gemm`."""
@@ -234,22 +351,49 @@ class MatmulToKernel(RewritePattern):
             return cast.result
 
         fill = op.prev_op
-        overwrite = is_zero_fill(fill, op.outputs[0])
+        c = op.outputs[0]
+        overwrite = is_zero_fill(fill, c)
+        following = op.next_op
+        while isinstance(following, memref.GetGlobalOp | arith.ConstantOp):  # the epilogue's constants
+            following = following.next_op
+        epilogue = epilogue_of(product, c, following) if overwrite else None
+        flags = OVERWRITE if overwrite else 0
+        if epilogue is not None:
+            flags |= BIAS | (RELU if epilogue.relu else 0)
         args = [
             *(constant(x) for x in (product.batch, product.m, product.n, product.k)),
             pointer(product.a),
             *(constant(x) for x in product.a_strides),
             pointer(product.b),
             *(constant(x) for x in product.b_strides),
-            pointer(op.outputs[0]),
+            pointer(c if epilogue is None else epilogue.out),
             *(constant(x) for x in product.c_strides),
-            constant(OVERWRITE if overwrite else 0),
+            constant(flags),
         ]
-        new_ops.append(null := llvm.ZeroOp(result_types=[PTR]))
-        rewriter.replace(op, [*new_ops, llvm.CallOp(product.symbol, *args, null.res)], new_results=[])
+        if epilogue is None:
+            new_ops.append(bias := llvm.ZeroOp(result_types=[PTR]))
+            args.append(bias.res)
+        else:
+            args.append(pointer(epilogue.bias))
+        rewriter.replace(op, [*new_ops, llvm.CallOp(product.symbol, *args)], new_results=[])
         if overwrite and fill is not None:
-            rewriter.erase_op(fill)
+            rewriter.erase(fill)
+        if epilogue is not None:
+            rewriter.erase(epilogue.op)
+            _drop_if_unused(c, rewriter)
         self.used[product.symbol] = None
+
+
+def _drop_if_unused(buffer: SSAValue, rewriter: PatternRewriter) -> None:
+    """Erase `buffer`'s allocation if its dealloc is all that still uses it."""
+    allocation = buffer.owner
+    if not isinstance(allocation, memref.AllocOp) or not all(
+        isinstance(use.operation, memref.DeallocOp) for use in buffer.uses
+    ):
+        return
+    for use in list(buffer.uses):
+        rewriter.erase(use.operation)
+    rewriter.erase(allocation)
 
 
 def gemm_declaration(symbol: str) -> llvm.FuncOp:

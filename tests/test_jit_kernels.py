@@ -376,6 +376,53 @@ def test_relu_flag_keeps_nan_and_positive_zero():
     assert not np.isnan(c[1:]).any() and not np.signbit(c[1:]).any()
 
 
+def dense_layer(m: int, k: int, n: int, activation: str, dtype=F32) -> str:
+    """`dot(x, w) + b`, then `maximum(., c)` for activation "relu" (c = +0.0) or
+    "max1" (c = 1.0, not a ReLU), as bench.py's mlp spells it."""
+    x, w, b, y = t((m, k), dtype), t((k, n), dtype), t((n,), dtype), t((m, n), dtype)
+    scalar = t((), dtype)
+    floor = {"relu": "0.0", "max1": "1.0"}.get(activation)
+    lines = [
+        f"func.func @main(%x: {x}, %w: {w}, %b: {b}) -> {y} {{",
+        f"  %0 = xla.dot %x, %w : ({x}, {w}) -> {y}",
+        f"  %1 = xla.add %0, %b, broadcast_dimensions = [1] : ({y}, {b}) -> {y}",
+    ]
+    result = "%1"
+    if floor is not None:
+        lines += [
+            f"  %c = xla.constant dense<{floor}> : {scalar}",
+            f"  %2 = xla.maximum %1, %c : ({y}, {scalar}) -> {y}",
+        ]
+        result = "%2"
+    return "\n".join([*lines, f"  func.return {result} : {y}", "}"])
+
+
+@pytest.mark.parametrize("activation", ["none", "relu", "max1"])
+@pytest.mark.parametrize("m,k,n", [(70, 40, 100), (130, 2 * 384 + 41, 97)], ids=lambda x: str(x))
+@pytest.mark.parametrize("dtype", [F32, F64_], ids=["f32", "f64"])
+def test_bias_relu_epilogue(m, k, n, activation, dtype, gemm_threads):
+    """`relu(x @ w + b)` and `x @ w + b`: the bias add and the ReLU fuse into the GEMM
+    call (BIAS, RELU: no loop is left in the function), a maximum with 1.0 does not;
+    exact on 1 and 2 threads (NaN and -0.0 included: the interpreter's bits)."""
+    rng = np.random.default_rng(m + k + n)
+    x, w, b = small_ints(rng, (m, k), dtype), small_ints(rng, (k, n), dtype), small_ints(rng, (n,), dtype)
+    x[0, :] = 0.0  # a row of zero products: 0 + b, relu(-b) = +0.0 ...
+    x[1, 0] = np.nan  # ... and a row of NaNs
+    program = dense_layer(m, k, n, activation, dtype)
+    ir = llvm_ir_of(program)
+    symbol = SYMBOL if dtype == F32 else DGEMM.symbol
+    assert symbol in ir
+    main = ir[ir.index('define void @"main"(') :]
+    main = main[: main.index("\n}\n")]
+    assert ("br " in main) == (activation == "max1")  # the unfused epilogue's loops
+    expected = xla_opt.run(program, x, w, b, backend="interpreter")[0]
+    for threads in (1, 2):
+        gemm_threads(threads)
+        got = xla_opt.run(program, x, w, b, backend="jit")[0]
+        np.testing.assert_array_equal(got, expected)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))
+
+
 def test_thread_count_from_environment(monkeypatch):
     from xla_opt.lowering.kernels.runtime import num_threads
 

@@ -98,6 +98,108 @@ func.func @not_taken(%a: memref<40x31xf32>, %b: memref<31x48xf32>, %c: memref<40
   func.return
 }
 
+// The epilogue: with the fill gone, `out = max(C + bias[j], 0)` right after the product
+// (the scalar's get_global aside) fuses into the call: it writes %out directly with
+// the flags OVERWRITE | BIAS | RELU (7) and the bias pointer; the generic, C's buffer
+// and its dealloc go.
+// CHECK-LABEL: func.func @bias_relu
+// CHECK-NOT:     memref.alloc
+// CHECK:         %[[OUT:.*]] = llvm.bitcast %out : memref<40x48xf32> to !llvm.ptr
+// CHECK-NEXT:    llvm.mlir.constant(0) : i64
+// CHECK-NEXT:    llvm.mlir.constant(48) : i64
+// CHECK-NEXT:    %[[FLAGS:.*]] = llvm.mlir.constant(7) : i64
+// CHECK-NEXT:    %[[BIAS:.*]] = llvm.bitcast %bias : memref<48xf32> to !llvm.ptr
+// CHECK-NEXT:    llvm.call @xla_opt_sgemm({{.*}}, %[[OUT]], {{.*}}, %[[FLAGS]], %[[BIAS]])
+// CHECK-NEXT:    memref.get_global
+// CHECK-NEXT:    func.return
+"memref.global"() <{sym_name = "zero", type = memref<f32>, initial_value = dense<0.000000e+00> : tensor<f32>, sym_visibility = "private", constant}> : () -> ()
+func.func @bias_relu(%a: memref<40x33xf32>, %b: memref<33x48xf32>, %bias: memref<48xf32>, %out: memref<40x48xf32>) {
+  %c = memref.alloc() : memref<40x48xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%c : memref<40x48xf32>) {
+  ^bb0(%o: f32):
+    %zero = arith.constant 0.000000e+00 : f32
+    linalg.yield %zero : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<40x33xf32>, memref<33x48xf32>) outs(%c : memref<40x48xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  }
+  %z = memref.get_global @zero : memref<f32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c, %bias, %z : memref<40x48xf32>, memref<48xf32>, memref<f32>) outs(%out : memref<40x48xf32>) {
+  ^bb0(%v: f32, %w: f32, %f: f32, %o: f32):
+    %sum = arith.addf %v, %w : f32
+    %above = arith.cmpf ogt, %sum, %f : f32
+    %nan = arith.cmpf uno, %sum, %sum : f32
+    %either = arith.ori %above, %nan : i1
+    %r = arith.select %either, %sum, %f : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %c : memref<40x48xf32>
+  func.return
+}
+
+// Not an epilogue: a maximum with 1.0 (the product only overwrites C, flags 1; the
+// generic stays), and an add of a second matrix (not a bias vector).
+// CHECK-LABEL: func.func @not_epilogues
+// CHECK:         llvm.bitcast %c : memref<40x48xf32> to !llvm.ptr
+// CHECK-NEXT:    llvm.mlir.constant(0) : i64
+// CHECK-NEXT:    llvm.mlir.constant(48) : i64
+// CHECK-NEXT:    llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    llvm.mlir.zero
+// CHECK-NEXT:    llvm.call @xla_opt_sgemm
+// CHECK-NEXT:    linalg.generic
+// CHECK:         llvm.bitcast %c : memref<40x48xf32> to !llvm.ptr
+// CHECK-NEXT:    llvm.mlir.constant(0) : i64
+// CHECK-NEXT:    llvm.mlir.constant(48) : i64
+// CHECK-NEXT:    llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    llvm.mlir.zero
+// CHECK-NEXT:    llvm.call @xla_opt_sgemm
+// CHECK-NEXT:    linalg.generic
+func.func @not_epilogues(%a: memref<40x33xf32>, %b: memref<33x48xf32>, %bias: memref<48xf32>, %m: memref<40x48xf32>, %out: memref<40x48xf32>, %out2: memref<40x48xf32>) {
+  %c = memref.alloc() : memref<40x48xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%c : memref<40x48xf32>) {
+  ^bb0(%o: f32):
+    %zero = arith.constant 0.000000e+00 : f32
+    linalg.yield %zero : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<40x33xf32>, memref<33x48xf32>) outs(%c : memref<40x48xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<40x48xf32>, memref<48xf32>) outs(%out : memref<40x48xf32>) {
+  ^bb0(%v: f32, %w: f32, %o: f32):
+    %one = arith.constant 1.000000e+00 : f32
+    %sum = arith.addf %v, %w : f32
+    %above = arith.cmpf ogt, %sum, %one : f32
+    %nan = arith.cmpf uno, %sum, %sum : f32
+    %either = arith.ori %above, %nan : i1
+    %r = arith.select %either, %sum, %one : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%c : memref<40x48xf32>) {
+  ^bb0(%o: f32):
+    %zero = arith.constant 0.000000e+00 : f32
+    linalg.yield %zero : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<40x33xf32>, memref<33x48xf32>) outs(%c : memref<40x48xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c, %m : memref<40x48xf32>, memref<40x48xf32>) outs(%out2 : memref<40x48xf32>) {
+  ^bb0(%v: f32, %w: f32, %o: f32):
+    %sum = arith.addf %v, %w : f32
+    linalg.yield %sum : f32
+  }
+  memref.dealloc %c : memref<40x48xf32>
+  func.return
+}
+
 // The declaration, once per module.
 // CHECK:       llvm.func @xla_opt_sgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
 // CHECK-NOT:   llvm.func
