@@ -4,7 +4,7 @@ its f64 twin `xla_opt_dgemm` and narrow-operand variants from the same generator
     void xla_opt_sgemm(i64 batch, i64 M, i64 N, i64 K,
                        float* A, i64 lda_batch, i64 lda_row, i64 lda_col,
                        float* B, i64 ldb_batch, i64 ldb_row, i64 ldb_col,
-                       float* C, i64 ldc_batch, i64 ldc)
+                       float* C, i64 ldc_batch, i64 ldc, i64 flags, float* bias)
 
 `xla_opt_dgemm` takes double* A, B and C; `xla_opt_hgemm` (f16) and `xla_opt_bgemm`
 (bf16, as its 16 bits) take narrow A and B and a float* C: the packing widens each
@@ -14,8 +14,10 @@ does; rounding C to the narrow type is the caller's).
 computes C += A @ B for each of `batch` products: A[i, k] of product b is
 A[b * lda_batch + i * lda_row + k * lda_col], B[k, j] is B[b * ldb_batch + k * ldb_row +
 j * ldb_col] (so any layout of an operand, transposed or not, is strides: the packing
-absorbs it), C[i, j] is C[b * ldc_batch + i * ldc + j]. The caller zero-fills C for
-C = A @ B (a linalg matmul's outs are its initial value).
+absorbs it), C[i, j] is C[b * ldc_batch + i * ldc + j]. With the flag OVERWRITE it
+computes C = A @ B instead (C is never read); BIAS then adds bias[j] and RELU applies
+max(., 0) to each element's final sum, in the micro-kernel's C update (the epilogue
+of `relu(x @ W + b)`; `bias` is read only under BIAS).
 
 BLIS's blocking (Goto & van de Geijn): for each NC-column block of B, for each
 KC-deep slice, B[pc:pc+KC, jc:jc+NC] is packed into NR-column panels (each panel
@@ -24,7 +26,12 @@ into MR-row panels (KC x MR, column after column). Both are zero-padded at the e
 so the MR x NR micro-kernel always runs full: it keeps MR x NR/VW vector accumulators
 in registers and, per k, loads NR packed B values, broadcasts MR packed A values and
 does MR x NR/VW fused multiply-adds. A full tile is added to C directly; an edge tile
-goes through an MR x NR temporary of which only the valid part is added.
+goes through an MR x NR temporary of which only the valid part is added. Full panels
+of the common layouts pack as vector copies or in-register transposes (`_pack`).
+
+On several threads (libgomp), a product taller than MC shares each packed B block and
+splits its rows (BLIS's ic loop: no panel packed twice, a barrier per depth slice);
+a shorter one splits its columns (`blocked_loops`).
 
 The shape follows the host and the element type (`Element`): AVX2 + FMA (16 ymm
 registers) takes a 6 x 16 tile of `<8 x float>` or a 6 x 8 tile of `<4 x double>` (12
@@ -33,8 +40,8 @@ accumulators, 2 B vectors, 1 broadcast); otherwise a 4 x 8 tile of `<4 x float>`
 
 The blocking loop, the micro-kernel and the threading serve every entry of the library
 (`Entry`: this GEMM, the convolution of `conv.py`): an entry says how its operands are
-packed (`Strided` here, the convolution's im2col windows there) and which parameter the
-threads split; `library_ir` puts the entries in one module.
+packed (`Strided` here, the convolution's im2col windows there) and which parameter
+counts the columns; `library_ir` puts the entries in one module.
 """
 
 from __future__ import annotations
@@ -51,6 +58,7 @@ from xla_opt.threads import (
 SYMBOL = "xla_opt_sgemm"
 PARALLEL_MIN_WORK = 1 << 21  # multiply-adds (~100 us single-thread) before going parallel
 ALIGNMENT = 64
+PACK_ROWS = 8  # source rows per pass of the unit-stride-across packing (`_pack`)
 
 
 @dataclass(frozen=True)
@@ -450,9 +458,6 @@ def _pack_panel(
             e.emit(f"store {ty} {value}, ptr {e.gep(out, dx, ty)}, align {size}")
 
 
-PACK_ROWS = 8  # source rows per pass of the unit-stride-across packing
-
-
 class Operand(Protocol):
     """One operand of C += A @ B as its packing routine reads it: element (p, x), p along
     the depth K, x along M (of A) or N (of B)."""
@@ -748,11 +753,12 @@ def _params(params: Params, values: dict[str, str] | None = None, noalias: bool 
 @dataclass(frozen=True)
 class Entry:
     """A public function of the library on the shared blocking: its symbol and parameters,
-    the parameter counting the columns that the threads split (whole NR-wide ranges),
-    its multiply-adds (`work`, against PARALLEL_MIN_WORK), its single-thread body for
-    the columns [%j0, %j1) (`serial`, which allocates its own packing buffers) and
-    the declarations it needs beyond the GEMM's; `element`, the type its micro-kernel
-    computes in, picks its kernel shape."""
+    the parameter counting the columns, its multiply-adds (`work`, against
+    PARALLEL_MIN_WORK), its body for the columns [%j0, %j1) as one thread of the team
+    (TEAM_PARAMS: `serial`, which allocates its packing buffers with `packing_buffers`,
+    runs `blocked_loops` and ends with `free_buffers`) and the declarations it needs
+    beyond the GEMM's; `element`, the type its micro-kernel computes in, picks its
+    kernel shape."""
 
     symbol: str
     params: Params
@@ -799,10 +805,11 @@ _SPLIT = [("i64", "%j0"), ("i64", "%j1"), *TEAM_PARAMS]  # the serial code's par
 
 
 def _dispatch(entry: Entry, parallel: bool) -> str:
-    """The public function: (`parallel`) the columns split over `xla_opt_num_threads()` threads
+    """The public function: (`parallel`) the work shared by `xla_opt_num_threads()` threads
     (libgomp's `GOMP_parallel` runs the worker on each) when there is more than one and
     the work has at least PARALLEL_MIN_WORK multiply-adds (below that, ~100 us, waking a
-    team costs more than it saves); otherwise the single-thread code on all columns."""
+    team costs more than it saves); otherwise the single-thread code, a team of one.
+    The team's state lives in this frame (GOMP_parallel returns when all are done)."""
     e = Emitter()
     state = e.value(f"alloca {TEAM_STATE}, align 64")
     e.emit(f"store {TEAM_STATE} zeroinitializer, ptr {state}, align 64")
