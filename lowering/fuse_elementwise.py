@@ -121,8 +121,9 @@ def _multi_output_consumer(producer: linalg.GenericOp) -> linalg.GenericOp | Non
 def _duplicable(producer: linalg.GenericOp) -> bool:
     """A cheap producer (at most CHEAP_BODY_OPS ops) whose every user is a different
     generic that can inline it: inlined into all of them, its result never goes
-    through memory (softmax's exp(x - max), read by the sum and by the division: two
-    passes over the data instead of four)."""
+    through memory (x * x read by a sum of squares and by an element-wise
+    consumer). One with a reduction to compute it for the others is not duplicated
+    (`_multi_output_consumer`)."""
     if sum(1 for _ in producer.body.block.ops) - 1 > CHEAP_BODY_OPS:
         return False
     if _multi_output_consumer(producer) is not None:
