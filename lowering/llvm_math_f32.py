@@ -67,7 +67,8 @@ class F32Emitter:
         return c.intrinsic("llvm.smin.i32", [n, c.const(hi, i32)], i32)  # type: ignore[arg-type,return-value]
 
     def power_of_two(self, n: SSAValue) -> SSAValue:
-        """2^n for an i32 n in [-126, 127], built from its bit pattern."""
+        """2^n for an i32 n in [-126, 127] (or n plus a multiple of 2^9), built from its
+        bit pattern."""
         c = self.c
         bits = self.op(llvm.AddOp, self.op(llvm.ShlOp, n, c.const(23, i32)), c.const(_ONE_BITS, i32))
         return self.op(llvm.BitcastOp, bits, F32)
@@ -102,11 +103,13 @@ def emit_exp_f32(c: _FunctionConverter, x: SSAValue) -> SSAValue:
     for coefficient in _EXP_P[1:]:
         p = f.mul_add(p, r, coefficient)
     p = f.intr("llvm.fmuladd", p, f.op(llvm.FMulOp, r, r), r)  # e^r - 1
-    n_int = f.op(llvm.SubOp, f.op(llvm.BitcastOp, shifted, i32), c.const(_ROUNDING_SHIFT_BITS, i32))
-    n_normal = f.int_clamp(n_int, -125, 127)
-    scale = f.power_of_two(n_normal)
+    # n is the shifted value's bit pattern minus the shift's, which vanishes from n << 23
+    # (its low 9 bits are 0) and from differences: n is never computed on its own
+    n_bits = f.op(llvm.BitcastOp, shifted, i32)
+    n_normal_bits = f.int_clamp(n_bits, _ROUNDING_SHIFT_BITS - 125, _ROUNDING_SHIFT_BITS + 127)
+    scale = f.power_of_two(n_normal_bits)
     y = f.intr("llvm.fmuladd", p, scale, scale)
-    return f.op(llvm.FMulOp, y, f.power_of_two(f.op(llvm.SubOp, n_int, n_normal)))
+    return f.op(llvm.FMulOp, y, f.power_of_two(f.op(llvm.SubOp, n_bits, n_normal_bits)))
 
 
 # tanh(x) = x * P(x^2) / Q(x^2), P of degree 6 and Q of degree 3 in x^2: the rational
