@@ -189,7 +189,7 @@ class Emitter:
         return "\n".join([f"define {signature} {{", "entry:", *self.allocas, *self.lines, "}"])
 
     @contextmanager
-    def loop(self, start: str | int, end: str | int, step: int = 1, hint: str = "i") -> Iterator[str]:
+    def loop(self, start: str | int, end: str | int, step: str | int = 1, hint: str = "i") -> Iterator[str]:
         """for (iv = start; iv < end; iv += step): the body is the `with` block."""
         head, body, exit_ = (
             self.new_label(f"{hint}.head"),
@@ -637,8 +637,9 @@ def blocked_loops(e: Emitter, s: KernelShape, g: Gemm, ap: str, bp: str, j0: str
     Taller, the threads share each packed B block and split the rows (BLIS's ic loop
     split), so no panel is packed twice: for each depth slice every thread packs its
     part of the block's NR panels into the shared buffer (TEAM_STATE; two halves, used
-    in turn), waits for the others (a barrier), then packs and multiplies the MC blocks
-    of its rows against the whole block. Alternating halves lets a thread pack the next
+    in turn), waits for the others (a barrier), then packs and multiplies the blocks of
+    its rows (the fewest of at most MC rows, of equal height) against the whole block.
+    Alternating halves lets a thread pack the next
     slice while another still reads this one: the barrier after packing slice p + 1
     means everyone has finished slice p, whose half slice p + 2 overwrites. Either way
     every C element gets the same depth slices in the same order as on one thread."""
@@ -663,6 +664,12 @@ def blocked_loops(e: Emitter, s: KernelShape, g: Gemm, ap: str, bp: str, j0: str
     half = e.mul(_round_up(e, e.min(e.value(f"sub i64 {j1}, {j0}"), s.nc), s.nr), e.min(g.depth, s.kc))
     slices = e.variable("i64", 0)  # packed so far: the parity picks the half
     rows0, rows1 = team.share(e, "0", g.m, s.mr)
+    # the fewest A blocks of at most MC rows, of equal height (whole MR panels): no short
+    # last block whose packed B panels serve just a tile or two
+    rows = e.value(f"sub i64 {rows1}, {rows0}")
+    blocks = e.value(f"sdiv i64 {e.add(rows, s.mc - 1)}, {s.mc}")
+    some = e.value(f"select i1 {e.value(f'icmp sgt i64 {blocks}, 0')}, i64 {blocks}, i64 1")
+    rows_step = _round_up(e, e.value(f"sdiv i64 {e.add(rows, e.add(some, -1))}, {some}"), s.mr)
     with e.loop(j0, j1, s.nc, hint="jc") as jc:
         nc = e.min(s.nc, e.value(f"sub i64 {j1}, {jc}"))
         cols0, cols1 = team.share(e, "0", nc, s.nr)
@@ -674,8 +681,8 @@ def blocked_loops(e: Emitter, s: KernelShape, g: Gemm, ap: str, bp: str, j0: str
             columns = e.value(f"sub i64 {cols1}, {cols0}")
             g.b.pack(e, e.gep(block, e.mul(cols0, kc), s.element.llvm), s.nr, e.add(jc, cols0), columns, pc, kc)
             team.barrier(e)
-            with e.loop(rows0, rows1, s.mc, hint="ic") as ic:
-                mc = e.min(s.mc, e.value(f"sub i64 {rows1}, {ic}"))
+            with e.loop(rows0, rows1, rows_step, hint="ic") as ic:
+                mc = e.min(rows_step, e.value(f"sub i64 {rows1}, {ic}"))
                 g.a.pack(e, ap, s.mr, ic, mc, pc, kc)
                 _micro_tiles(e, s, g, ap, block, jc, nc, ic, mc, pc, kc)
     team.barrier(e)  # the next product's first slice reuses the first half
