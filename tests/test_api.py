@@ -38,6 +38,22 @@ def test_lossy_or_wrong_inputs_are_errors(backend, x, n, message):
         f(x, n)
 
 
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_inputs_are_checked_on_every_call(backend):
+    """A matching array is passed as it is (the signature's dtypes and shapes are read
+    once); a wrong one after good calls is still an error, and a subclass of ndarray
+    or a big-endian array goes through the full check."""
+    f = xla_opt.compile(PROGRAM, backend=backend)
+    good = np.array([1.0, 2.5], np.float32)
+    for _ in range(2):
+        f(good, np.uint8(3))
+    with pytest.raises(ValueError, match=r"input #0 of @main: expected shape \[2\], got \[3\]"):
+        f(np.zeros(3, np.float32), np.uint8(3))
+    with pytest.raises(ValueError, match=r"input #0 of @main: expected dtype float32, got >f4"):
+        f(good.astype(">f4"), np.uint8(3))
+    np.testing.assert_array_equal(f(np.ma.masked_array(good), np.uint8(3))[0], f(good, np.uint8(3))[0])
+
+
 def test_program_errors_are_located():
     bad = """
 func.func @main(%x: tensor<2xf32>) -> tensor<2xi32> {

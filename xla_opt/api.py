@@ -238,17 +238,18 @@ def raw_bf16_as_bf16(function: FuncOp, arrays: Sequence[Any]) -> list[Any]:
     """numpy has no bf16: an ml_dtypes bfloat16 array saved with np.save loads back as
     raw 2-byte records (dtype V2). Passed for a bf16 parameter, such an array is read
     as bf16, as `xla-run --input` reads it."""
-    from xdsl.dialects.builtin import BFloat16Type, TensorType
-
     from xla_opt.interpreter.dtypes import BFLOAT16
+    from xla_opt.signatures import input_specs
 
-    def as_bf16(a: Any, t: Any) -> Any:
+    def as_bf16(a: Any) -> Any:
         raw = isinstance(a, np.ndarray) and a.dtype.kind == "V" and a.dtype.itemsize == 2 and not a.dtype.fields
-        bf16 = isinstance(t, TensorType) and isinstance(t.get_element_type(), BFloat16Type)
-        return a.view(BFLOAT16) if raw and bf16 else a
+        return a.view(BFLOAT16) if raw else a
 
-    types = function.function_type.inputs.data
-    return [as_bf16(a, t) for a, t in zip(arrays, types)] + list(arrays[len(types) :])
+    specs = input_specs(function.function_type)
+    bf16 = [spec is not None and spec[0] == BFLOAT16 for spec in specs]
+    if not any(bf16):  # the common case
+        return list(arrays)
+    return [as_bf16(a) if is_bf16 else a for a, is_bf16 in zip(arrays, bf16)] + list(arrays[len(bf16) :])
 
 
 def optimize(program: str | os.PathLike | ModuleOp, pipeline: str, name: str | None = None) -> ModuleOp:

@@ -156,6 +156,11 @@ def _from_python(value: Any, dtype: np.dtype, what: str) -> np.ndarray:
     return converted
 
 
+def tensor_spec(t: TensorType) -> tuple[np.dtype, tuple[int, ...]]:
+    """The numpy dtype and shape of a tensor type."""
+    return numpy_dtype(t.get_element_type()), tuple(t.get_shape())
+
+
 def check_value(value: Any, t: Attribute, what: str) -> Any:
     """Coerce a user value to the declared type, or raise a ValueError naming both.
 
@@ -169,8 +174,7 @@ def check_value(value: Any, t: Attribute, what: str) -> Any:
             raise ValueError(f"{what}: expected a tuple of {len(types)} values, got {describe(value)}")
         return tuple(check_value(v, et, f"{what}[{i}]") for i, (v, et) in enumerate(zip(value, types)))
     assert isinstance(t, TensorType)
-    dtype = numpy_dtype(t.get_element_type())
-    shape = tuple(t.get_shape())
+    dtype, shape = tensor_spec(t)
     if not isinstance(value, np.ndarray):
         value = _from_python(value, dtype, what)
     if value.dtype != dtype:

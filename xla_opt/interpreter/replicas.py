@@ -327,9 +327,11 @@ def run_replicas(
         for t in threads:
             t.join()
     if errors:
-        # the first failure in time (dict order); the others stopped because of it
+        # the lowest replica that failed of itself (the others stopped because of a
+        # failure): when every replica fails alike, which one fails first in time is a
+        # race, and the report must not change from run to run
         primary = [r for r, e in errors.items() if not isinstance(e, ReplicaAborted)]
-        r = primary[0] if primary else next(iter(errors))
+        r = min(primary) if primary else min(errors)
         error = errors[r]
         if n > 1:
             error.replica = r  # type: ignore[attr-defined]
