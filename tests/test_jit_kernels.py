@@ -71,8 +71,9 @@ def llvm_ir_of(program: str) -> str:
     return xla_opt.compile(program, backend="jit").jit.llvm_ir
 
 
-# (M, K, N): non-multiples of the 6 x 16 tile and of KC = 384, edges everywhere
-SHAPES = [(32, 32, 32), (33, 65, 47), (97, 385, 128), (256, 256, 256), (300, 40, 37), (121, 33, 300)]
+# (M, K, N): non-multiples of the 6 x 16 tile and of KC = 512 (two depth slices of
+# 513), edges everywhere
+SHAPES = [(32, 32, 32), (33, 65, 47), (97, 513, 128), (256, 256, 256), (300, 40, 37), (121, 33, 300)]
 
 
 @pytest.mark.parametrize("m,k,n", SHAPES, ids=lambda x: str(x))
@@ -216,7 +217,7 @@ def test_sse_variant_computes_the_product(shape, dtype):
 
 # (M, K, N): N not a multiple of 2 x NR = 32 (uneven column ranges, the last one
 # partial), a square one, and one below PARALLEL_MIN_WORK (stays single-thread).
-THREAD_SHAPES = [(97, 385, 129), (256, 256, 256), (64, 40, 33)]
+THREAD_SHAPES = [(97, 513, 129), (256, 256, 256), (64, 40, 33)]
 
 
 @pytest.fixture
@@ -316,7 +317,7 @@ def test_parallel_variant_shares_packed_b(dtype):
 
 
 @pytest.mark.parametrize("dtype", [F32, F64_], ids=["f32", "f64"])
-@pytest.mark.parametrize("m,k,n", [(37, 300, 29), (130, 2 * 384 + 41, 97)], ids=lambda x: str(x))
+@pytest.mark.parametrize("m,k,n", [(37, 300, 29), (130, 2 * AVX2_FMA.kc + 41, 97)], ids=lambda x: str(x))
 def test_flags_overwrite_bias_relu(dtype, m, k, n):
     """The flags, called directly: OVERWRITE never reads C (NaN there does not leak in);
     BIAS and RELU give max(A @ B + bias[j], 0) on the final sums only (several depth
@@ -398,7 +399,7 @@ def dense_layer(m: int, k: int, n: int, activation: str, dtype=F32) -> str:
 
 
 @pytest.mark.parametrize("activation", ["none", "relu", "max1"])
-@pytest.mark.parametrize("m,k,n", [(70, 40, 100), (130, 2 * 384 + 41, 97)], ids=lambda x: str(x))
+@pytest.mark.parametrize("m,k,n", [(70, 40, 100), (130, 2 * AVX2_FMA.kc + 41, 97)], ids=lambda x: str(x))
 @pytest.mark.parametrize("dtype", [F32, F64_], ids=["f32", "f64"])
 def test_bias_relu_epilogue(m, k, n, activation, dtype, gemm_threads):
     """`relu(x @ w + b)` and `x @ w + b`: the bias add and the ReLU fuse into the GEMM
