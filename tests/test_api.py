@@ -203,3 +203,20 @@ def test_every_op_and_type_predicate_is_public():
     t = tensor((2, 3), f32)
     assert shape_of(t) == (2, 3) and is_float(elem_of(t)) and not is_integer(elem_of(t))
     assert shape_of(scalar_of(t)) == () and element_type_name(f32) == "F32" and bit_width(f32) == 32
+
+
+def test_array_addresses_for_native_calls():
+    """The JIT reads an array's address through the buffer protocol, or numpy's ctypes
+    view where no writable buffer is exported (read-only, empty, ml_dtypes' types):
+    the same address either way, and a read-only input computes as a writable one."""
+    import ml_dtypes
+
+    from xla_opt.jit import _address
+
+    read_only = np.arange(4, dtype=np.float32)
+    read_only.flags.writeable = False
+    arrays = [np.zeros(4, np.float32), np.zeros(4, ml_dtypes.bfloat16), np.zeros(3, np.complex64),
+              np.zeros(0, np.float32), np.zeros(5, bool), read_only]  # fmt: skip
+    assert [_address(a) for a in arrays] == [a.ctypes.data for a in arrays]
+    f = xla_opt.compile(PROGRAM, backend="jit")
+    np.testing.assert_array_equal(f(read_only[:2], np.uint8(3))[0], f(read_only[:2].copy(), np.uint8(3))[0])

@@ -37,7 +37,8 @@ from xdsl.dialects.func import FuncOp
 
 from xla_opt.context import make_context
 from xla_opt.diagnostics import DiagnosticError, parse_source, verify_module
-from xla_opt.signatures import check_inputs, check_inputs_against, find_function
+from xla_opt.interpreter.dtypes import BFLOAT16
+from xla_opt.signatures import check_inputs, check_inputs_against, find_function, input_specs
 
 __all__ = [
     "BACKENDS",
@@ -147,6 +148,9 @@ class CompiledFunction:
         self.replicas = replicas
         self.function = find_function(module, default_entry(module, entry))
         self.entry = self.function.sym_name.data
+        self._bf16_parameters = any(
+            spec is not None and spec[0] == BFLOAT16 for spec in input_specs(self.function.function_type)
+        )  # raw 2-byte records may stand for them (raw_bf16_as_bf16)
         check_callees_defined(self.function)
         if launcher == "mpi":
             return  # every rank compiles or interprets the program itself (mpi_launch.py)
@@ -184,14 +188,16 @@ class CompiledFunction:
     ) -> list[Any]:
         """The entry function's results (a list), or with replicas=N a list of N such
         lists, replica by replica. See the module docstring for `infeed`/`outfeed`."""
-        from xla_opt.interpreter.replicas import ReplicaContext
-
         n = self.replicas
-        inputs = check_replica_inputs(self.function, raw_bf16_as_bf16(self.function, arrays), n)
+        if self._bf16_parameters:
+            arrays = tuple(raw_bf16_as_bf16(self.function, arrays))
+        inputs = check_replica_inputs(self.function, arrays, n)
         if self.launcher == "mpi":
             return self._run_mpi(inputs, infeed, outfeed)
         if n == 1 and infeed is None and outfeed is None:
             return list(self._run(inputs[0]))
+        from xla_opt.interpreter.replicas import ReplicaContext
+
         if infeed is None:
             feeds = {}
         elif n == 1:
@@ -238,9 +244,6 @@ def raw_bf16_as_bf16(function: FuncOp, arrays: Sequence[Any]) -> list[Any]:
     """numpy has no bf16: an ml_dtypes bfloat16 array saved with np.save loads back as
     raw 2-byte records (dtype V2). Passed for a bf16 parameter, such an array is read
     as bf16, as `xla-run --input` reads it."""
-    from xla_opt.interpreter.dtypes import BFLOAT16
-    from xla_opt.signatures import input_specs
-
     def as_bf16(a: Any) -> Any:
         raw = isinstance(a, np.ndarray) and a.dtype.kind == "V" and a.dtype.itemsize == 2 and not a.dtype.fields
         return a.view(BFLOAT16) if raw else a

@@ -262,6 +262,17 @@ class StageTimes:
         return now
 
 
+def _address(array: np.ndarray) -> int:
+    """The address of a contiguous array's data: through the buffer protocol (0.6 us)
+    where the array exports a writable, non-empty buffer; else numpy's ctypes view (2 us:
+    three of them were a quarter of a small call). Read-only arrays, empty ones and
+    ml_dtypes' types (no buffer format) take the second way."""
+    try:
+        return ctypes.addressof(ctypes.c_char.from_buffer(array))
+    except (TypeError, ValueError, BufferError):
+        return array.ctypes.data
+
+
 REUSE_MIN_BYTES = 1 << 16  # results at least this large may reuse a dropped one's buffer
 
 
@@ -342,7 +353,7 @@ class JitFunction:
         use; a fresh one by default."""
         inputs = [np.ascontiguousarray(a) for a in inputs]
         outputs = self._output_buffers()
-        pointers = [*(a.ctypes.data for a in inputs), *(o.ctypes.data for o in outputs)]
+        pointers = [*map(_address, inputs), *map(_address, outputs)]
         if self.calls_host:
             run_with_host(self._cfunc, pointers, context)
         else:
