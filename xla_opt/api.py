@@ -148,9 +148,7 @@ class CompiledFunction:
         self.replicas = replicas
         self.function = find_function(module, default_entry(module, entry))
         self.entry = self.function.sym_name.data
-        self._bf16_parameters = any(
-            spec is not None and spec[0] == BFLOAT16 for spec in input_specs(self.function.function_type)
-        )  # raw 2-byte records may stand for them (raw_bf16_as_bf16)
+        self._bf16_parameters = any(bf16_parameters(self.function))  # raw records may stand for them
         check_callees_defined(self.function)
         if launcher == "mpi":
             return  # every rank compiles or interprets the program itself (mpi_launch.py)
@@ -248,11 +246,15 @@ def raw_bf16_as_bf16(function: FuncOp, arrays: Sequence[Any]) -> list[Any]:
         raw = isinstance(a, np.ndarray) and a.dtype.kind == "V" and a.dtype.itemsize == 2 and not a.dtype.fields
         return a.view(BFLOAT16) if raw else a
 
-    specs = input_specs(function.function_type)
-    bf16 = [spec is not None and spec[0] == BFLOAT16 for spec in specs]
+    bf16 = bf16_parameters(function)
     if not any(bf16):  # the common case
         return list(arrays)
     return [as_bf16(a) if is_bf16 else a for a, is_bf16 in zip(arrays, bf16)] + list(arrays[len(bf16) :])
+
+
+def bf16_parameters(function: FuncOp) -> list[bool]:
+    """Which of the function's parameters are bf16 tensors."""
+    return [spec is not None and spec[0] == BFLOAT16 for spec in input_specs(function.function_type)]
 
 
 def optimize(program: str | os.PathLike | ModuleOp, pipeline: str, name: str | None = None) -> ModuleOp:

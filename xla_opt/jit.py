@@ -55,39 +55,33 @@ O3_MAX_INSTRUCTIONS = 8_000
 O1_MAX_INSTRUCTIONS = 30_000
 
 
-def _function_sizes(ir_text: str, inlined: dict[str, int]) -> dict[str, int]:
-    """Each defined function's instructions (indented lines of its body: in the textual
-    IR, labels and braces start at column 0), a call of a function of `inlined` counting
-    as that function's size."""
-    sizes: dict[str, int] = {}
-    name, current = "", 0
-    for line in ir_text.splitlines():
-        if line.startswith("define "):
-            name, current = line[line.index("@") : line.index("(")], 0
-        elif line.startswith("  "):
-            current += 1
-            if inlined and " call " in line and "@" in line:
-                at = line.index("@")
-                current += inlined.get(line[at : line.find("(", at)], 0)
-        elif line.startswith("}"):
-            sizes[name] = current
-    return sizes
-
-
 def opt_level(ir_text: str) -> int:
     """3 when every function has at most O3_MAX_INSTRUCTIONS instructions, 1 up to
-    O1_MAX_INSTRUCTIONS, else 0. A call of an `alwaysinline` function (convert-to-llvm's
-    f32 exp and tanh) counts as the callee's instructions: the optimizer inlines them
-    there (at O0 the call stays)."""
-    always = {
-        line[line.index("@") : line.index("(")]
-        for line in ir_text.splitlines()
-        if line.startswith("define ") and "alwaysinline" in line[line.rindex(")") :]
-    }
-    sizes = _function_sizes(ir_text, {})
-    if always:
-        sizes = _function_sizes(ir_text, {name: sizes.get(name, 0) for name in always})
-    largest = max(sizes.values(), default=0)
+    O1_MAX_INSTRUCTIONS, else 0. An instruction is an indented line of a function body
+    (the textual IR's layout: labels and braces start at column 0); a call of an
+    `alwaysinline` function (convert-to-llvm's f32 exp and tanh) counts as the callee's
+    instructions: the optimizer inlines them there (at O0 the call stays)."""
+    own: dict[str, int] = {}  # function -> its instructions
+    callees: dict[str, list[str]] = {}  # function -> the functions its calls name
+    always: set[str] = set()  # the alwaysinline ones
+    name = ""
+    for line in ir_text.splitlines():
+        if line.startswith("define "):
+            name = line[line.index("@") : line.index("(")]
+            own[name], callees[name] = 0, []
+            if "alwaysinline" in line[line.rindex(")") :]:
+                always.add(name)
+        elif name and line.startswith("  "):
+            own[name] += 1
+            if " call " in line and "@" in line:
+                at = line.index("@")
+                callees[name].append(line[at : line.find("(", at)])
+        elif line.startswith("}"):
+            name = ""  # what follows a body is not an instruction
+    largest = max(
+        (size + sum(own[c] for c in callees[f] if c in always) for f, size in own.items()),
+        default=0,
+    )
     if largest <= O3_MAX_INSTRUCTIONS:
         return 3
     return 1 if largest <= O1_MAX_INSTRUCTIONS else 0
