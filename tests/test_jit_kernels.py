@@ -30,7 +30,7 @@ from xla_opt.lowering.kernels.gemm import (
     library_ir,
     shape_for,
 )
-from xla_opt.lowering.matmul_to_kernel import MIN_EXTENT
+from xla_opt.lowering.matmul_to_kernel import MIN_COLUMNS, MIN_DEPTH, MIN_ROWS
 
 import xla_opt
 from tests.util import BF16, exact, one_op_program, tensor_type
@@ -72,8 +72,19 @@ def llvm_ir_of(program: str) -> str:
 
 
 # (M, K, N): non-multiples of the 6 x 16 tile and of KC = 512 (two depth slices of
-# 513), edges everywhere
-SHAPES = [(32, 32, 32), (33, 65, 47), (97, 513, 128), (256, 256, 256), (300, 40, 37), (121, 33, 300)]
+# 513), edges everywhere; the smallest product the kernel takes, and an MLP's 10-class
+# output layer (64 x 256 by 256 x 10) and its gradient
+SHAPES = [
+    (32, 32, 32),
+    (33, 65, 47),
+    (97, 513, 128),
+    (256, 256, 256),
+    (300, 40, 37),
+    (121, 33, 300),
+    (MIN_ROWS, MIN_DEPTH, MIN_COLUMNS),
+    (64, 256, 10),
+    (10, 64, 256),
+]
 
 
 @pytest.mark.parametrize("m,k,n", SHAPES, ids=lambda x: str(x))
@@ -170,15 +181,16 @@ func.func @main(%x: {ty}, %w: {ty}) -> {ty} {{
 @pytest.mark.parametrize(
     "m,k,n,dtype",
     [
-        (MIN_EXTENT - 1, 64, 64, F32),
-        (64, MIN_EXTENT - 1, 64, F32),
-        (64, 64, MIN_EXTENT - 1, F32),
-        (64, MIN_EXTENT - 1, 64, F64_),
+        (MIN_ROWS - 1, 64, 64, F32),
+        (64, MIN_DEPTH - 1, 64, F32),
+        (64, 64, MIN_COLUMNS - 1, F32),
+        (64, 64, MIN_COLUMNS - 1, F64_),
         (40, 40, 40, np.int32),
     ],
 )
 def test_not_taken(m, k, n, dtype):
-    """Below MIN_EXTENT in any dimension, or not f32/f64: today's loops, same results."""
+    """A matrix-vector-like product (below MIN_ROWS, MIN_DEPTH or MIN_COLUMNS), or not
+    f32/f64: today's loops, same results."""
     rng = np.random.default_rng(1)
     a, b = small_ints(rng, (m, k), dtype), small_ints(rng, (k, n), dtype)
     op = f"xla.dot %a0, %a1 : ({t(a.shape, dtype)}, {t(b.shape, dtype)}) -> {t((m, n), dtype)}"

@@ -69,15 +69,16 @@ func.func @transposed(%a: memref<33x40xf32>, %b: memref<48x33xf32>, %c: memref<4
   func.return
 }
 
-// Left alone: a dimension below 32 (K = 31), a body that is not acc + lhs * rhs, and
+// Left alone: a product of 8 columns (below MIN_COLUMNS: the kernel's tile would be
+// half padding), a body that is not acc + lhs * rhs, and
 // an lhs not indexed by the contracting loop (f64: matmul_to_kernel_f64.mlir).
 // CHECK-LABEL: func.func @not_taken
 // CHECK-NOT:     llvm.call
 // CHECK-COUNT-3: linalg.generic
 // CHECK-NOT:     llvm.call
 // CHECK:         func.return
-func.func @not_taken(%a: memref<40x31xf32>, %b: memref<31x48xf32>, %c: memref<40x48xf32>, %e: memref<40x40xf32>) {
-  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<40x31xf32>, memref<31x48xf32>) outs(%c : memref<40x48xf32>) {
+func.func @not_taken(%a: memref<40x32xf32>, %b: memref<32x8xf32>, %c: memref<40x8xf32>, %e: memref<40x40xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<40x32xf32>, memref<32x8xf32>) outs(%c : memref<40x8xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %p, %acc : f32
