@@ -228,6 +228,48 @@ def test_opt_level_follows_the_largest_function():
     assert jit.opt_level(function(10) + function(jit.O1_MAX_INSTRUCTIONS + 1)) == 0
 
 
+def _squaring_loop(name: str, trips: int) -> str:
+    """x = (x * x) ^ i for i < trips: a serial chain, so only unrolling can remove the loop."""
+    return f"""define i64 @{name}(i64 %x0) {{
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [0, %entry], [%i1, %loop]
+  %x = phi i64 [%x0, %entry], [%x2, %loop]
+  %x1 = mul i64 %x, %x
+  %x2 = xor i64 %x1, %i
+  %i1 = add i64 %i, 1
+  %c = icmp slt i64 %i1, {trips}
+  br i1 %c, label %loop, label %exit
+exit:
+  ret i64 %x2
+}}
+"""
+
+
+def test_programs_unroll_less_than_llvms_default_and_the_option_does_not_leak():
+    """A program's loops are unrolled up to PROGRAM_UNROLL_THRESHOLD, a library's up to
+    LLVM's own threshold, whichever was compiled before (the LLVM option is process-wide)."""
+    import ctypes
+
+    from xla_opt import jit
+
+    x = 3
+    for i in range(16):
+        x = (x * x ^ i) & (2**64 - 1)
+    expected = x - 2**64 if x >= 2**63 else x
+    steps = [
+        (jit.PROGRAM_UNROLL_THRESHOLD, True),
+        (jit.LLVM_UNROLL_THRESHOLD, False),
+        (jit.PROGRAM_UNROLL_THRESHOLD, True),
+    ]
+    for step, (threshold, stays_a_loop) in enumerate(steps):
+        name = f"squares_{step}"  # a new text each time: not the in-memory cache
+        native = jit.compile_llvm_ir(_squaring_loop(name, 16), threshold)
+        assert ("phi" in native.optimized_ir) == stays_a_loop
+        assert ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64)(native.address(name))(3) == expected
+
+
 def _compile(monkeypatch, cache_dir, enabled="1"):
     import numpy as np
 
