@@ -12,6 +12,7 @@
          --xla-bufferize-->           linalg on memrefs (destination passing)
          --linalg-matmul-to-kernel--> f32/f64/f16/bf16 matrix products (and batches) as calls of the GEMM micro-kernel
          --linalg-conv-to-kernel-->   f32 2-D convolutions as calls of the implicit-GEMM kernel
+         --linalg-write-in-place-->   a generic whose result is copied into a buffer writes that buffer (a loop's state)
          --buffer-loop-hoisting-->    a loop's per-trip allocations made once around it
          --convert-linalg-to-parallel-loops--> big generics' outer parallel loops as scf.parallel
          --convert-linalg-to-loops--> scf loops with memref.load/store
@@ -50,6 +51,7 @@ STAGES: tuple[str, ...] = (
     "xla-bufferize",
     "linalg-matmul-to-kernel",
     "linalg-conv-to-kernel",
+    "linalg-write-in-place",
     "buffer-loop-hoisting",
     "convert-linalg-to-parallel-loops",
     "convert-linalg-to-loops",

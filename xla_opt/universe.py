@@ -56,6 +56,7 @@ PASSES: dict[str, str] = {
     "xla-bufferize": "xla_opt.lowering.bufferize:XlaBufferizePass",
     "linalg-matmul-to-kernel": "xla_opt.lowering.matmul_to_kernel:MatmulToKernelPass",
     "linalg-conv-to-kernel": "xla_opt.lowering.conv_to_kernel:ConvToKernelPass",
+    "linalg-write-in-place": "xla_opt.lowering.write_in_place:WriteInPlacePass",
     "buffer-loop-hoisting": "xla_opt.lowering.buffer_loop_hoisting:BufferLoopHoistingPass",
     "convert-linalg-to-parallel-loops": "xla_opt.lowering.parallel_loops:ConvertLinalgToParallelLoopsPass",
     "convert-omp-to-llvm": "xla_opt.lowering.omp_to_llvm:ConvertOmpToLLVMPass",
