@@ -31,8 +31,11 @@ is folded into the GEMM (one larger product) instead of looped over.
 Below MIN_MACS multiply-adds the loops stay (the kernel's packing and tables cost more
 than they save on a tiny convolution; measured per side, see MIN_MACS), and so do
 feature groups of fewer than MIN_GROUP_FEATURES output features (depthwise).
-The outs buffer holds the accumulator's initial value, so the kernel adds (C +=) and
-the zero fill before it is kept. The call passes bare pointers and i64 constants (the
+The outs buffer holds the accumulator's initial value, so the kernel adds (C +=); but
+where the op right before the convolution fills that buffer with zeros (the
+convolution's lowering), the fill goes and the call gets the GEMM's OVERWRITE flag
+(C =, the stale content never read: one pass over the output saved, as for a matrix
+product in `linalg-matmul-to-kernel`). The call passes bare pointers and i64 constants (the
 kernel's signature, conv.py); the module gets an external declaration; the JIT binds
 the symbol (`lowering/kernels/runtime.py`).
 """
@@ -72,8 +75,9 @@ from xdsl.pattern_rewriter import (
 )
 from xla_opt.lowering.contractions import is_multiply_accumulate
 from xla_opt.lowering.kernels.conv import PARAMS, SYMBOL
+from xla_opt.lowering.kernels.gemm import OVERWRITE
 from xla_opt.lowering.llvm_types import PTR
-from xla_opt.lowering.matmul_to_kernel import rewrite_to_calls
+from xla_opt.lowering.matmul_to_kernel import is_zero_fill, rewrite_to_calls
 from xla_opt.lowering.xla_to_linalg.common import PARALLEL, REDUCTION
 
 # Multiply-adds below which the loops stay, by `side` (measured, one thread: an NCHW
@@ -517,18 +521,22 @@ class ConvToKernel(RewritePattern):
         new_ops: list[Operation] = []
         constants: dict[int, SSAValue] = {}
         pointers = {"%W": conv.kernel, "%X": conv.image, "%C": conv.output}
+        fill = op.prev_op
+        overwrite = is_zero_fill(fill, conv.output)
         args = []
         for ty, name in PARAMS:
             if ty == "ptr":
                 new_ops.append(cast := llvm.BitcastOp(pointers[name], PTR))
                 args.append(cast.result)
                 continue
-            value = conv.args[name[1:]]
+            value = (OVERWRITE if overwrite else 0) if name == "%flags" else conv.args[name[1:]]
             if value not in constants:
                 new_ops.append(c := llvm.ConstantOp(IntegerAttr(value, i64), i64))
                 constants[value] = c.result
             args.append(constants[value])
         rewriter.replace(op, [*new_ops, llvm.CallOp(SYMBOL, *args)], new_results=[])
+        if overwrite and fill is not None:
+            rewriter.erase(fill)
         self.used = True
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from xla_opt.lowering.conv_to_kernel import MIN_MACS
 from xla_opt.lowering.kernels.conv import PARAMS, SCONV, SYMBOL
-from xla_opt.lowering.kernels.gemm import AVX2_FMA, SSE, library_ir
+from xla_opt.lowering.kernels.gemm import AVX2_FMA, OVERWRITE, SSE, library_ir
 
 import xla_opt
 from tests.test_interp_linear_algebra import layout_dnums
@@ -365,7 +365,8 @@ def test_not_taken(case):
 def test_kernel_called_directly(shape):
     """Each kernel shape's variant compiled alone and called through ctypes: C +=
     (an NCHW convolution with padding, stride and dilation; `side` 0, the lane-by-lane
-    packing for windows narrower than a panel and the vector loads for wider ones)."""
+    packing for windows narrower than a panel and the vector loads for wider ones),
+    and C = under OVERWRITE (C's NaNs never read)."""
     if shape is AVX2_FMA:
         from xla_opt.lowering.kernels.runtime import kernel_shape
 
@@ -395,7 +396,10 @@ def test_kernel_called_directly(shape):
             "strH": stride[0], "strW": stride[1], "padH": pad[0][0], "padW": pad[1][0],
             "e1": kh, "e2": kw, "s0": h * wd, "s1": dil[0] * wd, "s2": dil[1],
             "h0": 0, "h1": dil[0], "h2": 0, "w0": 0, "w1": 0, "w2": dil[1],
-            "C": out.ctypes.data, "ldc": oh * ow, "c_image": o * oh * ow, "c_group": 0,
+            "C": out.ctypes.data, "ldc": oh * ow, "c_image": o * oh * ow, "c_group": 0, "flags": 0,
         }  # fmt: skip
         sconv(*(values[name[1:]] for _, name in PARAMS))
         np.testing.assert_array_equal(out, 1 + expected)
+        out[...] = np.nan
+        sconv(*(values[name[1:]] for _, name in PARAMS if name != "%flags"), OVERWRITE)
+        np.testing.assert_array_equal(out, expected)

@@ -4,9 +4,8 @@
 // body, clamped and replaced by 0 outside. It becomes a call of the convolution kernel,
 // side 0 (output features are rows, windows contiguous columns), one GEMM per image
 // (M = 8 features, N = 16 x 16 windows, K = 8 x 3 x 3), the padding taken in the
-// kernel. The zero fill before it stays (the kernel adds).
+// kernel. The zero fill before it goes: the call has the OVERWRITE flag (1, last).
 // CHECK-LABEL: func.func @nchw
-// CHECK:         linalg.generic {{.*}} outs(%out : memref<2x8x16x16xf32>)
 // CHECK-NOT:     linalg.generic
 // CHECK:         %[[TWO:.*]] = llvm.mlir.constant(2) : i64
 // CHECK-NEXT:    %[[ONE:.*]] = llvm.mlir.constant(1) : i64
@@ -17,7 +16,7 @@
 // CHECK-NEXT:    %[[W:.*]] = llvm.bitcast %w : memref<8x8x3x3xf32> to !llvm.ptr
 // CHECK:         %[[X:.*]] = llvm.bitcast %x : memref<2x8x16x16xf32> to !llvm.ptr
 // CHECK:         %[[C:.*]] = llvm.bitcast %out : memref<2x8x16x16xf32> to !llvm.ptr
-// CHECK:         llvm.call @xla_opt_sconv(%[[TWO]], %[[ONE]], %[[ZERO]], %[[M]], %[[N]], %[[K]], %[[W]], %[[K]], %[[ONE]], {{.*}}, %[[X]], {{.*}}, %[[C]], %[[N]], {{.*}})
+// CHECK:         llvm.call @xla_opt_sconv(%[[TWO]], %[[ONE]], %[[ZERO]], %[[M]], %[[N]], %[[K]], %[[W]], %[[K]], %[[ONE]], {{.*}}, %[[X]], {{.*}}, %[[C]], %[[N]], %{{[^,]*}}, %{{[^,]*}}, %[[ONE]])
 // CHECK-NOT:     linalg.generic
 // CHECK:         func.return
 func.func @nchw(%x: memref<2x8x16x16xf32>, %w: memref<8x8x3x3xf32>, %out: memref<2x8x16x16xf32>) {
@@ -137,5 +136,5 @@ func.func @not_taken(%x: memref<1x2x6x6xf32>, %w: memref<2x2x3x3xf32>, %out: mem
 }
 
 // The declaration, once per module.
-// CHECK:       llvm.func @xla_opt_sconv(i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, {{.*}}, !llvm.ptr, i64, i64, i64)
+// CHECK:       llvm.func @xla_opt_sconv(i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, {{.*}}, !llvm.ptr, i64, i64, i64, i64)
 // CHECK-NOT:   llvm.func

@@ -8,7 +8,7 @@ micro-kernel and threading (`gemm.py`), emitted as LLVM IR text.
                        i64 strH, i64 strW, i64 padH, i64 padW,
                        i64 e1, i64 e2, i64 s0, i64 s1, i64 s2,
                        i64 h0, i64 h1, i64 h2, i64 w0, i64 w1, i64 w2,
-                       float* C, i64 ldc, i64 c_image, i64 c_group)
+                       float* C, i64 ldc, i64 c_image, i64 c_group, i64 flags)
 
 For each of `images` x `groups` sub-problems (the input at X + image * x_image +
 group * x_group, the kernel at W + group * w_group, the output at C + image * c_image +
@@ -29,6 +29,8 @@ W[o * w_o + k * w_k], and the im2col matrix of the input windows, element (k, x)
 (N = windows): output features are rows, windows contiguous columns (NCHW). `side` 1:
 C (M x N) += im2col^T (M = windows) @ kernel^T (N = output features): windows are rows,
 features contiguous columns (NHWC). So any layout is strides; C's rows are ldc apart.
+`flags` is the GEMM's (gemm.py): OVERWRITE makes each product C = instead of C +=
+(the caller's zero fill dropped); the epilogue flags are not used here.
 
 The windows' packing (`Windows`) fills two small tables first, one offset and input row
 and column per window of the block and per window position of the depth slice, with
@@ -67,7 +69,7 @@ PARAMS = [
     ("i64", "%strH"), ("i64", "%strW"), ("i64", "%padH"), ("i64", "%padW"),
     ("i64", "%e1"), ("i64", "%e2"), ("i64", "%s0"), ("i64", "%s1"), ("i64", "%s2"),
     ("i64", "%h0"), ("i64", "%h1"), ("i64", "%h2"), ("i64", "%w0"), ("i64", "%w1"), ("i64", "%w2"),
-    ("ptr", "%C"), ("i64", "%ldc"), ("i64", "%c_image"), ("i64", "%c_group"),
+    ("ptr", "%C"), ("i64", "%ldc"), ("i64", "%c_image"), ("i64", "%c_group"), ("i64", "%flags"),
 ]  # fmt: skip
 
 
@@ -287,10 +289,10 @@ def _serial(e: Emitter, s: KernelShape) -> None:
         )
         e.emit(f"br i1 {e.value('icmp eq i64 %side, 0')}, label %{by_columns}, label %{by_rows}")
         e.label(by_columns)
-        blocked_loops(e, s, Gemm("%M", "%K", kernel, windows, c, "%ldc"), ap, bp, "%j0", "%j1")
+        blocked_loops(e, s, Gemm("%M", "%K", kernel, windows, c, "%ldc", "%flags"), ap, bp, "%j0", "%j1")
         e.emit(f"br label %{done}")
         e.label(by_rows)
-        blocked_loops(e, s, Gemm("%M", "%K", windows, kernel, c, "%ldc"), ap, bp, "%j0", "%j1")
+        blocked_loops(e, s, Gemm("%M", "%K", windows, kernel, c, "%ldc", "%flags"), ap, bp, "%j0", "%j1")
         e.emit(f"br label %{done}")
         e.label(done)
     free_buffers(e, [*raws, raw_x, raw_p])
