@@ -140,7 +140,8 @@ def test_nchw(sizes, kernel, props):
     np.testing.assert_array_equal(got, expected)
 
 
-# Other layouts: NHWC (the named op over a padded input; windows as rows, batch folded),
+# Other layouts: NHWC (the named op, or with padding the generic; windows as rows, batch
+# folded),
 # and layouts that are just strides for the kernel.
 LAYOUT_CASES = [
     (("NHWC", "HWIO", "NHWC"), {"padding": [(1, 1), (1, 1)]}),
@@ -165,6 +166,20 @@ def test_layouts(specs, props):
     rhs = small_ints(rng, shape_in(specs[1], {"O": 23, "I": 6, "H": 3, "W": 2}))
     program = program_of(lhs, rhs, specs, **props)
     assert uses_kernel(program)
+    check(program, lhs, rhs)
+
+
+def test_padded_nhwc_is_one_call_and_no_loop():
+    """An f32 NHWC/HWIO convolution with padding (JAX's "SAME") is the kernel call alone:
+    the padding is taken in the packing, never materialized in a padded copy, and the
+    output is not zero-filled first (OVERWRITE)."""
+    rng = np.random.default_rng(5)
+    specs = ("NHWC", "HWIO", "NHWC")
+    lhs = small_ints(rng, shape_in(specs[0], {"N": 2, "C": 8, "H": 10, "W": 12}))
+    rhs = small_ints(rng, shape_in(specs[1], {"O": 16, "I": 8, "H": 3, "W": 3}))
+    program = program_of(lhs, rhs, specs, padding=[(1, 1), (1, 1)])
+    ir = xla_opt.compile(program, backend="jit").jit.llvm_ir
+    assert ir.count(f'@"{SYMBOL}"(') == 2 and " br " not in ir and "alloc" not in ir  # the call, the declaration
     check(program, lhs, rhs)
 
 

@@ -30,17 +30,33 @@ func.func @conv_nhwc_i32(%x: tensor<1x5x5x2xi32>, %k: tensor<3x3x2x4xi32>) -> te
   func.return %r : tensor<1x3x3x4xi32>
 }
 
-// The same in f32 is linalg's own convolution: the input padded with zeros (an xla.pad,
+// The same in f64 is linalg's own convolution: the input padded with zeros (an xla.pad,
 // lowered to a generic), a zero fill, then linalg.conv_2d_nhwc_hwcf with the strides.
 // CHECK-LABEL: func.func @conv_nhwc_named
-// CHECK-SAME:    (%[[X:.*]]: tensor<1x5x5x2xf32>, %[[K:.*]]: tensor<3x3x2x4xf32>)
-// CHECK:         %[[PADDED:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x7x7x2xf32>)
-// CHECK:         %[[ZERO:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x3x3x4xf32>)
-// CHECK:         %[[CONV:.*]] = linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>} ins(%[[PADDED]], %[[K]] : tensor<1x7x7x2xf32>, tensor<3x3x2x4xf32>) outs(%[[ZERO]] : tensor<1x3x3x4xf32>) -> tensor<1x3x3x4xf32>
-// CHECK-NEXT:    func.return %[[CONV]] : tensor<1x3x3x4xf32>
-func.func @conv_nhwc_named(%x: tensor<1x5x5x2xf32>, %k: tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32> {
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x5x5x2xf64>, %[[K:.*]]: tensor<3x3x2x4xf64>)
+// CHECK:         %[[PADDED:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x7x7x2xf64>)
+// CHECK:         %[[ZERO:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x3x3x4xf64>)
+// CHECK:         %[[CONV:.*]] = linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>} ins(%[[PADDED]], %[[K]] : tensor<1x7x7x2xf64>, tensor<3x3x2x4xf64>) outs(%[[ZERO]] : tensor<1x3x3x4xf64>) -> tensor<1x3x3x4xf64>
+// CHECK-NEXT:    func.return %[[CONV]] : tensor<1x3x3x4xf64>
+func.func @conv_nhwc_named(%x: tensor<1x5x5x2xf64>, %k: tensor<3x3x2x4xf64>) -> tensor<1x3x3x4xf64> {
+  %r = xla.convolution %x, %k, window_strides = [2, 2], padding = [[1, 1], [1, 1]], input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2] : (tensor<1x5x5x2xf64>, tensor<3x3x2x4xf64>) -> tensor<1x3x3x4xf64>
+  func.return %r : tensor<1x3x3x4xf64>
+}
+
+// In f32 with padding it stays the generic with clamped reads (as @conv_nhwc_i32),
+// whose padding `linalg-conv-to-kernel` hands to the convolution kernel (never
+// materialized); unpadded, it is the named convolution.
+// CHECK-LABEL: func.func @conv_nhwc_f32
+// CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}} : tensor<3x3x2x4xf32>) outs(%{{.*}} : tensor<1x3x3x4xf32>)
+// CHECK:           arith.minui
+// CHECK:           tensor.extract
+// CHECK:           arith.select
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} -> tensor<1x3x3x4xf32>
+func.func @conv_nhwc_f32(%x: tensor<1x5x5x2xf32>, %k: tensor<3x3x2x4xf32>, %y: tensor<1x7x7x2xf32>) -> (tensor<1x3x3x4xf32>, tensor<1x3x3x4xf32>) {
   %r = xla.convolution %x, %k, window_strides = [2, 2], padding = [[1, 1], [1, 1]], input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2] : (tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
-  func.return %r : tensor<1x3x3x4xf32>
+  %s = xla.convolution %y, %k, window_strides = [2, 2], input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2] : (tensor<1x7x7x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
+  func.return %r, %s : tensor<1x3x3x4xf32>, tensor<1x3x3x4xf32>
 }
 
 // f16, two feature groups, lhs dilation 2: the input feature is

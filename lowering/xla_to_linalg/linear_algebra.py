@@ -218,8 +218,11 @@ class ConvolutionToNamedConv(RewritePattern):
     output NHWC; no feature or batch groups) -> its input padded and lhs-dilated with
     zeros (an xla.pad, lowered by its own pattern), a zero fill and the named
     `linalg.conv_2d_nhwc_hwcf` with the window strides and rhs dilation. A padded
-    position contributes 0 * kernel, as in the generic lowering. Anything else is
-    ConvolutionToGeneric's."""
+    position contributes 0 * kernel, as in the generic lowering. An f32 one with padding
+    (and no lhs dilation) is left to ConvolutionToGeneric: `linalg-conv-to-kernel` hands
+    its clamped reads to the convolution kernel, which never materializes the padding
+    (the padded copy was a pass over the input and a loop nest to compile). Anything
+    else is ConvolutionToGeneric's."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: xla.ConvolutionOp, rewriter: PatternRewriter):
@@ -232,6 +235,9 @@ class ConvolutionToNamedConv(RewritePattern):
             return
         if op.get_feature_group_count() != 1 or op.get_batch_group_count() != 1:
             return
+        padded = any(p != (0, 0) for p in op.get_padding() or ())
+        if padded and element_type == f32 and not any(d != 1 for d in op.get_lhs_dilation() or ()):
+            return  # the generic's clamped reads: the f32 kernel takes the padding in its packing
         result_type = nonempty_result(op, rewriter)
         if result_type is None:
             return
