@@ -4,11 +4,13 @@ a call of the micro-kernel library's GEMM (`lowering/kernels/gemm.py`: `xla_opt_
 
 It runs after `xla-bufferize`, on memrefs. It takes a `linalg.generic` that is a plain
 matrix product, or a batch of them, its operands all f32 or all f64: one reduction loop
-k and two or three parallel loops, the output indexed by the parallel loops ([b,] i, j:
+k and two or more parallel loops, the output indexed by the parallel loops ([b,] i, j:
 its last dimension j, its rows i), one input by {[b,] i, k} and the other by
 {[b,] k, j} (each in any order: a transposed operand is strides for the kernel's
 packing), a body `acc + lhs * rhs`, identity-layout memrefs, and a shape the kernel
-wins (`kernel_wins`: not a matrix-vector product, at least 9 columns). Its outs
+wins (`kernel_wins`: not a matrix-vector product, at least 9 columns). Several batch
+loops [b1, b2, ...] are one batch where they merge in every operand (`merged_batch`:
+a (batch, heads) attention product). Its outs
 buffer holds the accumulator's initial value (a generic computes outs += ins product),
 so the call computes C += A @ B just the same; but where the op right before it fills
 that buffer with zeros (the dot's lowering), the fill goes and the call gets the
@@ -43,6 +45,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import pairwise
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, memref
@@ -92,6 +96,8 @@ MIN_DEPTH = 2
 def kernel_wins(m: int, n: int, depth: int) -> bool:
     """Whether an m x depth by depth x n product runs on the GEMM (see MIN_ROWS)."""
     return m >= MIN_ROWS and n >= MIN_COLUMNS and depth >= MIN_DEPTH
+
+
 # The operands' element type -> the GEMM that computes in it.
 # The element types of (lhs, rhs, outs) -> the GEMM that computes the product and
 # whether the body widens the operands (f16/bf16 operands, an f32 accumulator).
@@ -158,10 +164,27 @@ def _loop_strides(shape, results) -> dict[int, int] | None:
     return dict(zip(loops, strides, strict=True))
 
 
+def merged_batch(
+    loops: list[int], extent: dict[int, int], strides: tuple[dict[int, int], ...]
+) -> tuple[int, tuple[int, ...]] | None:
+    """The batch loops (outermost first) as the kernel's one batch: their count and each
+    operand's stride between consecutive products. Several loops merge when, in every
+    operand, each one's stride is the next one's times that one's extent (one row-major
+    run, as a reshape would merge them: attention's (batch, heads)); loops of extent 1
+    drop out. None when they do not merge."""
+    loops = [b for b in loops if extent[b] != 1]
+    if not loops:
+        return 1, (0,) * len(strides)
+    for outer, inner in pairwise(loops):
+        if any(st[outer] != st[inner] * extent[inner] for st in strides):
+            return None
+    return prod(extent[b] for b in loops), tuple(st[loops[-1]] for st in strides)
+
+
 def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
     """The matrix product `op` computes if the kernel takes it (see the module doc), on
     tensors (so that `linalg-block-rows` leaves it alone) or memrefs."""
-    if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.iterator_types.data) not in (3, 4):
+    if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.iterator_types.data) < 3:
         return None
     operands = [*op.inputs, *op.outputs]
     types = [v.type for v in operands]
@@ -201,10 +224,10 @@ def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
     if not kernel_wins(m, n, depth):
         return None
     sa, sb, sc = strides[first], strides[second], strides[2]
-    batch, (ab, bb, cb) = 1, (0, 0, 0)
-    if batch_loops:
-        (b,) = batch_loops
-        batch, ab, bb, cb = extent[b], sa[b], sb[b], sc[b]  # type: ignore[index]
+    merged = merged_batch(batch_loops, extent, (sa, sb, sc))  # type: ignore[arg-type]
+    if merged is None:
+        return None
+    batch, (ab, bb, cb) = merged
     return KernelMatmul(
         symbol,
         batch,
