@@ -7,12 +7,14 @@ from xdsl.dialects import arith
 from xdsl.dialects.linalg import ops as linalg
 
 
-def is_multiply_accumulate(op: linalg.GenericOp) -> bool:
-    """The body is `yield acc + lhs * rhs` on the block's (lhs, rhs, acc) arguments."""
+def is_multiply_accumulate(op: linalg.GenericOp, integer: bool = False) -> bool:
+    """The body is `yield acc + lhs * rhs` on the block's (lhs, rhs, acc) arguments
+    (float ops, or with `integer` integer ones)."""
     body = op.body.block
     lhs, rhs, acc = body.args
     ops = list(body.ops)
-    if len(ops) != 3 or not isinstance(ops[0], arith.MulfOp) or not isinstance(ops[1], arith.AddfOp):
+    multiply, add = (arith.MuliOp, arith.AddiOp) if integer else (arith.MulfOp, arith.AddfOp)
+    if len(ops) != 3 or not isinstance(ops[0], multiply) or not isinstance(ops[1], add):
         return False
     product, total, yielded = ops
     return (

@@ -62,6 +62,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     NoneAttr,
     ShapedType,
+    i32,
     i64,
 )
 from xdsl.dialects.linalg import ops as linalg
@@ -76,7 +77,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.traits import SymbolTable
 from xla_opt.lowering.contractions import is_multiply_accumulate
-from xla_opt.lowering.kernels.gemm import BGEMM, BIAS, DGEMM, HGEMM, OVERWRITE, RELU, SGEMM
+from xla_opt.lowering.kernels.gemm import BGEMM, BIAS, DGEMM, HGEMM, IGEMM, OVERWRITE, RELU, SGEMM
 from xla_opt.lowering.llvm_types import PTR
 from xla_opt.lowering.xla_to_linalg.common import REDUCTION
 
@@ -190,14 +191,17 @@ def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
     types = [v.type for v in operands]
     if not all(isinstance(t, ShapedType) for t in types):
         return None
-    kernel = GEMM_OF.get(tuple(type(t.get_element_type()) for t in types))  # type: ignore[attr-defined]
+    elements = tuple(t.get_element_type() for t in types)  # type: ignore[attr-defined]
+    kernel = (IGEMM.symbol, False) if elements == (i32,) * 3 else GEMM_OF.get(tuple(map(type, elements)))
     if kernel is None:
         return None
     symbol, widening = kernel
     if any(isinstance(t, MemRefType) and not isinstance(t.layout, NoneAttr) for t in types):
         return None
     iterators = [it.data for it in op.iterator_types.data]
-    body_matches = is_widening_multiply_accumulate(op) if widening else is_multiply_accumulate(op)
+    body_matches = (
+        is_widening_multiply_accumulate(op) if widening else is_multiply_accumulate(op, symbol == IGEMM.symbol)
+    )
     if iterators.count(REDUCTION.data) != 1 or not body_matches:
         return None
     maps = [m.data for m in op.indexing_maps.data]
@@ -255,7 +259,11 @@ def is_zero_fill(op: Operation | None, buffer: SSAValue) -> bool:
     if not isinstance(yielded, linalg.YieldOp) or len(yielded.operands) != 1:
         return False
     zero = yielded.operands[0].owner
-    return isinstance(zero, arith.ConstantOp) and isinstance(zero.value, FloatAttr) and zero.value.value.data == 0.0
+    return (
+        isinstance(zero, arith.ConstantOp)
+        and isinstance(zero.value, FloatAttr | IntegerAttr)
+        and zero.value.value.data == 0
+    )
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,17 @@ import pytest
 from xla_opt.lowering.kernels.gemm import (
     AVX2_FMA,
     AVX2_FMA_F64,
+    AVX2_I32,
     BGEMM,
     DGEMM,
     F64,
     GEMMS,
     HGEMM,
+    I32,
+    IGEMM,
     SSE,
     SSE_F64,
+    SSE_I32,
     SYMBOL,
     gemm_ir,
     library_ir,
@@ -185,12 +189,13 @@ func.func @main(%x: {ty}, %w: {ty}) -> {ty} {{
         (64, MIN_DEPTH - 1, 64, F32),
         (64, 64, MIN_COLUMNS - 1, F32),
         (64, 64, MIN_COLUMNS - 1, F64_),
-        (40, 40, 40, np.int32),
+        (40, 40, 40, np.int64),
+        (40, 40, 40, np.int16),
     ],
 )
 def test_not_taken(m, k, n, dtype):
-    """A matrix-vector-like product (below MIN_ROWS, MIN_DEPTH or MIN_COLUMNS), or not
-    f32/f64: today's loops, same results."""
+    """A matrix-vector-like product (below MIN_ROWS, MIN_DEPTH or MIN_COLUMNS), or
+    integers other than i32: today's loops, same results."""
     rng = np.random.default_rng(1)
     a, b = small_ints(rng, (m, k), dtype), small_ints(rng, (k, n), dtype)
     op = f"xla.dot %a0, %a1 : ({t(a.shape, dtype)}, {t(b.shape, dtype)}) -> {t((m, n), dtype)}"
@@ -204,19 +209,23 @@ def test_kernel_shape_follows_cpu_features():
     assert shape_for("+avx2,-fma") == SSE
     assert shape_for("+sse2,+avx,+avx2,+fma", F64) == AVX2_FMA_F64
     assert shape_for("+avx2,-fma", F64) == SSE_F64
+    assert shape_for("+sse2,+avx,+avx2,+fma", I32) == AVX2_I32
+    assert shape_for("+avx2,-fma", I32) == SSE_I32
 
 
 GEMM_ARGS = [ctypes.c_int64] * 4 + [ctypes.c_void_p, *[ctypes.c_int64] * 3] * 2 + [ctypes.c_void_p, *[ctypes.c_int64] * 3]
 GEMM_ARGS.append(ctypes.c_void_p)  # ..., C, ldc_batch, ldc, flags, bias
 
 
-@pytest.mark.parametrize("shape,dtype", [(SSE, F32), (SSE_F64, F64_)], ids=["f32", "f64"])
+@pytest.mark.parametrize(
+    "shape,dtype", [(SSE, F32), (SSE_F64, F64_), (SSE_I32, np.int32)], ids=["f32", "f64", "i32"]
+)
 def test_sse_variant_computes_the_product(shape, dtype):
-    """The 4 x 8 `<4 x float>` and 4 x 4 `<2 x double>` variants, compiled and called
-    directly (C += A @ B)."""
+    """The 4 x 8 `<4 x float>`, 4 x 4 `<2 x double>` and 4 x 8 `<4 x i32>` variants,
+    compiled and called directly (C += A @ B)."""
     from xla_opt.jit import compile_llvm_ir
 
-    symbol = SYMBOL if dtype == F32 else DGEMM.symbol
+    symbol = {F32: SYMBOL, F64_: DGEMM.symbol, np.int32: IGEMM.symbol}[dtype]
     native = compile_llvm_ir(gemm_ir(shape).replace(f"@{symbol}(", "@xla_opt_gemm_sse_test("))
     gemm = ctypes.CFUNCTYPE(None, *GEMM_ARGS)(native.address("xla_opt_gemm_sse_test"))
     rng = np.random.default_rng(9)
@@ -696,3 +705,36 @@ def test_half_sse_variant_widens_while_packing(name):
     exact = a.astype(np.float64) @ b.T.astype(np.float64)
     bound = k * np.finfo(F32).eps * (np.abs(a.astype(np.float64)) @ np.abs(b.T.astype(np.float64)))
     assert np.all(np.abs(c.astype(np.float64) - 1 - exact) <= bound + np.finfo(F32).eps * np.abs(1 + exact))
+
+
+# ---- i32: products and sums wrap around (XLA's integer dot), exact in any order ----
+
+
+def wrapped_i32_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a @ b modulo 2^32 as int32 (int64 products and sums wrap modulo 2^64, which 2^32
+    divides)."""
+    return (a.astype(np.int64) @ b.astype(np.int64)).astype(np.int32)
+
+
+@pytest.mark.parametrize("m,k,n", [(MIN_ROWS, MIN_DEPTH, MIN_COLUMNS), (100, 600, 70), (33, 65, 47)], ids=str)
+@pytest.mark.parametrize("transposed", [False, True], ids=["plain", "lhs-transposed"])
+def test_i32_dot_wraps_like_xla(m, k, n, transposed, gemm_threads):
+    """Full-range i32 operands (products overflow): the kernel's result is numpy's
+    wrapped product and the interpreter's, bit for bit, on one and two threads."""
+    rng = np.random.default_rng(m + k + n)
+    lhs = rng.integers(-(2**31), 2**31, (k, m) if transposed else (m, k), dtype=np.int64).astype(np.int32)
+    rhs = rng.integers(-(2**31), 2**31, (k, n), dtype=np.int64).astype(np.int32)
+    program = dot_general(lhs, rhs, 0 if transposed else 1, 0)
+    assert IGEMM.symbol in llvm_ir_of(program)
+    got = same_on_one_and_two_threads(program, [lhs, rhs], gemm_threads)
+    np.testing.assert_array_equal(got, wrapped_i32_product(lhs.T if transposed else lhs, rhs))
+    np.testing.assert_array_equal(got, xla_opt.run(program, lhs, rhs, backend="interpreter")[0])
+
+
+def test_i32_batched_dot():
+    rng = np.random.default_rng(3)
+    lhs = rng.integers(-50, 50, (3, 37, 70)).astype(np.int32)
+    rhs = rng.integers(-50, 50, (3, 70, 45)).astype(np.int32)
+    program, a, b = batched_dot(lhs, rhs, 0, 0, 2, 1)
+    assert IGEMM.symbol in llvm_ir_of(program)
+    np.testing.assert_array_equal(xla_opt.run(program, lhs, rhs, backend="jit")[0], a @ b)

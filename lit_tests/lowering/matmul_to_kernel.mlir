@@ -201,6 +201,31 @@ func.func @not_epilogues(%a: memref<40x33xf32>, %b: memref<33x48xf32>, %bias: me
   func.return
 }
 
-// The declaration, once per module.
-// CHECK:       llvm.func @xla_opt_sgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
+// An i32 product (integer multiply and add, which wrap around) calls the i32 GEMM; its
+// zero fill goes too (OVERWRITE).
+// CHECK-LABEL: func.func @i32
+// CHECK-NOT:     linalg.generic
+// CHECK:         llvm.bitcast %c
+// CHECK:         %[[FLAGS:.*]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    %[[BIAS:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT:    llvm.call @xla_opt_igemm({{.*}}, %[[FLAGS]], %[[BIAS]])
+// CHECK-NOT:     linalg.generic
+func.func @i32(%a: memref<40x33xi32>, %b: memref<33x48xi32>, %c: memref<40x48xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%c : memref<40x48xi32>) {
+  ^bb0(%o: i32):
+    %zero = arith.constant 0 : i32
+    linalg.yield %zero : i32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<40x33xi32>, memref<33x48xi32>) outs(%c : memref<40x48xi32>) {
+  ^bb0(%x: i32, %y: i32, %acc: i32):
+    %p = arith.muli %x, %y : i32
+    %s = arith.addi %acc, %p : i32
+    linalg.yield %s : i32
+  }
+  func.return
+}
+
+// The declarations, once per module.
+// CHECK-DAG:   llvm.func @xla_opt_sgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
+// CHECK-DAG:   llvm.func @xla_opt_igemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
 // CHECK-NOT:   llvm.func

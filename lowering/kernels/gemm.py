@@ -63,20 +63,31 @@ PACK_ROWS = 8  # source rows per pass of the unit-stride-across packing (`_pack`
 
 @dataclass(frozen=True)
 class Element:
-    """A floating-point element type as the kernels see it: its LLVM IR type (bf16 is
-    its 16 bits, `i16`, as everywhere in the lowered code), its size in bytes, its
-    intrinsic suffix and its BLAS letter (the symbols' `s` of sgemm)."""
+    """An element type as the kernels see it: its LLVM IR type (bf16 is its 16 bits,
+    `i16`, as everywhere in the lowered code), its size in bytes, its intrinsic suffix,
+    its BLAS letter (the symbols' `s` of sgemm) and whether it is an integer (products
+    and sums wrap around, as XLA's integer dot: exact in any order)."""
 
     llvm: str
     size: int
     suffix: str
     letter: str
+    integer: bool = False
+
+    @property
+    def add(self) -> str:
+        return "add" if self.integer else "fadd"
+
+    @property
+    def zero(self) -> str:
+        return "0" if self.integer else "0.0"
 
 
 F32 = Element("float", 4, "f32", "s")
 F64 = Element("double", 8, "f64", "d")
 F16 = Element("half", 2, "f16", "h")
 BF16 = Element("i16", 2, "bf16", "b")
+I32 = Element("i32", 4, "i32", "i", integer=True)
 
 
 @dataclass(frozen=True)
@@ -109,6 +120,13 @@ class KernelShape:
     def fma_intrinsic(self) -> str:
         return f"{self.fma}.v{self.vw}{self.element.suffix}"
 
+    def multiply_add(self, e: Emitter, a: str, b: str, acc: str) -> str:
+        """a * b + acc on vectors: the FMA intrinsic, or for integers a multiply and an add."""
+        vec = self.vector
+        if self.element.integer:
+            return e.value(f"add {vec} {e.value(f'mul {vec} {a}, {b}')}, {acc}")
+        return e.value(f"call {vec} @{self.fma_intrinsic}({vec} {a}, {vec} {b}, {vec} {acc})")
+
     def __post_init__(self) -> None:
         assert self.nr % self.vw == 0 and self.mc % self.mr == 0 and self.nc % self.nr == 0
 
@@ -123,13 +141,17 @@ SSE = KernelShape(mr=4, nr=8, vw=4, kc=256, mc=128, nc=4096, fma="llvm.fmuladd")
 # The same caches in doubles: KC x NR of B 16 KB (L1), MC x KC of A 192 KB (L2).
 AVX2_FMA_F64 = KernelShape(mr=6, nr=8, vw=4, kc=256, mc=96, nc=4080, fma="llvm.fma", element=F64)
 SSE_F64 = KernelShape(mr=4, nr=4, vw=2, kc=256, mc=128, nc=4096, fma="llvm.fmuladd", element=F64)
+# i32 as f32 (same size, same tile; `vpmulld` + `vpaddd` instead of an FMA).
+AVX2_I32 = KernelShape(mr=6, nr=16, vw=8, kc=512, mc=120, nc=4080, fma="", element=I32)
+SSE_I32 = KernelShape(mr=4, nr=8, vw=4, kc=256, mc=128, nc=4096, fma="", element=I32)
 
 
 def shape_for(features: str, element: Element = F32) -> KernelShape:
     """The kernel shape for a CPU feature string (LLVM's `+avx2,+fma,...`) and the
-    element type the micro-kernel computes in (F32 or F64)."""
+    element type the micro-kernel computes in (F32, F64 or I32)."""
     avx2 = {"+avx2", "+fma"} <= set(features.split(","))
-    return {F32: (AVX2_FMA, SSE), F64: (AVX2_FMA_F64, SSE_F64)}[element][0 if avx2 else 1]
+    shapes = {F32: (AVX2_FMA, SSE), F64: (AVX2_FMA_F64, SSE_F64), I32: (AVX2_I32, SSE_I32)}
+    return shapes[element][0 if avx2 else 1]
 
 
 class Emitter:
@@ -251,7 +273,7 @@ def _micro_kernel(s: KernelShape) -> str:
             )
             for v in range(nv):
                 old = e.value(f"load {vec}, ptr {accs[i][v]}, align 32")
-                new = e.value(f"call {vec} @{s.fma_intrinsic}({vec} {splat}, {vec} {bs[v]}, {vec} {old})")
+                new = s.multiply_add(e, splat, bs[v], old)
                 e.emit(f"store {vec} {new}, ptr {accs[i][v]}, align 32")
     full_m = e.value(f"icmp eq i64 %m, {s.mr}")
     full_n = e.value(f"icmp eq i64 %n, {s.nr}")
@@ -261,7 +283,10 @@ def _micro_kernel(s: KernelShape) -> str:
     def epilogue(value: str, bias_at: str, ty: str, lanes: int) -> str:
         """`value` plus the bias where BIAS is set, then max(., 0) where RELU is (as
         XLA's maximum: NaN stays NaN, -0 becomes +0): the bias is read from `bias_at`,
-        a valid address either way (the caller points it at C without a bias)."""
+        a valid address either way (the caller points it at C without a bias). Integer
+        products have no epilogue (`linalg-matmul-to-kernel` fuses float ones only)."""
+        if s.element.integer:
+            return value
         zero = "zeroinitializer" if lanes > 1 else "0.0"
         bias = e.value(f"load {ty}, ptr {bias_at}, align {size}")
         biased = e.value(f"select i1 {has_bias}, {ty} {e.value(f'fadd {ty} {value}, {bias}')}, {ty} {value}")
@@ -280,7 +305,7 @@ def _micro_kernel(s: KernelShape) -> str:
     e.label("accumulate")
     added = [
         [
-            e.value(f"fadd {vec} {e.value(f'load {vec}, ptr {e.gep(rows[i], v * s.vw, ty)}, align {size}')}, {sums[i][v]}")
+            e.value(f"{s.element.add} {vec} {e.value(f'load {vec}, ptr {e.gep(rows[i], v * s.vw, ty)}, align {size}')}, {sums[i][v]}")
             for v in range(nv)
         ]
         for i in range(s.mr)
@@ -308,7 +333,7 @@ def _micro_kernel(s: KernelShape) -> str:
             at = e.gep(c_row, j, ty)
             old = e.value(f"load {ty}, ptr {at}, align {size}")  # unused (maybe garbage) under OVERWRITE
             part = e.value(f"load {ty}, ptr {e.gep(s_row, j, ty)}, align {size}")
-            total = e.value(f"select i1 {overwrite}, {ty} {part}, {ty} {e.value(f'fadd {ty} {old}, {part}')}")
+            total = e.value(f"select i1 {overwrite}, {ty} {part}, {ty} {e.value(f'{s.element.add} {ty} {old}, {part}')}")
             e.emit(f"store {ty} {epilogue(total, e.gep('%bias', j, ty), ty, 1)}, ptr {at}, align {size}")
     return e.function(
         f"internal void @{s.micro_kernel}(i64 %kc, ptr noalias %ap, ptr noalias %bp, ptr noalias %c, "
@@ -458,7 +483,7 @@ def _pack_panel(
             inside = e.value(f"icmp slt i64 {x}, {count}")
             clamped = e.value(f"select i1 {inside}, i64 {x}, i64 {last}")
             loaded = _load_widened(e, e.gep(row, e.mul(clamped, across), read.llvm), read, packed)
-            value = e.value(f"select i1 {inside}, {ty} {loaded}, {ty} 0.0")
+            value = e.value(f"select i1 {inside}, {ty} {loaded}, {ty} {packed.zero}")
             e.emit(f"store {ty} {value}, ptr {e.gep(out, dx, ty)}, align {size}")
 
 
@@ -882,7 +907,8 @@ SGEMM = gemm_entry(F32, F32)
 DGEMM = gemm_entry(F64, F64)
 HGEMM = gemm_entry(F16, F32)  # f16 operands, f32 C
 BGEMM = gemm_entry(BF16, F32)  # bf16 operands, f32 C
-GEMMS = {entry.symbol: entry for entry in (SGEMM, DGEMM, HGEMM, BGEMM)}
+IGEMM = gemm_entry(I32, I32)
+GEMMS = {entry.symbol: entry for entry in (SGEMM, DGEMM, HGEMM, BGEMM, IGEMM)}
 
 
 def library_ir(shapes: Sequence[KernelShape], entries: Sequence[Entry], parallel: bool = False) -> str:
@@ -899,7 +925,9 @@ def library_ir(shapes: Sequence[KernelShape], entries: Sequence[Entry], parallel
     ]
     for s in used:
         vec = s.vector
-        parts += [f"declare {vec} @{s.fma_intrinsic}({vec}, {vec}, {vec})", _micro_kernel(s)]
+        if not s.element.integer:
+            parts.append(f"declare {vec} @{s.fma_intrinsic}({vec}, {vec}, {vec})")
+        parts.append(_micro_kernel(s))
     if parallel:
         parts += [
             "declare void @GOMP_parallel(ptr, ptr, i32, i32)",
@@ -923,5 +951,5 @@ def library_ir(shapes: Sequence[KernelShape], entries: Sequence[Entry], parallel
 
 def gemm_ir(s: KernelShape, parallel: bool = False) -> str:
     """The LLVM IR module defining the GEMM of shape `s`'s element type alone
-    (`xla_opt_sgemm` or `xla_opt_dgemm`, see library_ir)."""
-    return library_ir([s], [SGEMM if s.element == F32 else DGEMM], parallel)
+    (`xla_opt_sgemm`, `xla_opt_dgemm` or `xla_opt_igemm`, see library_ir)."""
+    return library_ir([s], [{F32: SGEMM, F64: DGEMM, I32: IGEMM}[s.element]], parallel)

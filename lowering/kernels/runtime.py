@@ -24,7 +24,7 @@ _libraries: dict[str, Any] = {}  # the compiled modules, kept alive: the symbols
 
 def kernel_shape(element=None):
     """The micro-kernel shape for the host CPU's features and an element type (`gemm.F32`
-    by default, or `gemm.F64`)."""
+    by default, `gemm.F64` or `gemm.I32`)."""
     import llvmlite.binding as llvm
     from xla_opt.lowering.kernels.gemm import F32, shape_for
 
@@ -64,9 +64,9 @@ def set_num_threads(n: int) -> None:
 def _modules() -> dict[str, list]:
     """The library's modules by name, each a list of entries (gemm.Entry)."""
     from xla_opt.lowering.kernels.conv import SCONV
-    from xla_opt.lowering.kernels.gemm import BGEMM, DGEMM, HGEMM, SGEMM
+    from xla_opt.lowering.kernels.gemm import BGEMM, DGEMM, HGEMM, IGEMM, SGEMM
 
-    return {"f32": [SGEMM, SCONV], "f64": [DGEMM], "f16/bf16": [HGEMM, BGEMM]}
+    return {"f32": [SGEMM, SCONV], "f64": [DGEMM], "f16/bf16": [HGEMM, BGEMM], "i32": [IGEMM]}
 
 
 def load_kernels(module: str = "f32") -> Any:
@@ -75,14 +75,14 @@ def load_kernels(module: str = "f32") -> Any:
     with _lock:
         if module not in _libraries:
             import llvmlite.binding as llvm
-            from xla_opt.lowering.kernels.gemm import F32, F64, library_ir
+            from xla_opt.lowering.kernels.gemm import F32, F64, I32, library_ir
 
             from xla_opt.jit import compile_llvm_ir
             from xla_opt.threads import load as load_threads
 
             parallel = load_threads()  # libgomp, and the thread count the library calls
             entries = _modules()[module]
-            shapes = [kernel_shape(F32), kernel_shape(F64)]
+            shapes = [kernel_shape(F32), kernel_shape(F64), kernel_shape(I32)]
             library = compile_llvm_ir(library_ir(shapes, entries, parallel))
             for entry in entries:
                 llvm.add_symbol(entry.symbol, library.address(entry.symbol))
