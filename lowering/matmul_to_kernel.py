@@ -10,7 +10,9 @@ its last dimension j, its rows i), one input by {[b,] i, k} and the other by
 packing), a body `acc + lhs * rhs`, identity-layout memrefs, and a shape the kernel
 wins (`kernel_wins`: not a matrix-vector product, at least 9 columns). Several batch
 loops [b1, b2, ...] are one batch where they merge in every operand (`merged_batch`:
-a (batch, heads) attention product). Its outs
+a (batch, heads) attention product); where they do not (flax's 'bqhd,bkhd->bhqk'),
+the innermost is the kernel's batch and the call runs in an `scf.for` nest over the
+others, its pointers offset by their strides. Its outs
 buffer holds the accumulator's initial value (a generic computes outs += ins product),
 so the call computes C += A @ B just the same; but where the op right before it fills
 that buffer with zeros (the dot's lowering), the fill goes and the call gets the
@@ -49,7 +51,7 @@ from itertools import pairwise
 from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, llvm, memref
+from xdsl.dialects import arith, func, llvm, memref, scf
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseIntOrFPElementsAttr,
@@ -57,6 +59,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     FloatAttr,
+    IndexType,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -66,7 +69,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -78,7 +81,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.traits import SymbolTable
 from xla_opt.lowering.contractions import is_multiply_accumulate
 from xla_opt.lowering.kernels.gemm import BGEMM, BIAS, DGEMM, HGEMM, IGEMM, OVERWRITE, RELU, SGEMM
-from xla_opt.lowering.llvm_types import PTR
+from xla_opt.lowering.llvm_types import PTR, storage_type
 from xla_opt.lowering.xla_to_linalg.common import REDUCTION
 
 # The smallest product the kernel computes faster than the loops `linalg-block-rows`
@@ -137,7 +140,9 @@ class KernelMatmul:
     """C[b, i, j] += A[b, i, k] * B[b, k, j] for b < batch: the kernel that computes it,
     which input is A, and the strides (in elements) of A along b, i and k, of B along
     b, k and j, of C along b and i (C's last dimension is j: its rows are contiguous);
-    without a batch loop, batch is 1 and the batch strides 0."""
+    without a batch loop, batch is 1 and the batch strides 0. `outer`: batch loops that
+    do not merge into that one (`merged_batch`), outermost first, each its extent and
+    its strides in A, B and C: the call runs in a loop nest over them."""
 
     symbol: str
     batch: int
@@ -149,6 +154,7 @@ class KernelMatmul:
     b: SSAValue
     b_strides: tuple[int, int, int]
     c_strides: tuple[int, int]
+    outer: tuple[tuple[int, int, int, int], ...] = ()
 
 
 def _loop_strides(shape, results) -> dict[int, int] | None:
@@ -228,9 +234,13 @@ def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
     if not kernel_wins(m, n, depth):
         return None
     sa, sb, sc = strides[first], strides[second], strides[2]
-    merged = merged_batch(batch_loops, extent, (sa, sb, sc))  # type: ignore[arg-type]
-    if merged is None:
-        return None
+    all_strides = (sa, sb, sc)
+    outer: tuple[tuple[int, int, int, int], ...] = ()
+    merged = merged_batch(batch_loops, extent, all_strides)  # type: ignore[arg-type]
+    if merged is None:  # the innermost batch loop for the kernel, loops around the call
+        outer = tuple((extent[b], sa[b], sb[b], sc[b]) for b in batch_loops[:-1])  # type: ignore[index]
+        merged = merged_batch(batch_loops[-1:], extent, all_strides)  # type: ignore[arg-type]
+        assert merged is not None  # one loop always merges
     batch, (ab, bb, cb) = merged
     return KernelMatmul(
         symbol,
@@ -243,6 +253,7 @@ def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
         operands[second],
         (bb, sb[k], sb[j]),  # type: ignore[index]
         (cb, sc[i]),  # type: ignore[index]
+        outer,
     )
 
 
@@ -335,7 +346,7 @@ def epilogue_of(product: KernelMatmul, c: SSAValue, op: Operation | None) -> Epi
     indexed by the column, an optional 0-d +0.0 input, a body computing C + bias
     (either order) then optionally the maximum with +0.0, the out value unread; out
     a buffer of its own (an argument or an allocation, neither A nor B)."""
-    if product.batch != 1 or not isinstance(op, linalg.GenericOp) or len(op.outputs) != 1:
+    if product.batch != 1 or product.outer or not isinstance(op, linalg.GenericOp) or len(op.outputs) != 1:
         return None
     out = op.outputs[0]
     c_type = c.type
@@ -421,13 +432,56 @@ class MatmulToKernel(RewritePattern):
             args.append(bias.res)
         else:
             args.append(pointer(epilogue.bias))
-        rewriter.replace(op, [*new_ops, llvm.CallOp(product.symbol, *args)], new_results=[])
+        elements = [storage_type(v.type.get_element_type()) for v in (product.a, product.b, c)]  # type: ignore[attr-defined]
+        rewriter.replace(op, [*new_ops, *_calls_over(product, args, elements)], new_results=[])
         if overwrite and fill is not None:
             rewriter.erase(fill)
         if epilogue is not None:
             rewriter.erase(epilogue.op)
             _drop_if_unused(c, rewriter)
         self.used[product.symbol] = None
+
+
+# The positions of A's, B's and C's pointers among the GEMM's arguments (gemm.PARAMS).
+_POINTER_ARGS = (4, 8, 12)
+
+
+def _calls_over(product: KernelMatmul, args: list[SSAValue], elements: list[Attribute]) -> list[Operation]:
+    """The GEMM call, inside an `scf.for` nest over the product's outer batch loops
+    when it has any: each trip calls it on A, B and C offset by the loops' strides (in
+    elements of `elements`, the storage types of A, B and C)."""
+    if not product.outer:
+        return [llvm.CallOp(product.symbol, *args)]
+    index = IndexType()
+    zero, one = (arith.ConstantOp(IntegerAttr(v, index)) for v in (0, 1))
+
+    def nest(level: int, offsets: tuple[SSAValue | None, ...]) -> list[Operation]:
+        if level == len(product.outer):
+            ops: list[Operation] = []
+            call_args = list(args)
+            for position, offset, element in zip(_POINTER_ARGS, offsets, elements, strict=True):
+                assert offset is not None
+                ops.append(cast := arith.IndexCastOp(offset, i64))
+                at = [llvm.GEP_USE_SSA_VAL]
+                ops.append(gep := llvm.GEPOp(args[position], at, element, ssa_indices=[cast.result], inbounds=True))
+                ops.append(plain := llvm.BitcastOp(gep.result, PTR))  # as the other pointers
+                call_args[position] = plain.result
+            return [*ops, llvm.CallOp(product.symbol, *call_args)]
+        extent, *strides = product.outer[level]
+        bound = arith.ConstantOp(IntegerAttr(extent, index))
+        body = Block(arg_types=[index])
+        ops = []
+        moved: list[SSAValue] = []
+        for offset, stride in zip(offsets, strides, strict=True):
+            ops.append(step := arith.ConstantOp(IntegerAttr(stride, index)))
+            ops.append(term := arith.MuliOp(body.args[0], step.result))
+            if offset is not None:
+                ops.append(term := arith.AddiOp(offset, term.result))
+            moved.append(term.result)
+        body.add_ops([*ops, *nest(level + 1, tuple(moved)), scf.YieldOp()])
+        return [bound, scf.ForOp(zero.result, bound.result, one.result, [], body)]
+
+    return [zero, one, *nest(0, (None, None, None))]
 
 
 def _drop_if_unused(buffer: SSAValue, rewriter: PatternRewriter) -> None:

@@ -566,35 +566,41 @@ def test_batched_dot_exact(layout, dtype):
 
 GEMMS_BY_DTYPE = {F32: SYMBOL, F64_: DGEMM.symbol}
 
-# (lhs shape, rhs shape, lhs batch dims, rhs batch dims, einsum, whether the kernel
-# takes it): attention's (batch, heads) products, whose two batch dimensions are one run
-# in every operand, merge into one batch of 6; a batch of extent 1 drops out; batch
-# dimensions apart in the lhs (b, q, h, d), or in another order in the rhs, do not
-# merge and keep the loops.
+# (lhs shape, rhs shape, lhs batch dims, rhs batch dims, einsum, whether the batch
+# dimensions merge into the kernel's one batch): attention's (batch, heads) products,
+# one run in every operand, merge into one batch of 6, and a batch of extent 1 drops
+# out; batch dimensions apart in the lhs (flax's 'bqhd'), in another order in the rhs,
+# or three of them, do not merge: the kernel's batch is the innermost, and the call runs
+# in a loop over the others.
 MULTI_BATCH = [
     ((2, 3, 40, 16), (2, 3, 40, 16), [0, 1], [0, 1], "bhqd,bhkd->bhqk", True),
     ((2, 3, 40, 16), (2, 3, 16, 24), [0, 1], [0, 1], "bhqd,bhdk->bhqk", True),
     ((1, 3, 40, 16), (1, 3, 40, 16), [0, 1], [0, 1], "bhqd,bhkd->bhqk", True),
-    ((2, 40, 3, 16), (2, 3, 40, 16), [0, 2], [0, 1], "bqhd,bhkd->bhqk", False),
+    ((2, 40, 3, 16), (2, 40, 3, 16), [0, 2], [0, 2], "bqhd,bkhd->bhqk", False),
     ((2, 3, 40, 16), (3, 2, 40, 16), [0, 1], [1, 0], "bhqd,hbkd->bhqk", False),
+    ((2, 40, 3, 2, 16), (2, 3, 2, 40, 16), [0, 2, 3], [0, 1, 2], "bqhgd,bhgkd->bhgqk", False),
 ]
 
 
-@pytest.mark.parametrize("lhs_shape,rhs_shape,lhs_batch,rhs_batch,spec,taken", MULTI_BATCH, ids=lambda x: str(x))
-def test_several_batch_dimensions(lhs_shape, rhs_shape, lhs_batch, rhs_batch, spec, taken):
+@pytest.mark.parametrize("lhs_shape,rhs_shape,lhs_batch,rhs_batch,spec,merged", MULTI_BATCH, ids=lambda x: str(x))
+@pytest.mark.parametrize("dtype", [F32, F64_], ids=["f32", "f64"])
+def test_several_batch_dimensions(lhs_shape, rhs_shape, lhs_batch, rhs_batch, spec, merged, dtype):
+    """Every such product calls the kernel (once, or in a loop nest over the batch
+    dimensions that do not merge); small integers: exact."""
     rng = np.random.default_rng(len(spec) + sum(lhs_shape))
-    lhs, rhs = small_ints(rng, lhs_shape), small_ints(rng, rhs_shape)
+    lhs, rhs = small_ints(rng, lhs_shape, dtype), small_ints(rng, rhs_shape, dtype)
     expected = np.einsum(spec, lhs.astype(np.float64), rhs.astype(np.float64))
-    lhs_contracting = [3]
+    lhs_contracting = [len(lhs_shape) - 1]
     rhs_contracting = [spec.split(",")[1].index("d")]
     program = one_op_program(
         f"xla.dot_general %a0, %a1, lhs_batching_dimensions = {lhs_batch}, rhs_batching_dimensions = {rhs_batch}, "
         f"lhs_contracting_dimensions = {lhs_contracting}, rhs_contracting_dimensions = {rhs_contracting} "
-        f": ({t(lhs.shape)}, {t(rhs.shape)}) -> {t(expected.shape)}",
+        f": ({t(lhs.shape, dtype)}, {t(rhs.shape, dtype)}) -> {t(expected.shape, dtype)}",
         [lhs, rhs],
-        [t(expected.shape)],
+        [t(expected.shape, dtype)],
     )
-    assert (SYMBOL in llvm_ir_of(program)) == taken
+    ir = llvm_ir_of(program)
+    assert GEMMS_BY_DTYPE[dtype] in ir and ("br label" not in ir) == merged  # a loop only around the call
     got = xla_opt.run(program, lhs, rhs, backend="jit")[0]
     np.testing.assert_array_equal(got, expected)
     np.testing.assert_array_equal(got, xla_opt.run(program, lhs, rhs, backend="interpreter")[0])

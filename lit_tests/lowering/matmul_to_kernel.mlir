@@ -225,6 +225,27 @@ func.func @i32(%a: memref<40x33xi32>, %b: memref<33x48xi32>, %c: memref<40x48xi3
   func.return
 }
 
+// Batch dimensions that are not one run (flax's attention 'bqhd,bkhd->bhqk': b and h
+// apart in the operands): the kernel's batch is h (its strides 4, 4 and 128), and the
+// call runs in an scf.for over b, each trip's A, B and C offset by b's strides (96,
+// 192 and 384 elements).
+// CHECK-LABEL: func.func @outer_batch
+// CHECK-NOT:     linalg.generic
+// CHECK:         scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:           arith.muli %[[B]]
+// CHECK:           llvm.getelementptr inbounds %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK:           llvm.call @xla_opt_sgemm(
+// CHECK-NEXT:    }
+func.func @outer_batch(%q: memref<2x8x3x4xf32>, %k: memref<2x16x3x4xf32>, %s: memref<2x3x8x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, i, h, d)>, affine_map<(b, h, i, j, d) -> (b, j, h, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : memref<2x8x3x4xf32>, memref<2x16x3x4xf32>) outs(%s : memref<2x3x8x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %t = arith.addf %acc, %p : f32
+    linalg.yield %t : f32
+  }
+  func.return
+}
+
 // The declarations, once per module.
 // CHECK-DAG:   llvm.func @xla_opt_sgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
 // CHECK-DAG:   llvm.func @xla_opt_igemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
