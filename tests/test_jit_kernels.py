@@ -744,3 +744,24 @@ def test_i32_batched_dot():
     program, a, b = batched_dot(lhs, rhs, 0, 0, 2, 1)
     assert IGEMM.symbol in llvm_ir_of(program)
     np.testing.assert_array_equal(xla_opt.run(program, lhs, rhs, backend="jit")[0], a @ b)
+
+
+@pytest.mark.parametrize("name", ["f16", "bf16"])
+def test_half_dot_with_outer_batch_loop(name):
+    """f16/bf16 operands (widened while packing) with a batch loop around the call: the
+    offsets step over 2-byte elements."""
+    dtype, symbol = HALF_TYPES[name]
+    rng = np.random.default_rng(11)
+    lhs, rhs = small_ints(rng, (2, 40, 3, 16), dtype), small_ints(rng, (2, 40, 3, 16), dtype)
+    out = (2, 3, 40, 40)
+    program = one_op_program(
+        "xla.dot_general %a0, %a1, lhs_batching_dimensions = [0, 2], rhs_batching_dimensions = [0, 2], "
+        "lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [3] "
+        f": ({t(lhs.shape, dtype)}, {t(rhs.shape, dtype)}) -> {t(out, dtype)}",
+        [lhs, rhs],
+        [t(out, dtype)],
+    )
+    assert symbol in llvm_ir_of(program)
+    got = xla_opt.run(program, lhs, rhs, backend="jit")[0]
+    expected = np.einsum("bqhd,bkhd->bhqk", lhs.astype(np.float64), rhs.astype(np.float64))
+    np.testing.assert_array_equal(got.astype(np.float64), expected)  # |sums| <= 144: exact in both
