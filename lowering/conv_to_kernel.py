@@ -523,13 +523,14 @@ class ConvToKernel(RewritePattern):
         pointers = {"%W": conv.kernel, "%X": conv.image, "%C": conv.output}
         fill = op.prev_op
         overwrite = is_zero_fill(fill, conv.output)
+        values = conv.args | {"flags": OVERWRITE if overwrite else 0}
         args = []
         for ty, name in PARAMS:
             if ty == "ptr":
                 new_ops.append(cast := llvm.BitcastOp(pointers[name], PTR))
                 args.append(cast.result)
                 continue
-            value = (OVERWRITE if overwrite else 0) if name == "%flags" else conv.args[name[1:]]
+            value = values[name[1:]]
             if value not in constants:
                 new_ops.append(c := llvm.ConstantOp(IntegerAttr(value, i64), i64))
                 constants[value] = c.result

@@ -81,6 +81,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.traits import SymbolTable
 from xla_opt.lowering.contractions import is_multiply_accumulate
 from xla_opt.lowering.kernels.gemm import BGEMM, BIAS, DGEMM, HGEMM, IGEMM, OVERWRITE, RELU, SGEMM
+from xla_opt.lowering.kernels.gemm import PARAMS as GEMM_PARAMS  # the call's argument order
 from xla_opt.lowering.llvm_types import PTR, storage_type
 from xla_opt.lowering.xla_to_linalg.common import REDUCTION
 
@@ -442,8 +443,8 @@ class MatmulToKernel(RewritePattern):
         self.used[product.symbol] = None
 
 
-# The positions of A's, B's and C's pointers among the GEMM's arguments (gemm.PARAMS).
-_POINTER_ARGS = (4, 8, 12)
+# The positions of A's, B's and C's pointers among the GEMM's arguments.
+_POINTER_ARGS = tuple(GEMM_PARAMS.index(("ptr", name)) for name in ("%A", "%B", "%C"))
 
 
 def _calls_over(product: KernelMatmul, args: list[SSAValue], elements: list[Attribute]) -> list[Operation]:

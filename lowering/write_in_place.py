@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import memref
-from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -68,24 +68,6 @@ def views_of(buffer: SSAValue) -> list[SSAValue]:
     return found
 
 
-def _ancestor_in(op: Operation, block) -> Operation | None:
-    """`op` or the op of `block` it is nested in; None when it is outside `block`."""
-    while op.parent_block() is not block:
-        parent = op.parent_op()
-        if parent is None:
-            return None
-        op = parent
-    return op
-
-
-def _is_permutation(attr: AffineMapAttr) -> bool:
-    amap = attr.data
-    positions = [getattr(r, "position", None) for r in amap.results]
-    return (
-        sorted(p for p in positions if p is not None) == list(range(amap.num_dims)) and len(positions) == amap.num_dims
-    )
-
-
 def _producer(fresh: SSAValue, copy: memref.CopyOp) -> tuple[linalg.GenericOp, int] | None:
     """The generic writing the fresh buffer `fresh` and its output index, when `fresh`'s
     only other uses are `copy` and one dealloc."""
@@ -110,7 +92,13 @@ def _writes_in_place_safely(generic: linalg.GenericOp, out: int, dest: SSAValue,
     n_in = len(generic.inputs)
     maps = generic.indexing_maps.data
     out_map = maps[n_in + out]
-    if not _is_permutation(out_map) or generic.body.block.args[n_in + out].uses:
+    written = out_map.data
+    one_element_per_iteration = (
+        not written.num_symbols
+        and len(written.results) == written.num_dims
+        and written.inverse_permutation() is not None
+    )  # a permutation of the loops
+    if not one_element_per_iteration or generic.body.block.args[n_in + out].uses:
         return False
     root = buffer_root(dest)
     for i, operand in enumerate(generic.operands):
@@ -122,6 +110,7 @@ def _writes_in_place_safely(generic: linalg.GenericOp, out: int, dest: SSAValue,
         elif buffer_root(operand) == root:
             return False  # another view of dest: elements read elsewhere
     block = copy.parent_block()
+    assert block is not None
     between = set()
     op = generic.next_op
     while op is not None and op is not copy:
@@ -132,7 +121,9 @@ def _writes_in_place_safely(generic: linalg.GenericOp, out: int, dest: SSAValue,
     if isinstance(dest.owner, Operation) and dest.owner in between:
         return False  # dest defined after the generic: it could not write it
     # a use outside the block runs before or after the whole block, not between
-    return not any(_ancestor_in(use.operation, block) in between for view in views_of(root) for use in view.uses)
+    return not any(
+        block.find_ancestor_op_in_block(use.operation) in between for view in views_of(root) for use in view.uses
+    )
 
 
 class WriteInPlace(RewritePattern):

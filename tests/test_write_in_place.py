@@ -12,7 +12,7 @@ from tests.util import both
 from xla_opt import jit
 
 
-def while_program(n: int, body: str, results: str = "%ni, %na, %nb") -> str:
+def while_program(n: int, body: str) -> str:
     """Five trips of `body` over (a, b), two tensor<nxf32> states and a counter."""
     ty = f"tensor<{n}xf32>"
     return f"""
@@ -28,7 +28,7 @@ func.func @main(%a: {ty}, %b: {ty}) -> ({ty}, {ty}) {{
     %one = xla.constant dense<1> : tensor<i32>
     %ni = xla.add %i, %one : tensor<i32>
 {body}
-    xla.return {results} : tensor<i32>, {ty}, {ty}
+    xla.return %ni, %na, %nb : tensor<i32>, {ty}, {ty}
   }} : (tensor<i32>, {ty}, {ty}) -> (tensor<i32>, {ty}, {ty})
   func.return %ra, %rb : {ty}, {ty}
 }}"""
