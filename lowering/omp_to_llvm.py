@@ -59,52 +59,12 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
 from xla_opt.lowering.llvm_types import PTR, llvm_type
+from xla_opt.lowering.outlining import REMATERIALIZED, FreshNames, captured_values, distinct_buffers
 
 from xla_opt.diagnostics import locate_unlocated
 from xla_opt.threads import GOMP_PARALLEL, NUM_THREADS, TEAM_SIZE, THREAD_NUM
 
 _INDEX = IndexType()
-# ops without operands whose value is cheaper to recompute in the body than to pass
-_REMATERIALIZED = (arith.ConstantOp, llvm.ConstantOp, memref.GetGlobalOp)
-
-
-def _defining_op(value: SSAValue) -> Operation | None:
-    owner = value.owner
-    return owner if isinstance(owner, Operation) else owner.parent_op()
-
-
-def _captured(region_op: Operation) -> list[SSAValue]:
-    """Values used inside `region_op` and defined outside it, in order of first use."""
-    seen: dict[SSAValue, None] = {}
-    for op in region_op.walk():
-        if op is region_op:
-            continue
-        for operand in op.operands:
-            definer = _defining_op(operand)
-            if definer is None or not region_op.is_ancestor(definer):
-                seen.setdefault(operand, None)
-    return list(seen)
-
-
-def _buffer_root(value: SSAValue) -> object | None:
-    """What tells `value`'s buffer apart from others: the value itself for an alloc,
-    an alloca or an argument of a function's entry block, a global's name; None when
-    unknown (a loop-carried buffer, a call's result...)."""
-    owner = value.owner
-    if isinstance(owner, memref.AllocOp | memref.AllocaOp):
-        return value
-    if isinstance(owner, memref.GetGlobalOp):
-        return owner.name_.root_reference.data
-    if isinstance(owner, Block) and isinstance(owner.parent_op(), func.FuncOp) and owner is owner.parent.first_block:
-        return value
-    return None
-
-
-def _distinct_buffers(values: list[SSAValue]) -> bool:
-    roots = [_buffer_root(v) for v in values if isinstance(v.type, MemRefType)]
-    return None not in roots and len(set(roots)) == len(roots)
-
-
 @dataclass(frozen=True)
 class _Region:
     """The parts of a supported omp.parallel: the pure ops before the worksharing loop
@@ -132,7 +92,7 @@ def _region_parts(op: omp.ParallelOp) -> _Region:
     if not isinstance(nest, omp.LoopNestOp) or nest.loop_inclusive is not None:
         raise unsupported("an omp.wsloop around anything but an exclusive omp.loop_nest")
     for prologue_op in ops[:-2]:
-        if prologue_op.regions or not isinstance(prologue_op, _REMATERIALIZED + (arith.IndexCastOp,)):
+        if prologue_op.regions or not isinstance(prologue_op, REMATERIALIZED + (arith.IndexCastOp,)):
             raise unsupported(f"'{prologue_op.name}' before the omp.wsloop")
     return _Region(ops[:-2], nest)
 
@@ -235,35 +195,29 @@ def _enclosing_function(op: Operation) -> func.FuncOp:
     return parent
 
 
-def _fresh_name(module: ModuleOp, base: str) -> str:
-    n = 0
-    while SymbolTable.lookup_symbol(module, f"{base}_{n}") is not None:
-        n += 1
-    return f"{base}_{n}"
-
-
 class ParallelToGomp(RewritePattern):
     """omp.parallel -> outlined body and region functions + GOMP_parallel (module doc)."""
 
     def __init__(self, module: ModuleOp):
         self.module = module
+        self.names = FreshNames(module)
         self.used = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: omp.ParallelOp, rewriter: PatternRewriter) -> None:
         parts = _region_parts(op)
         fn = _enclosing_function(op)
-        outside = _captured(op)
-        captured = [v for v in outside if not isinstance(v.owner, _REMATERIALIZED)]
-        rematerialized = [v for v in outside if isinstance(v.owner, _REMATERIALIZED)]
-        as_memrefs = _distinct_buffers(captured)
+        outside = captured_values(op)
+        captured = [v for v in outside if not isinstance(v.owner, REMATERIALIZED)]
+        rematerialized = [v for v in outside if isinstance(v.owner, REMATERIALIZED)]
+        as_memrefs = distinct_buffers(captured)
         param_types = [v.type if as_memrefs and isinstance(v.type, MemRefType) else llvm_type(v.type) for v in captured]
         fields = [llvm_type(v.type) for v in captured]
         struct = llvm.LLVMStructType.from_type_list(fields)
         prefix = fn.sym_name.data
 
         # the body: captured values, then thread number and team size
-        body_name = _fresh_name(self.module, f"{prefix}_omp_body")
+        body_name = self.names.fresh(f"{prefix}_omp_body")
         body_block = Block(arg_types=[*param_types, i32, i32])
         b = _Builder(body_block)
         values: dict[SSAValue, SSAValue] = {}
@@ -281,7 +235,7 @@ class ParallelToGomp(RewritePattern):
         body = func.FuncOp(body_name, body_type, Region(body_block), visibility="private")
 
         # the region: void(ptr), unpacks the struct
-        region_name = _fresh_name(self.module, f"{prefix}_omp_region")
+        region_name = self.names.fresh(f"{prefix}_omp_region")
         region_block = Block(arg_types=[PTR])
         region_block.args[0].name_hint = "data"
         r = _Builder(region_block)

@@ -17,6 +17,7 @@
          --convert-linalg-to-parallel-loops--> big generics' outer parallel loops as scf.parallel
          --convert-linalg-to-loops--> scf loops with memref.load/store
          --lower-affine-->            index arithmetic of non-trivial indexing maps
+         --outline-loop-nests-->      each top-level loop nest a kernel function (compiled in parallel)
          --convert-scf-to-openmp-->   scf.parallel as omp.parallel/wsloop/loop_nest
          --convert-omp-to-llvm-->     omp regions outlined, run by libgomp's GOMP_parallel
          --convert-scf-while-to-cf, convert-scf-to-cf--> cf branches
@@ -56,6 +57,7 @@ STAGES: tuple[str, ...] = (
     "convert-linalg-to-parallel-loops",
     "convert-linalg-to-loops",
     "lower-affine",
+    "outline-loop-nests",
     "convert-scf-to-openmp",
     "convert-omp-to-llvm",
     "convert-scf-while-to-cf",

@@ -63,7 +63,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 from xdsl.utils.target import Target
@@ -376,7 +376,7 @@ class _FunctionConverter:
         is_decl = not fn.body.blocks
         arg_attrs = None
         if not is_decl:
-            from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr
+            from xdsl.dialects.builtin import DictionaryAttr
 
             arg_attrs = ArrayAttr(
                 [
@@ -384,12 +384,17 @@ class _FunctionConverter:
                     for t in fn.function_type.inputs.data
                 ]
             )
+        props: dict[str, Attribute] = {}
+        if arg_attrs is not None:
+            props["arg_attrs"] = arg_attrs
+        if isinstance(passthrough := fn.attributes.get("passthrough"), ArrayAttr):
+            props["passthrough"] = passthrough  # LLVM function attributes (`noinline`), as MLIR's func-to-llvm
         new_fn = llvm.FuncOp(
             fn.sym_name.data,
             llvm.LLVMFunctionType(in_types, result),
             linkage=llvm.LinkageAttr("external"),
             body=region if not is_decl else Region(),
-            other_props={"arg_attrs": arg_attrs} if arg_attrs is not None else None,
+            other_props=props or None,
         )
         new_fn.location = fn.location
         return new_fn
@@ -446,8 +451,14 @@ class _FunctionConverter:
     def call_args(self, args: list[SSAValue]) -> list[SSAValue]:
         """Pointers passed to a call are cast to the plain `ptr` type: llvmlite keeps
         element types on pointers (from GEPs and globals) and checks call arguments
-        against the callee's declaration made at its first call."""
-        return [self.emit(llvm.BitcastOp(a, PTR)).results[0] if isinstance(a.type, llvm.LLVMPointerType) else a for a in args]
+        against the callee's declaration made at its first call. A parameter of the
+        function is one already (a kernel call passes its caller's buffers)."""
+        return [
+            self.emit(llvm.BitcastOp(a, PTR)).results[0]
+            if isinstance(a.type, llvm.LLVMPointerType) and not (isinstance(a, BlockArgument) and a.block is self.entry)
+            else a
+            for a in args
+        ]
 
     def intrinsic(self, name: str, args: list[SSAValue], result: Attribute | None) -> SSAValue | None:
         args = self.call_args(args)

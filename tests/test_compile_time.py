@@ -470,7 +470,8 @@ def test_f32_exp_and_tanh_are_defined_once_per_module():
 
     program = xla_opt.optimize(TANH_PROGRAM, "")
     definitions = [line for line in lower_to_llvm_ir(program).splitlines() if line.startswith("define")]
-    assert len(definitions) == 3, definitions
+    # main and its loop nest's kernel (outline-loop-nests), then one of each expansion
+    assert len(definitions) == 4, definitions
     for name in ("xla_opt.tanhf", "xla_opt.expf"):
         (line,) = [d for d in definitions if f'@"{name}"' in d]
         assert line.startswith("define internal float") and "alwaysinline" in line
@@ -675,3 +676,127 @@ def test_repeated_tensor_types_are_parsed_once_and_read_the_same():
     bad = REPEATED_TYPES.replace("-> tensor<4x3xf32>\n  %d", "-> tensor<4x3xf33>\n  %d")
     with pytest.raises(xla_opt.ProgramError, match=r"^<program>:3:\d+: error: "):
         xla_opt.optimize(bad, "")
+
+
+# --------------------------------------------------------------------------------------
+# parallel code generation: loop nests as kernel functions, split over compile threads
+# --------------------------------------------------------------------------------------
+
+SPLIT_IR = """@"table" = internal constant [2 x i32] [i32 3, i32 4]
+declare ptr @"malloc"(i64 %".1")
+define internal i32 @"helper"(i32 %".1") alwaysinline
+{
+.3:
+  ret i32 %".1"
+}
+define i32 @"big"(i32 %".1")
+{
+.3:
+{big}  ret i32 %".1"
+}
+define i32 @"middle"(i32 %".1") noinline
+{
+.3:
+{middle}  ret i32 %".1"
+}
+define i32 @"main"(i32 %".1")
+{
+.3:
+  %".4" = call i32 @"big"(i32 %".1")
+  %".5" = call i32 @"middle"(i32 %".4")
+  %".6" = call i32 @"helper"(i32 %".5")
+  ret i32 %".6"
+}
+"""
+
+
+def _split_ir(big: int, middle: int, header: str = "") -> str:
+    def adds(n: int) -> str:
+        return "".join(f'  %".{4 + i}" = add i32 %".1", {i}\n' for i in range(n))
+
+    return header + SPLIT_IR.replace("{big}", adds(big)).replace("{middle}", adds(middle))
+
+
+def _defined(text: str) -> set[str]:
+    return {line.split("@")[1].split("(")[0].strip('"') for line in text.splitlines() if line.startswith("define")}
+
+
+def test_split_deals_functions_by_size_and_declares_the_others():
+    from xla_opt.jit import split_llvm_ir
+
+    parts = split_llvm_ir(_split_ir(300, 200), 2)
+    assert len(parts) == 2
+    # the largest function alone; the next two (200 + 4 instructions) together; the
+    # internal helper in both, as the read-only global and the declarations
+    assert [_defined(p) for p in parts] == [{"big", "helper"}, {"middle", "main", "helper"}]
+    for p in parts:
+        assert '@"table" = internal constant' in p and 'declare ptr @"malloc"' in p
+    assert 'declare i32 @"middle"(i32 %".1") noinline' in parts[0]
+    assert 'declare i32 @"big"(i32 %".1")' in parts[1]
+
+
+@pytest.mark.parametrize(
+    "ir,threads",
+    [
+        (_split_ir(100, 100), 2),  # under SPLIT_MIN_INSTRUCTIONS: not worth a thread
+        (_split_ir(300, 200), 1),
+        (_split_ir(300, 200, '@"counter" = internal global i32 0\n'), 2),  # a variable: one copy
+    ],
+    ids=["small", "one-thread", "mutable-global"],
+)
+def test_split_keeps_one_module(ir, threads):
+    from xla_opt.jit import split_llvm_ir
+
+    assert split_llvm_ir(ir, threads) == [ir]
+
+
+def test_split_module_links_into_one_engine():
+    import ctypes
+
+    from xla_opt import jit
+
+    ir = _split_ir(300, 200)
+    native = jit.compile_llvm_ir(ir.replace('define i32 @"main"', 'define i32 @"split_main"'))
+    assert len(native.llvm_modules) == min(jit.compile_threads(), 3)
+    assert ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32)(native.address("split_main"))(7) == 7
+
+
+SEVERAL_NESTS = """
+func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64xf32>) {
+  %e = xla.exponential %a : tensor<64x64xf32>
+  %t = xla.transpose %e, permutation = [1, 0] : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %m = xla.multiply %t, %b : tensor<64x64xf32>
+  %r = xla.reverse %m, dimensions = [0] : tensor<64x64xf32>
+  %s = xla.add %r, %a : tensor<64x64xf32>
+  %z = xla.constant dense<0.0> : tensor<f32>
+  %sum = xla.reduce (%s), (%z), dimensions = [1] body {
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %xy = xla.add %x, %y : tensor<f32>
+    xla.return %xy : tensor<f32>
+  } : (tensor<64x64xf32>, tensor<f32>) -> tensor<64xf32>
+  func.return %s, %sum : tensor<64x64xf32>, tensor<64xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_kernels_compiled_on_several_threads_compute_what_the_interpreter_does(monkeypatch, threads):
+    """Every loop nest is a `noinline` kernel function; with two compile threads the
+    module is compiled as two LLVM modules, linked into one engine."""
+    import numpy as np
+
+    import xla_opt
+    from xla_opt import jit
+
+    monkeypatch.setenv("XLA_OPT_NUM_THREADS", threads)
+    monkeypatch.setattr(jit, "SPLIT_MIN_INSTRUCTIONS", 10)
+    jit.clear_cache()
+    f = jit.JitFunction(xla_opt.load_program(SEVERAL_NESTS), "main")
+    kernels = [line for line in f.llvm_ir.splitlines() if line.startswith('define void @"main_kernel_')]
+    assert len(kernels) >= 3 and all(line.endswith("noinline") for line in kernels)
+    assert len(f.native.llvm_modules) == int(threads)
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((64, 64), np.float32), rng.standard_normal((64, 64), np.float32)
+    expected = xla_opt.run(SEVERAL_NESTS, a, b, backend="interpreter")
+    for got, want in zip(f(a, b), expected, strict=True):
+        np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-5)

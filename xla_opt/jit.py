@@ -122,7 +122,7 @@ def _target_machine(opt: int = 3) -> llvm.TargetMachine:
 @dataclass
 class _NativeModule:
     engine: Any
-    llvm_module: Any
+    llvm_modules: list[Any]  # the optimized modules its object code was compiled from
     opt: int = 3
     from_disk: bool = False  # loaded from the on-disk cache
     addresses: dict[str, int] = field(default_factory=dict)
@@ -131,7 +131,7 @@ class _NativeModule:
     def optimized_ir(self) -> str:
         """The optimized LLVM IR, printed on demand (10-30 ms for a JAX program, which
         compiling does not need)."""
-        return str(self.llvm_module)
+        return "\n".join(str(m) for m in self.llvm_modules)
 
     def address(self, name: str) -> int:
         if name not in self.addresses:
@@ -196,64 +196,214 @@ def _llvmlite_version() -> str:
     return llvmlite.__version__
 
 
-def _unresolved_declarations(mod: llvm.ModuleRef) -> list[str]:
-    """Functions the module declares that nothing provides: not an LLVM intrinsic, not
-    registered with the JIT (`llvm.add_symbol`, a library loaded permanently) and not
-    in the process (libc, libm). MCJIT would bind such a call to address 0."""
+def _unresolved_declarations(modules: list[llvm.ModuleRef]) -> list[str]:
+    """Functions the modules declare that nothing provides: not defined by one of them,
+    not an LLVM intrinsic, not registered with the JIT (`llvm.add_symbol`, a library
+    loaded permanently) and not in the process (libc, libm). MCJIT would bind such a
+    call to address 0."""
     import ctypes
 
     process = ctypes.CDLL(None)
-    return [
-        f.name
-        for f in mod.functions
-        if f.is_declaration
-        and not f.name.startswith("llvm.")
-        and llvm.address_of_symbol(f.name) is None
-        and not hasattr(process, f.name)
-    ]
+    defined = {f.name for m in modules for f in m.functions if not f.is_declaration}
+    return sorted(
+        {
+            f.name
+            for m in modules
+            for f in m.functions
+            if f.is_declaration
+            and f.name not in defined
+            and not f.name.startswith("llvm.")
+            and llvm.address_of_symbol(f.name) is None
+            and not hasattr(process, f.name)
+        }
+    )
+
+
+# Parallel code generation (XLA's parallel codegen): a module of at least
+# SPLIT_MIN_INSTRUCTIONS instructions is split by function into one LLVM module per
+# compile thread (`split_llvm_ir`), which are optimized and compiled to object code at
+# the same time, each in its own LLVMContext, then linked into one engine.
+# outline-loop-nests makes each loop nest a function, so the work splits evenly. Below
+# the threshold a second thread saves less than it costs (~1 ms).
+SPLIT_MIN_INSTRUCTIONS = 300
+
+_DEFINE = re.compile(r'define (?P<linkage>(?:internal |private )?)[^@]*@(?P<name>"[^"]*"|[\w.$]+)\(')
+# globals that every part may hold its own copy of: read-only internal data, declarations
+_COPYABLE_GLOBAL = re.compile(r'@\S+ = (?:(?:internal|private) (?:unnamed_addr )?constant|external (?:global|constant)) ')
+
+
+@dataclass
+class _Function:
+    name: str
+    lines: list[str]  # `define ...` to `}`
+    internal: bool
+
+    @property
+    def instructions(self) -> int:
+        return sum(1 for line in self.lines if line.startswith("  "))
+
+    def declaration(self) -> str:
+        return "declare" + self.lines[0][len("define") :]
+
+
+def split_llvm_ir(ir_text: str, parts: int) -> list[str]:
+    """`ir_text` as at most `parts` modules that together define what it defines: its
+    external functions dealt out by size (largest first, to the smallest part), each
+    declared in the other parts; its internal functions (the alwaysinline math) and
+    everything outside functions (globals, declarations) in every part. One part
+    (`[ir_text]`) when the module is small, has fewer than two external functions, or
+    has a global that is not read-only internal data (two copies would be two
+    variables)."""
+    header: list[str] = []
+    functions: list[_Function] = []
+    current: _Function | None = None
+    for line in ir_text.splitlines():
+        if current is not None:
+            current.lines.append(line)
+            if line.startswith("}"):
+                current = None
+        elif line.startswith("define ") and (m := _DEFINE.match(line)):
+            current = _Function(m["name"], [line], bool(m["linkage"]))
+            functions.append(current)
+        else:
+            if line.startswith("@") and not _COPYABLE_GLOBAL.match(line):
+                return [ir_text]
+            header.append(line)
+    external = sorted((f for f in functions if not f.internal), key=lambda f: -f.instructions)
+    total = sum(f.instructions for f in external)
+    parts = min(parts, len(external))
+    if parts < 2 or total < SPLIT_MIN_INSTRUCTIONS:
+        return [ir_text]
+    owner: dict[str, int] = {}
+    sizes = [0] * parts
+    for f in external:
+        k = sizes.index(min(sizes))
+        owner[f.name] = k
+        sizes[k] += f.instructions
+    texts = []
+    for k in range(parts):
+        lines = list(header)
+        for f in functions:
+            if f.internal or owner[f.name] == k:
+                lines.extend(f.lines)
+            else:
+                lines.append(f.declaration())
+        texts.append("\n".join(lines) + "\n")
+    return texts
+
+
+def compile_threads() -> int:
+    """Threads for code generation: the JIT's thread count (XLA_OPT_NUM_THREADS, else
+    the CPUs of the process's affinity mask)."""
+    from xla_opt.lowering.kernels.runtime import num_threads
+
+    return num_threads()
+
+
+def _unlocked(name: str) -> Any:
+    """llvmlite's C-API function `name` without llvmlite's lock. llvmlite serializes
+    every call into LLVM behind one process-wide lock; LLVM itself lets threads work at
+    the same time on modules of different LLVMContexts (each with its own
+    TargetMachine and PassBuilder), which is all `_compile_part` does between taking
+    its module and handing back object code. Falls back to the locked call should
+    llvmlite's wrapper change (correct, only serial)."""
+    wrapper = getattr(llvm.ffi.lib, name)
+    return getattr(wrapper, "_cfn", wrapper)
+
+
+@dataclass
+class _Part:
+    module: Any  # the optimized llvmlite module (it holds its own LLVMContext)
+    code: bytes  # its object code
+    from_disk: bool
+
+
+def _compile_part(text: str, level: int, disk: _DiskCache | None, cache_key: tuple) -> _Part:
+    """Parse, verify, optimize and compile one module to object code in a context of
+    its own (run on a compile thread); object code from the disk cache when it has it."""
+    tm = _target_machine(level)
+    mod = llvm.parse_assembly(text, context=llvm.create_context())
+    mod.triple = tm.triple
+    mod.data_layout = str(tm.target_data)
+    mod.verify()
+    path = disk.path(text, *cache_key) if disk else None
+    if disk and path and (code := disk.load(path)) is not None:
+        return _Part(mod, code, True)
+    if level > 0:
+        pto = llvm.create_pipeline_tuning_options(speed_level=level)
+        pto.loop_vectorization = pto.slp_vectorization = level >= 2
+        pto.loop_unrolling = pto.loop_interleaving = level >= 2
+        pb = llvm.create_pass_builder(tm, pto)
+        _unlocked("LLVMPY_RunNewModulePassManager")(pb.getModulePassManager(), mod, pb)
+    with llvm.ffi.OutputString() as error:
+        buffer = _unlocked("LLVMPY_TargetMachineEmitToMemory")(tm, mod, 1, error)
+        if not buffer:
+            raise RuntimeError(f"LLVM code generation failed: {error}")
+    try:
+        code = ctypes.string_at(llvm.ffi.lib.LLVMPY_GetBufferStart(buffer), llvm.ffi.lib.LLVMPY_GetBufferSize(buffer))
+    finally:
+        llvm.ffi.lib.LLVMPY_DisposeMemoryBuffer(buffer)
+    if disk and path:
+        disk.store(path, code)
+    return _Part(mod, code, False)
+
+
+def _in_parallel(jobs: list[Any]) -> list[Any]:
+    """Run the callables `jobs`, all but the first on threads of their own; their
+    results in order, or the first error raised."""
+    results: list[Any] = [None] * len(jobs)
+    errors: list[BaseException | None] = [None] * len(jobs)
+
+    def run(i: int) -> None:
+        try:
+            results[i] = jobs[i]()
+        except BaseException as e:  # noqa: BLE001 - re-raised on the calling thread
+            errors[i] = e
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(1, len(jobs))]
+    for t in threads:
+        t.start()
+    run(0)
+    for t in threads:
+        t.join()
+    if first := next((e for e in errors if e is not None), None):
+        raise first
+    return results
 
 
 def compile_llvm_ir(ir_text: str, unroll_threshold: int = LLVM_UNROLL_THRESHOLD) -> _NativeModule:
     """Parse, verify, optimize (at `opt_level`, host CPU, loops unrolled up to
-    `unroll_threshold`) and JIT-compile LLVM IR; cached by text in the process and as
-    object code on disk (`_DiskCache`): a hit skips optimization and code generation."""
+    `unroll_threshold`) and JIT-compile LLVM IR, split into modules compiled on
+    `compile_threads()` threads (`split_llvm_ir`) and linked into one engine; cached by
+    text in the process and as object code on disk (`_DiskCache`): a hit skips
+    optimization and code generation."""
     with _lock:
         key = (ir_text, unroll_threshold)
         cached = _cache.get(key)
         if cached is not None:
             return cached
         level = opt_level(ir_text)
-        tm = _target_machine(level)
-        mod = llvm.parse_assembly(ir_text)
-        mod.triple = tm.triple
-        mod.data_layout = str(tm.target_data)
-        mod.verify()
-        if missing := _unresolved_declarations(mod):
+        tm = _target_machine(level)  # also initializes LLVM's target before any thread
+        # a process-wide LLVM option: set for every module, under the lock, before the threads
+        llvm.set_option("", f"-unroll-threshold-aggressive={unroll_threshold}")
+        disk = _DiskCache.from_environment()
+        texts = split_llvm_ir(ir_text, compile_threads() if level > 0 else 1)
+        parts: list[_Part] = _in_parallel(
+            [lambda text=text: _compile_part(text, level, disk, (level, unroll_threshold)) for text in texts]
+        )
+        if missing := _unresolved_declarations([p.module for p in parts]):
             raise LookupError(
                 f"the program calls {', '.join(missing)}, which the JIT cannot resolve (register it "
                 "with llvmlite.binding.add_symbol or load its library with load_library_permanently)"
             )
-        disk = _DiskCache.from_environment()
-        path = disk.path(ir_text, level, unroll_threshold) if disk else None
-        code = disk.load(path) if disk and path else None
-        if code is None and level > 0:
-            pto = llvm.create_pipeline_tuning_options(speed_level=level)
-            pto.loop_vectorization = pto.slp_vectorization = level >= 2
-            pto.loop_unrolling = pto.loop_interleaving = level >= 2
-            # a process-wide LLVM option: set for every module, under the lock
-            llvm.set_option("", f"-unroll-threshold-aggressive={unroll_threshold}")
-            pb = llvm.create_pass_builder(tm, pto)
-            pb.getModulePassManager().run(mod, pb)
-        engine = llvm.create_mcjit_compiler(mod, tm)
-        if disk and path:
-
-            def compiled(_module: Any, obj: bytes) -> None:
-                if code is None:
-                    disk.store(path, bytes(obj))
-
-            engine.set_object_cache(notify_func=compiled, getbuffer_func=lambda _module: code)
+        host = llvm.parse_assembly("")
+        host.triple = tm.triple
+        host.data_layout = str(tm.target_data)
+        engine = llvm.create_mcjit_compiler(host, tm)
+        for part in parts:
+            engine.add_object_file(llvm.ObjectFileRef.from_data(part.code))
         engine.finalize_object()
-        native = _NativeModule(engine, mod, level, from_disk=code is not None)
+        native = _NativeModule(engine, [p.module for p in parts], level, from_disk=all(p.from_disk for p in parts))
         _cache[key] = native
         return native
 

@@ -83,7 +83,10 @@ Each fix is an upstream candidate; the list says what and why:
    `passthrough` attributes (`["alwaysinline"]`) are dropped, as MLIR's translation
    keeps them. convert-to-llvm defines f32 `exp`/`tanh` once per module as internal
    `alwaysinline` functions (LLVM inlines each call before vectorizing the loop
-   around it; without the attribute the definition is also an exported symbol).
+   around it; without the attribute the definition is also an exported symbol) and
+   outlined kernels `noinline`. Passthrough attributes are read from the property or,
+   as xDSL's llvm.func parser leaves them, from the attribute dictionary (so
+   `xla-opt -p xla-to-llvm | xla-opt -t llvm` keeps them).
 16. The parser reads a type token by token, building its shape list and attributes
    each time: `tensor<8x8xf32>` costs ~0.2 ms, half of parsing a 2,000-op program in
    which every op spells its types. A ranked tensor type of static or dynamic
@@ -105,6 +108,7 @@ from types import ModuleType
 
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ArrayAttr,
     BFloat16Type,
     CallSiteLoc,
     ComplexType,
@@ -918,7 +922,8 @@ def _keep_function_attributes(convert: ModuleType) -> None:
         fn = llvm_module.get_global(op.sym_name.data)
         if op.body.blocks and op.linkage.linkage.data != "external":
             fn.linkage = op.linkage.linkage.data  # a declaration stays external
-        for attr in op.passthrough.data if op.passthrough is not None else ():
+        passthrough = op.passthrough if op.passthrough is not None else op.attributes.get("passthrough")
+        for attr in passthrough.data if isinstance(passthrough, ArrayAttr) else ():
             if isinstance(attr, StringAttr):
                 fn.attributes.add(attr.data)
 

@@ -1,0 +1,121 @@
+"""`outline-loop-nests`: each loop nest at the top level of a function becomes a
+function of its own, a *kernel*, called in its place (XLA:CPU emits a function per
+fusion the same way).
+
+After `convert-linalg-to-loops` a program is one function holding every loop nest of
+every fused operation (the transformer block: 60 nests, 85% of its LLVM IR). As
+separate functions they can be compiled in parallel: the JIT splits a module's
+functions into as many LLVM modules as it has threads and optimizes and generates
+code for them at the same time (xla_opt/jit.py), as XLA's parallel codegen does.
+
+For a top-level `scf.for` or `scf.parallel` without results in `@f` (not itself a
+kernel), `@f_kernel_N` takes the values the nest uses from outside, in order of first
+use. Constants and globals are recomputed inside instead (LLVM keeps seeing constant
+bounds). The buffers are passed as memrefs, which convert-to-llvm marks `noalias`,
+when they are distinct buffers (allocations, globals, the function's own arguments,
+which the calling convention already makes distinct), otherwise as `!llvm.ptr` cast
+back inside: `noalias` is what lets LLVM vectorize the loops without run-time overlap
+checks, so it is kept wherever it holds. The kernel is `noinline` (LLVM would inline a
+function called once back into its caller, compiling the nest twice) and is marked
+`xla_opt.kernel`, so that running the pass again does not outline its nest again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FunctionType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    UnitAttr,
+    UnrealizedConversionCastOp,
+)
+from xdsl.ir import Block, Operation, Region
+from xdsl.passes import ModulePass
+from xla_opt.lowering.llvm_types import PTR
+from xla_opt.lowering.outlining import REMATERIALIZED, FreshNames, captured_values, distinct_buffers
+
+from xla_opt.diagnostics import locate_unlocated
+
+KERNEL_ATTR = "xla_opt.kernel"
+LOOP_NESTS = (scf.ForOp, scf.ParallelOp)
+
+
+def is_outlinable(op: Operation) -> bool:
+    """A loop nest whose effects are all on memory: no result to hand back."""
+    return isinstance(op, LOOP_NESTS) and not op.results
+
+
+def outline(nest: Operation, fn: func.FuncOp, module: ModuleOp, names: FreshNames) -> func.FuncOp:
+    """Move `nest` into a new kernel function inserted before `fn`; a call replaces it."""
+    outside = captured_values(nest, own_operands=True)
+    passed = [v for v in outside if not isinstance(v.owner, REMATERIALIZED)]
+    as_memrefs = distinct_buffers(passed)
+
+    def param_type(t):
+        return PTR if isinstance(t, MemRefType) and not as_memrefs else t
+
+    body = Block(arg_types=[param_type(v.type) for v in passed])
+    replacements = {}
+    for v in outside:
+        if isinstance(v.owner, REMATERIALIZED):
+            clone = v.owner.clone()
+            body.add_op(clone)
+            replacements[v] = clone.results[0]
+    for v, arg in zip(passed, body.args, strict=True):
+        arg.name_hint = v.name_hint
+        if arg.type != v.type:
+            cast = UnrealizedConversionCastOp.get([arg], [v.type])
+            body.add_op(cast)
+            replacements[v] = cast.results[0]
+        else:
+            replacements[v] = arg
+    for v, new in replacements.items():
+        v.replace_uses_with_if(new, lambda use: nest.is_ancestor(use.operation))
+
+    site = nest.parent_block()
+    assert site is not None
+    args = []
+    for v in passed:
+        if param_type(v.type) != v.type:
+            cast = UnrealizedConversionCastOp.get([v], [PTR])
+            site.insert_op_before(cast, nest)
+            v = cast.results[0]
+        args.append(v)
+    name = names.fresh(f"{fn.sym_name.data}_kernel")
+    call = func.CallOp(name, args, [])
+    call.location = nest.location
+    site.insert_op_before(call, nest)
+    nest.detach()
+    body.add_op(nest)
+    body.add_op(func.ReturnOp())
+    kernel = func.FuncOp(
+        name, FunctionType.from_lists(body.arg_types, []), Region(body), visibility="private"
+    )
+    kernel.attributes[KERNEL_ATTR] = UnitAttr()
+    kernel.attributes["passthrough"] = ArrayAttr([StringAttr("noinline")])
+    locate_unlocated(kernel, nest.location)
+    module.body.block.insert_op_before(kernel, fn)
+    return kernel
+
+
+@dataclass(frozen=True)
+class OutlineLoopNestsPass(ModulePass):
+    """Top-level loop nests of every function as kernel functions (see the module doc)."""
+
+    name = "outline-loop-nests"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        functions = [f for f in op.body.block.ops if isinstance(f, func.FuncOp) and f.body.blocks]
+        names = FreshNames(op)
+        for fn in functions:
+            if KERNEL_ATTR in fn.attributes:
+                continue
+            for block in fn.body.blocks:
+                for nest in [o for o in block.ops if is_outlinable(o)]:
+                    outline(nest, fn, op, names)
