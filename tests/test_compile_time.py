@@ -735,10 +735,24 @@ def test_split_deals_functions_by_size_and_declares_the_others():
     assert 'declare i32 @"big"(i32 %".1")' in parts[1]
 
 
+def test_split_declares_a_function_whose_define_line_opens_its_body():
+    """The micro-kernel libraries write `define ... {` on one line."""
+    from xla_opt.jit import split_llvm_ir
+
+    ir = _split_ir(300, 200).replace(') noinline\n{\n', ") noinline {\n").replace('define i32 @"big"(i32 %".1")\n{', 'define i32 @"big"(i32 %".1") {')
+    parts = split_llvm_ir(ir, 2)
+    assert 'declare i32 @"middle"(i32 %".1") noinline\n' in parts[0]
+    assert 'declare i32 @"big"(i32 %".1")\n' in parts[1]
+    import llvmlite.binding as llvm
+
+    for p in parts:
+        llvm.parse_assembly(p, context=llvm.create_context()).verify()
+
+
 @pytest.mark.parametrize(
     "ir,threads",
     [
-        (_split_ir(100, 100), 2),  # under SPLIT_MIN_INSTRUCTIONS: not worth a thread
+        (_split_ir(30, 30), 2),  # under SPLIT_MIN_INSTRUCTIONS: not worth a thread
         (_split_ir(300, 200), 1),
         (_split_ir(300, 200, '@"counter" = internal global i32 0\n'), 2),  # a variable: one copy
     ],
@@ -800,3 +814,39 @@ def test_kernels_compiled_on_several_threads_compute_what_the_interpreter_does(m
     expected = xla_opt.run(SEVERAL_NESTS, a, b, backend="interpreter")
     for got, want in zip(f(a, b), expected, strict=True):
         np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-5)
+
+
+def _xdsl_result_only_effects(root) -> bool:
+    """xDSL's own rule (dead_code_elimination.result_only_effects before patch 17)."""
+    from xdsl.ir import SSAValue
+    from xdsl.traits import MemoryEffectKind, get_effects
+
+    effects = get_effects(root)
+    return effects is not None and all(
+        e.kind == MemoryEffectKind.READ
+        or (e.kind == MemoryEffectKind.ALLOC and isinstance(v := e.value, SSAValue) and root.is_ancestor(v.owner))
+        for e in effects
+    )
+
+
+def test_early_exit_effects_answer_as_xdsl_at_every_stage():
+    """Patch 17: on every op of a program with nested loops, allocations, stores and
+    calls, at every stage of the pipeline, the same answer as xDSL's rule (both
+    answers occur)."""
+    import xdsl.transforms.dead_code_elimination as dce
+
+    import xla_opt
+    from xla_opt.context import make_context
+    from xla_opt.lowering import pipeline
+
+    assert dce.result_only_effects is xdsl_patches._result_only_effects
+    module = xla_opt.load_program(SEVERAL_NESTS)
+    ctx = make_context()
+    answers = set()
+    for _, stage in pipeline.stage_passes():
+        stage.apply(ctx, module)
+        for op in module.walk():
+            answer = dce.result_only_effects(op)
+            assert answer == _xdsl_result_only_effects(op), op.name
+            answers.add(answer)
+    assert answers == {True, False}

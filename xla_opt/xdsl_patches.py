@@ -93,6 +93,13 @@ Each fix is an upstream candidate; the list says what and why:
    dimensions and a plain element type (`tensor<8x?xf32>`, `tensor<i1>`) is looked
    up by its spelling once parsed (types are immutable); any other type is parsed as
    before.
+17. Every greedy rewrite asks of each op it visits whether it is trivially dead, and
+   `result_only_effects` collects every memory effect of the op and of all the ops
+   nested in it before looking at any: a loop nest of depth d is walked whole at each
+   of its d levels, on every visit, though its first store already answers (a third
+   of a pattern walk over loops). The same question is answered with a walk that
+   stops at the first effect beyond reads and the op's own allocations (or an op of
+   unknown effects): the same answer, computed as xDSL's.
 """
 
 from __future__ import annotations
@@ -126,7 +133,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, ErasedSSAValue, Operation
+from xdsl.ir import Attribute, Block, BlockArgument, ErasedSSAValue, Operation, SSAValue
 from xdsl.irdl.operations import OptionalDef, VariadicDef, get_construct_name
 from xdsl.parser import Parser
 from xdsl.traits import IsTerminator, NoTerminator
@@ -158,6 +165,7 @@ def install() -> None:
     _install_fast_op_arguments()
     _install_llvm_function_attributes()
     _install_type_memo()
+    _install_early_exit_effects()
     _installed = True
 
 
@@ -963,3 +971,45 @@ def _install_type_memo() -> None:
         return known
 
     AttrParser.parse_optional_type = parse_optional_type  # type: ignore[method-assign]
+
+
+# --------------------------------------------------------------------------------------
+# 17. trivially-dead checks that stop at the first observable effect
+# --------------------------------------------------------------------------------------
+
+
+def _result_only_effects(root: Operation) -> bool:
+    """xDSL's `result_only_effects(root)`: whether `root`'s memory effects, with those
+    of the ops nested in it (`RecursiveMemoryEffect`), are all reads or allocations of
+    values defined within `root`, and all known; False at the first that is not."""
+    from xdsl.traits import MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect
+
+    recursive = RecursiveMemoryEffect.get_effects.__func__  # type: ignore[attr-defined]
+    pending = [root]
+    while pending:
+        op = pending.pop()
+        traits = op.get_traits_of_type(MemoryEffect)
+        if not traits:
+            return False  # unknown effects
+        for trait in traits:
+            if getattr(type(trait).get_effects, "__func__", None) is recursive:
+                pending.extend(child for region in op.regions for block in region.blocks for child in block.ops)
+                continue
+            effects = trait.get_effects(op)
+            if effects is None:
+                return False
+            for e in effects:
+                if e.kind == MemoryEffectKind.READ:
+                    continue
+                if e.kind == MemoryEffectKind.ALLOC and isinstance(v := e.value, SSAValue) and root.is_ancestor(v.owner):
+                    continue
+                return False
+    return True
+
+
+def _install_early_exit_effects() -> None:
+    _when_imported("xdsl.transforms.dead_code_elimination", _use_early_exit_effects)
+
+
+def _use_early_exit_effects(dce: ModuleType) -> None:
+    dce.result_only_effects = _result_only_effects  # looked up by would_be_trivially_dead at each call
