@@ -770,8 +770,10 @@ def test_split_module_links_into_one_engine():
     from xla_opt import jit
 
     ir = _split_ir(300, 200)
-    native = jit.compile_llvm_ir(ir.replace('define i32 @"main"', 'define i32 @"split_main"'))
+    ir = ir.replace('define i32 @"main"', 'define i32 @"split_main"')
+    native = jit.compile_llvm_ir(ir, split=True)
     assert len(native.llvm_modules) == min(jit.compile_threads(), 3)
+    assert len(jit.compile_llvm_ir(ir).llvm_modules) == 1  # a library: one module
     assert ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32)(native.address("split_main"))(7) == 7
 
 

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 _lock = threading.Lock()
 _initialized = False
-_cache: dict[tuple[str, int], _NativeModule] = {}  # by (LLVM IR, unroll threshold)
+_cache: dict[tuple[str, int, bool], _NativeModule] = {}  # by (LLVM IR, unroll threshold, split)
 
 
 # LLVM's optimization level by the size of the largest function (instructions).
@@ -373,14 +373,17 @@ def _in_parallel(jobs: list[Any]) -> list[Any]:
     return results
 
 
-def compile_llvm_ir(ir_text: str, unroll_threshold: int = LLVM_UNROLL_THRESHOLD) -> _NativeModule:
+def compile_llvm_ir(ir_text: str, unroll_threshold: int = LLVM_UNROLL_THRESHOLD, split: bool = False) -> _NativeModule:
     """Parse, verify, optimize (at `opt_level`, host CPU, loops unrolled up to
-    `unroll_threshold`) and JIT-compile LLVM IR, split into modules compiled on
-    `compile_threads()` threads (`split_llvm_ir`) and linked into one engine; cached by
-    text in the process and as object code on disk (`_DiskCache`): a hit skips
-    optimization and code generation."""
+    `unroll_threshold`) and JIT-compile LLVM IR; with `split` (a program's kernels), as
+    modules compiled on `compile_threads()` threads (`split_llvm_ir`) and linked into
+    one engine. The micro-kernel libraries stay one module: compiled once per process,
+    they gain little from threads, and LLVM keeps optimizing across their functions
+    (inlining and constants propagated into their parallel regions). Cached by text in
+    the process and as object code on disk (`_DiskCache`): a hit skips optimization and
+    code generation."""
     with _lock:
-        key = (ir_text, unroll_threshold)
+        key = (ir_text, unroll_threshold, split)
         cached = _cache.get(key)
         if cached is not None:
             return cached
@@ -389,7 +392,7 @@ def compile_llvm_ir(ir_text: str, unroll_threshold: int = LLVM_UNROLL_THRESHOLD)
         # a process-wide LLVM option: set for every module, under the lock, before the threads
         llvm.set_option("", f"-unroll-threshold-aggressive={unroll_threshold}")
         disk = _DiskCache.from_environment()
-        texts = split_llvm_ir(ir_text, compile_threads() if level > 0 else 1)
+        texts = split_llvm_ir(ir_text, compile_threads() if split and level > 0 else 1)
         parts: list[_Part] = _in_parallel(
             [lambda text=text: _compile_part(text, level, disk, (level, unroll_threshold)) for text in texts]
         )
@@ -532,7 +535,7 @@ class JitFunction:
         self.calls_host = bind_host_symbols(self.llvm_ir)
         bind_kernel_symbols(self.llvm_ir)  # the micro-kernels it calls, compiled on first use
         bind_thread_symbols(self.llvm_ir)  # libgomp and the thread count, for parallel loops
-        self.native = compile_llvm_ir(self.llvm_ir, PROGRAM_UNROLL_THRESHOLD)
+        self.native = compile_llvm_ir(self.llvm_ir, PROGRAM_UNROLL_THRESHOLD, split=True)
         self.times.record(f"llvm-O{self.native.opt}+codegen", start)
         self._spare: list[np.ndarray | None] = []  # the last results, for _output_buffers
         self._spare_lock = threading.Lock()
