@@ -217,15 +217,19 @@ func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
 """
 
 
-def test_opt_level_follows_the_largest_function():
+def test_opt_level_follows_the_module_size():
     from xla_opt import jit
 
-    def function(n):
-        return "define void @f() {\nentry:\n" + "  %x = add i32 1, 2\n" * n + "  ret void\n}\n"
+    def function(n, name="f"):
+        return f"define void @{name}() {{\nentry:\n" + "  %x = add i32 1, 2\n" * n + "  ret void\n}\n"
 
     assert jit.opt_level(function(10)) == 3
     assert jit.opt_level(function(jit.O3_MAX_INSTRUCTIONS + 1)) == 1
     assert jit.opt_level(function(10) + function(jit.O1_MAX_INSTRUCTIONS + 1)) == 0
+    # many small functions (outlined kernels) add up
+    half = jit.O3_MAX_INSTRUCTIONS // 2
+    assert jit.opt_level(function(half, "f") + function(half - 10, "g")) == 3
+    assert jit.opt_level(function(half, "f") + function(half + 10, "g")) == 1
 
 
 def _squaring_loop(name: str, trips: int) -> str:
