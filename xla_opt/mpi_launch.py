@@ -77,9 +77,9 @@ def run_replicas_mpi(
             raise ReplicaError(
                 f"the MPI job of {len(inputs)} ranks did not finish in {LAUNCH_TIMEOUT + timeout:g} s"
             ) from None
-        errors = sorted(Path(workdir).glob("error-*.txt"))
+        errors = [text for path in sorted(Path(workdir).glob("error-*.txt")) if (text := path.read_text().strip())]
         if errors:
-            raise ReplicaError(errors[0].read_text().strip())
+            raise ReplicaError(errors[0])
         results = Path(workdir) / RESULTS_FILE
         if done.returncode != 0 or not results.exists():
             lines = [line for line in (done.stderr or done.stdout).splitlines() if line.strip()]
@@ -145,7 +145,11 @@ def _abort(rank: int, n: int, error: BaseException, workdir: Path | None) -> Non
     text = "; ".join(p.strip() for p in str(error).splitlines() if p.strip()) or type(error).__name__
     line = f"replica {rank} of {n} failed: {text}"
     if workdir is not None:
-        (workdir / f"error-{rank}.txt").write_text(line + "\n")
+        # written whole then renamed: another failing rank's Abort may kill this one
+        # mid-write, and the launcher must never read a half-written (empty) line
+        partial = workdir / f"error-{rank}.partial"
+        partial.write_text(line + "\n")
+        os.replace(partial, workdir / f"error-{rank}.txt")
     print(f"xla-opt: {line}", file=sys.stderr, flush=True)
     MPI.COMM_WORLD.Abort(1)
 
