@@ -21,6 +21,7 @@ stops it for good and its error is raised to the caller.
 from __future__ import annotations
 
 import ctypes
+import functools
 import hashlib
 import os
 import re
@@ -242,8 +243,9 @@ class _Function:
     lines: list[str]  # `define ...` to `}`
     internal: bool
 
-    @property
+    @functools.cached_property
     def instructions(self) -> int:
+        """Read once the function is complete (the split sorts, sums and deals by it)."""
         return sum(1 for line in self.lines if line.startswith("  "))
 
     def declaration(self) -> str:

@@ -136,7 +136,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, ErasedSSAValue, Operation, SSAValue
 from xdsl.irdl.operations import OptionalDef, VariadicDef, get_construct_name
 from xdsl.parser import Parser
-from xdsl.traits import IsTerminator, NoTerminator
+from xdsl.traits import IsTerminator, MemoryEffect, MemoryEffectKind, NoTerminator, RecursiveMemoryEffect
 from xdsl.parser.attribute_parser import AttrParser
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Input, Span
@@ -978,13 +978,16 @@ def _install_type_memo() -> None:
 # --------------------------------------------------------------------------------------
 
 
+# the trait method that stands for "the effects of the nested ops" (checked by
+# identity: a subclass overriding it computes its own effects)
+_RECURSIVE_EFFECTS = RecursiveMemoryEffect.get_effects.__func__  # type: ignore[attr-defined]
+
+
 def _result_only_effects(root: Operation) -> bool:
     """xDSL's `result_only_effects(root)`: whether `root`'s memory effects, with those
     of the ops nested in it (`RecursiveMemoryEffect`), are all reads or allocations of
-    values defined within `root`, and all known; False at the first that is not."""
-    from xdsl.traits import MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect
-
-    recursive = RecursiveMemoryEffect.get_effects.__func__  # type: ignore[attr-defined]
+    values defined within `root`, and all known; False at the first that is not.
+    Called for every op a greedy rewrite visits: nothing is imported or looked up here."""
     pending = [root]
     while pending:
         op = pending.pop()
@@ -992,7 +995,7 @@ def _result_only_effects(root: Operation) -> bool:
         if not traits:
             return False  # unknown effects
         for trait in traits:
-            if getattr(type(trait).get_effects, "__func__", None) is recursive:
+            if getattr(type(trait).get_effects, "__func__", None) is _RECURSIVE_EFFECTS:
                 pending.extend(child for region in op.regions for block in region.blocks for child in block.ops)
                 continue
             effects = trait.get_effects(op)
