@@ -154,6 +154,20 @@ def test_a_failing_replica_ends_the_job_with_one_line():
         xla_opt.run(program, x, np.array(0, np.int32), replicas=4, launcher="mpi")
 
 
+def test_the_launcher_skips_an_error_file_a_killed_rank_left_empty(tmp_path):
+    """Reproducer: under load, one failing rank's MPI_Abort killed another between
+    creating its error file and writing it, and the job failed with an empty message
+    (test_a_failing_replica_ends_the_job_with_one_line flaked in CI). The launcher
+    reports the first error written whole."""
+    from xla_opt.mpi_launch import first_error
+
+    assert first_error(tmp_path) is None
+    (tmp_path / "error-0.txt").write_text("")
+    (tmp_path / "error-2.txt").write_text("replica 2 of 4 failed: boom\n")
+    (tmp_path / "error-3.partial").write_text("replica 3 of 4 failed: half")
+    assert first_error(tmp_path) == "replica 2 of 4 failed: boom"
+
+
 def test_inside_an_mpi_job_the_ranks_run_their_replicas(tmp_path):
     """Started by mpirun (as a site's own would be): each rank runs its replica and
     gets every replica's results; a job of the wrong size is a clear error."""

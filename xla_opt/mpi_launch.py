@@ -77,9 +77,8 @@ def run_replicas_mpi(
             raise ReplicaError(
                 f"the MPI job of {len(inputs)} ranks did not finish in {LAUNCH_TIMEOUT + timeout:g} s"
             ) from None
-        errors = [text for path in sorted(Path(workdir).glob("error-*.txt")) if (text := path.read_text().strip())]
-        if errors:
-            raise ReplicaError(errors[0])
+        if error := first_error(Path(workdir)):
+            raise ReplicaError(error)
         results = Path(workdir) / RESULTS_FILE
         if done.returncode != 0 or not results.exists():
             lines = [line for line in (done.stderr or done.stdout).splitlines() if line.strip()]
@@ -137,6 +136,16 @@ def _run_rank(job: dict, everyone_gets_results: bool, workdir: Path | None = Non
         return world.allgather(mine)
     gathered = world.gather(mine, root=0)
     return gathered if rank == 0 else []
+
+
+def first_error(workdir: Path) -> str | None:
+    """The error line of the lowest failing rank that wrote one whole (`_abort` writes
+    `error-<rank>.txt` by renaming a complete file; an empty one is skipped all the
+    same)."""
+    for path in sorted(workdir.glob("error-*.txt")):
+        if text := path.read_text().strip():
+            return text
+    return None
 
 
 def _abort(rank: int, n: int, error: BaseException, workdir: Path | None) -> None:
