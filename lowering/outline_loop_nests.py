@@ -18,6 +18,12 @@ back inside: `noalias` is what lets LLVM vectorize the loops without run-time ov
 checks, so it is kept wherever it holds. The kernel is `noinline` (LLVM would inline a
 function called once back into its caller, compiling the nest twice) and is marked
 `xla_opt.kernel`, so that running the pass again does not outline its nest again.
+
+Identical nests share one kernel: a nest whose kernel body would be structurally
+equivalent to one already outlined in the module (same ops, attributes, properties and
+parameter types; locations and value names aside) calls that kernel instead, as XLA
+reuses the kernel of identical fusions. A transformer block's 32 nests are 24 kernels
+(its reshapes of the three attention heads are one): each is lowered and compiled once.
 """
 
 from __future__ import annotations
@@ -51,8 +57,31 @@ def is_outlinable(op: Operation) -> bool:
     return isinstance(op, LOOP_NESTS) and not op.results
 
 
-def outline(nest: Operation, fn: func.FuncOp, module: ModuleOp, names: FreshNames) -> func.FuncOp:
-    """Move `nest` into a new kernel function inserted before `fn`; a call replaces it."""
+class Kernels:
+    """The kernels outlined so far, by a cheap signature (parameter types, op count):
+    the candidates a new body is compared with in full."""
+
+    def __init__(self) -> None:
+        self.by_signature: dict[tuple, list[func.FuncOp]] = {}
+
+    @staticmethod
+    def signature(body: Block) -> tuple:
+        return (tuple(body.arg_types), sum(1 for _ in body.walk()))
+
+    def equivalent(self, body: Block) -> func.FuncOp | None:
+        """A kernel whose body is structurally equivalent to `body`, if any."""
+        for kernel in self.by_signature.get(self.signature(body), ()):
+            if kernel.body.block.is_structurally_equivalent(body):
+                return kernel
+        return None
+
+    def add(self, kernel: func.FuncOp) -> None:
+        self.by_signature.setdefault(self.signature(kernel.body.block), []).append(kernel)
+
+
+def outline(nest: Operation, fn: func.FuncOp, module: ModuleOp, names: FreshNames, kernels: Kernels) -> func.FuncOp:
+    """Move `nest` into a kernel function (a new one inserted before `fn`, or an
+    equivalent one of `kernels`); a call to it replaces the nest."""
     outside = captured_values(nest, own_operands=True)
     passed = [v for v in outside if not isinstance(v.owner, REMATERIALIZED)]
     as_memrefs = distinct_buffers(passed)
@@ -87,20 +116,25 @@ def outline(nest: Operation, fn: func.FuncOp, module: ModuleOp, names: FreshName
             site.insert_op_before(cast, nest)
             v = cast.results[0]
         args.append(v)
-    name = names.fresh(f"{fn.sym_name.data}_kernel")
-    call = func.CallOp(name, args, [])
-    call.location = nest.location
-    site.insert_op_before(call, nest)
+    after = nest.next_op  # where the call goes: a block ends with its terminator
+    assert after is not None
     nest.detach()
     body.add_op(nest)
     body.add_op(func.ReturnOp())
-    kernel = func.FuncOp(
-        name, FunctionType.from_lists(body.arg_types, []), Region(body), visibility="private"
-    )
-    kernel.attributes[KERNEL_ATTR] = UnitAttr()
-    kernel.attributes["passthrough"] = ArrayAttr([StringAttr("noinline")])
-    locate_unlocated(kernel, nest.location)
-    module.body.block.insert_op_before(kernel, fn)
+    kernel = kernels.equivalent(body)
+    if kernel is None:
+        name = names.fresh(f"{fn.sym_name.data}_kernel")
+        kernel = func.FuncOp(name, FunctionType.from_lists(body.arg_types, []), Region(body), visibility="private")
+        kernel.attributes[KERNEL_ATTR] = UnitAttr()
+        kernel.attributes["passthrough"] = ArrayAttr([StringAttr("noinline")])
+        locate_unlocated(kernel, nest.location)
+        module.body.block.insert_op_before(kernel, fn)
+        kernels.add(kernel)
+    else:
+        body.erase()
+    call = func.CallOp(kernel.sym_name.data, args, [])
+    call.location = nest.location
+    site.insert_op_before(call, after)
     return kernel
 
 
@@ -112,10 +146,10 @@ class OutlineLoopNestsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         functions = [f for f in op.body.block.ops if isinstance(f, func.FuncOp) and f.body.blocks]
-        names = FreshNames(op)
+        names, kernels = FreshNames(op), Kernels()
         for fn in functions:
             if KERNEL_ATTR in fn.attributes:
                 continue
             for block in fn.body.blocks:
                 for nest in [o for o in block.ops if is_outlinable(o)]:
-                    outline(nest, fn, op, names)
+                    outline(nest, fn, op, names, kernels)

@@ -822,6 +822,38 @@ def test_kernels_compiled_on_several_threads_compute_what_the_interpreter_does(m
         np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-5)
 
 
+IDENTICAL_NESTS = """
+func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) {
+  %ta = xla.transpose %a, permutation = [1, 0] : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %tb = xla.transpose %b, permutation = [1, 0] : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %ea = xla.exponential %ta : tensor<64x64xf32>
+  %eb = xla.exponential %tb : tensor<64x64xf32>
+  %l = xla.log %tb : tensor<64x64xf32>
+  func.return %ea, %eb, %l : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
+}
+"""
+
+
+def test_identical_loop_nests_share_one_kernel_and_compute_what_the_interpreter_does():
+    """exp(transpose(a)) and exp(transpose(b)) are one kernel called twice (the log's
+    nest is another); each result is the interpreter's."""
+    import numpy as np
+
+    import xla_opt
+    from xla_opt import jit
+
+    jit.clear_cache()
+    f = jit.JitFunction(xla_opt.load_program(IDENTICAL_NESTS), "main")
+    kernels = [line for line in f.llvm_ir.splitlines() if line.startswith('define void @"main_kernel_')]
+    calls = [line for line in f.llvm_ir.splitlines() if 'call ccc void @"main_kernel_' in line]
+    assert (len(kernels), len(calls)) == (2, 3), (kernels, calls)
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((64, 64), np.float32), rng.random((64, 64), np.float32) + 0.5
+    expected = xla_opt.run(IDENTICAL_NESTS, a, b, backend="interpreter")
+    for got, want in zip(f(a, b), expected, strict=True):
+        np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-6)
+
+
 def _xdsl_result_only_effects(root) -> bool:
     """xDSL's own rule (dead_code_elimination.result_only_effects before patch 17)."""
     from xdsl.ir import SSAValue
