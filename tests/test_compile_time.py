@@ -652,6 +652,54 @@ def test_op_building_keeps_xdsls_argument_rules():
         llvm.FMulOp.build(operands=[x], result_types=[f32])
 
 
+def test_fixed_arity_ops_are_built_as_xdsls_builder_builds_them():
+    """xdsl_patches 18: ops of single operands and results take the direct path; the
+    op it builds equals the general builder's, and malformed calls still get xDSL's
+    errors (the fast path hands them over)."""
+    from xdsl.dialects import arith, llvm, memref
+    from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, f32, i64
+    from xdsl.irdl import operations
+
+    general = operations.irdl_op_init.general
+    block = Block(arg_types=[f32, f32, i64, MemRefType(f32, [4]), IndexType()])
+    x, y, n, buf, i = block.args
+    constant = arith.ConstantOp(IntegerAttr(3, i64))
+    built = [
+        arith.AddfOp(x, y),
+        arith.AddiOp(n, constant),  # an op as operand: its result
+        llvm.FMulOp(x, y),
+        memref.LoadOp.get(buf, [i]),  # variadic indices: the general builder
+        memref.StoreOp.get(x, buf, [i]),
+        arith.CmpfOp(x, y, "olt"),
+        constant,
+    ]
+    assert operations.irdl_op_init is not general
+    for op in built:
+        op_def = type(op).get_irdl_definition()
+        again = type(op).__new__(type(op))
+        general(
+            again,
+            op_def,
+            operands=list(op.operands),
+            result_types=list(op.result_types),
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+            successors=[],
+            regions=[],
+        )
+        assert (list(again.operands), again.result_types) == (list(op.operands), op.result_types)
+        assert (again.properties, again.attributes) == (op.properties, op.attributes)
+        op.verify()
+    assert xdsl_patches._fixed_arity_counts(arith.AddfOp.get_irdl_definition()) == (2, 1)
+    assert xdsl_patches._fixed_arity_counts(memref.LoadOp.get_irdl_definition()) is None
+    with pytest.raises(ValueError, match="Expected 2 operand, but got 1"):
+        llvm.FMulOp.build(operands=[x], result_types=[f32])
+    with pytest.raises(ValueError, match="passed None to a non-optional .*RESULT 0 'res'"):
+        llvm.FMulOp.build(operands=[x, y], result_types=[None])
+    with pytest.raises(ValueError, match="expected operation with a single result"):
+        arith.AddfOp(x, memref.StoreOp.get(x, buf, [i]))  # an op without a result as operand
+
+
 # --------------------------------------------------------------------------------------
 # 16. a tensor type's spelling parsed once (xdsl_patches 16)
 # --------------------------------------------------------------------------------------
