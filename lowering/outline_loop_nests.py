@@ -64,19 +64,9 @@ class Kernels:
     def __init__(self) -> None:
         self.by_signature: dict[tuple, list[func.FuncOp]] = {}
 
-    @staticmethod
-    def signature(body: Block) -> tuple:
-        return (tuple(body.arg_types), sum(1 for _ in body.walk()))
-
-    def equivalent(self, body: Block) -> func.FuncOp | None:
-        """A kernel whose body is structurally equivalent to `body`, if any."""
-        for kernel in self.by_signature.get(self.signature(body), ()):
-            if kernel.body.block.is_structurally_equivalent(body):
-                return kernel
-        return None
-
-    def add(self, kernel: func.FuncOp) -> None:
-        self.by_signature.setdefault(self.signature(kernel.body.block), []).append(kernel)
+    def candidates(self, body: Block) -> list[func.FuncOp]:
+        """The kernels of `body`'s signature (a new kernel of that body is appended here)."""
+        return self.by_signature.setdefault((tuple(body.arg_types), sum(1 for _ in body.walk())), [])
 
 
 def outline(nest: Operation, fn: func.FuncOp, module: ModuleOp, names: FreshNames, kernels: Kernels) -> func.FuncOp:
@@ -121,7 +111,8 @@ def outline(nest: Operation, fn: func.FuncOp, module: ModuleOp, names: FreshName
     nest.detach()
     body.add_op(nest)
     body.add_op(func.ReturnOp())
-    kernel = kernels.equivalent(body)
+    candidates = kernels.candidates(body)
+    kernel = next((k for k in candidates if k.body.block.is_structurally_equivalent(body)), None)
     if kernel is None:
         name = names.fresh(f"{fn.sym_name.data}_kernel")
         kernel = func.FuncOp(name, FunctionType.from_lists(body.arg_types, []), Region(body), visibility="private")
@@ -129,7 +120,7 @@ def outline(nest: Operation, fn: func.FuncOp, module: ModuleOp, names: FreshName
         kernel.attributes["passthrough"] = ArrayAttr([StringAttr("noinline")])
         locate_unlocated(kernel, nest.location)
         module.body.block.insert_op_before(kernel, fn)
-        kernels.add(kernel)
+        candidates.append(kernel)
     else:
         body.erase()
     call = func.CallOp(kernel.sym_name.data, args, [])

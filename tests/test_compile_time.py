@@ -690,8 +690,8 @@ def test_fixed_arity_ops_are_built_as_xdsls_builder_builds_them():
         assert (list(again.operands), again.result_types) == (list(op.operands), op.result_types)
         assert (again.properties, again.attributes) == (op.properties, op.attributes)
         op.verify()
-    assert xdsl_patches._fixed_arity_counts(arith.AddfOp.get_irdl_definition()) == (2, 1)
-    assert xdsl_patches._fixed_arity_counts(memref.LoadOp.get_irdl_definition()) is None
+    assert xdsl_patches._fixed_arity_counts(arith.AddfOp) == (2, 1)
+    assert xdsl_patches._fixed_arity_counts(memref.LoadOp) is None
     with pytest.raises(ValueError, match="Expected 2 operand, but got 1"):
         llvm.FMulOp.build(operands=[x], result_types=[f32])
     with pytest.raises(ValueError, match="passed None to a non-optional .*RESULT 0 'res'"):

@@ -1033,25 +1033,25 @@ def _use_early_exit_effects(dce: ModuleType) -> None:
 # 18. a fixed-arity op is built without the general builder
 # --------------------------------------------------------------------------------------
 
-_fixed_arity: dict[int, tuple[object, int, int] | None] = {}  # id(op_def) -> (op_def, operands, results)
+_fixed_arity: dict[type, tuple[int, int] | None] = {}  # op class -> (operands, results)
 
 
-def _fixed_arity_counts(op_def) -> tuple[int, int] | None:  # type: ignore[no-untyped-def]
-    """(operands, results) of an op definition with only single operands and results
-    and no regions, successors or options; else None. Read once per definition."""
-    known = _fixed_arity.get(id(op_def))
-    if known is None or known[0] is not op_def:  # keyed by id: the definition kept alive
+def _fixed_arity_counts(op_type: type) -> tuple[int, int] | None:
+    """(operands, results) of an op class whose definition has only single operands
+    and results and no regions, successors or options; else None. Read once per class."""
+    if op_type not in _fixed_arity:
+        op_def = op_type.get_irdl_definition()  # type: ignore[attr-defined]
         defs = [d for _, d in op_def.operands] + [d for _, d in op_def.results]
         simple = not (op_def.regions or op_def.successors or op_def.options) and not any(
             isinstance(d, VariadicDef | OptionalDef) for d in defs
         )
-        known = _fixed_arity[id(op_def)] = (op_def, len(op_def.operands), len(op_def.results)) if simple else (op_def,)
-    return known[1:] if len(known) == 3 else None  # type: ignore[return-value]
+        _fixed_arity[op_type] = (len(op_def.operands), len(op_def.results)) if simple else None
+    return _fixed_arity[op_type]
 
 
 def _fast_irdl_op_init(general):  # type: ignore[no-untyped-def]
     def irdl_op_init(self, op_def, *, operands, result_types, properties, attributes, successors, regions):  # type: ignore[no-untyped-def]
-        counts = None if successors or regions else _fixed_arity_counts(op_def)
+        counts = None if successors or regions else _fixed_arity_counts(type(self))
         if counts is not None and len(operands) == counts[0] and len(result_types) == counts[1]:
             values = []
             for operand in operands:
