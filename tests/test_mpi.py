@@ -168,6 +168,15 @@ def test_the_launcher_skips_an_error_file_a_killed_rank_left_empty(tmp_path):
     assert first_error(tmp_path) == "replica 2 of 4 failed: boom"
 
 
+def test_the_lowest_failing_rank_is_reported_by_number_not_by_file_name(tmp_path):
+    """error-10.txt sorts before error-2.txt as text; rank 2 is the lowest."""
+    from xla_opt.mpi_launch import first_error
+
+    (tmp_path / "error-10.txt").write_text("replica 10 of 12 failed: late\n")
+    (tmp_path / "error-2.txt").write_text("replica 2 of 12 failed: first\n")
+    assert first_error(tmp_path) == "replica 2 of 12 failed: first"
+
+
 def test_inside_an_mpi_job_the_ranks_run_their_replicas(tmp_path):
     """Started by mpirun (as a site's own would be): each rank runs its replica and
     gets every replica's results; a job of the wrong size is a clear error."""

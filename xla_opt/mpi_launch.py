@@ -142,7 +142,7 @@ def first_error(workdir: Path) -> str | None:
     """The error line of the lowest failing rank that wrote one whole (`_abort` writes
     `error-<rank>.txt` by renaming a complete file; an empty one is skipped all the
     same)."""
-    for path in sorted(workdir.glob("error-*.txt")):
+    for path in sorted(workdir.glob("error-*.txt"), key=lambda p: int(p.stem.removeprefix("error-"))):
         if text := path.read_text().strip():
             return text
     return None
