@@ -936,3 +936,18 @@ def test_early_exit_effects_answer_as_xdsl_at_every_stage():
             assert answer == _xdsl_result_only_effects(op), op.name
             answers.add(answer)
     assert answers == {True, False}
+
+
+
+def test_ops_differing_only_in_a_result_type_are_not_structurally_equivalent():
+    """xdsl_patches 19 (the reproducer: a sort's i32 payload gathered by the f64 payload's
+    kernel): MLIR's OperationEquivalence compares result types, xDSL did not."""
+    from xdsl.dialects.builtin import IndexType, i64
+
+    xdsl_patches.install()
+    index = arith.ConstantOp.from_int_and_width(3, IndexType())
+    to_i32 = arith.IndexCastOp(index.result, i32)
+    to_i64 = arith.IndexCastOp(index.result, i64)
+    also_i32 = arith.IndexCastOp(index.result, i32)
+    assert not to_i32.is_structurally_equivalent(to_i64)
+    assert to_i32.is_structurally_equivalent(also_i32)

@@ -177,6 +177,7 @@ def install() -> None:
     _install_type_memo()
     _install_early_exit_effects()
     _install_fast_op_init()
+    _install_typed_structural_equivalence()
     _installed = True
 
 
@@ -1090,3 +1091,23 @@ def _install_fast_op_init() -> None:
     from xdsl.irdl import operations
 
     operations.irdl_op_init = _fast_irdl_op_init(operations.irdl_op_init)
+
+
+# --------------------------------------------------------------------------------------
+# 19. structurally equivalent ops have the same result types
+# --------------------------------------------------------------------------------------
+
+
+def _install_typed_structural_equivalence() -> None:
+    untyped = Operation.is_structurally_equivalent
+
+    def is_structurally_equivalent(self, other, context=None):  # type: ignore[no-untyped-def]
+        if (
+            isinstance(other, Operation)
+            and len(self.results) == len(other.results)
+            and any(a.type != b.type for a, b in zip(self.results, other.results))
+        ):
+            return False
+        return untyped(self, other, context)
+
+    Operation.is_structurally_equivalent = is_structurally_equivalent  # type: ignore[method-assign]
