@@ -36,8 +36,12 @@ def captured_values(region_op: Operation, own_operands: bool = False) -> list[SS
 def buffer_root(value: SSAValue) -> object | None:
     """What tells `value`'s buffer apart from others: the value itself for an alloc,
     an alloca or an argument of a function's entry block, a global's name; None when
-    unknown (a loop-carried buffer, a call's result...)."""
+    unknown (a loop-carried buffer, a call's result...). A collapsed view
+    (`memref.collapse_shape`) has its source's."""
     owner = value.owner
+    while isinstance(owner, memref.CollapseShapeOp):
+        value = owner.src
+        owner = value.owner
     if isinstance(owner, memref.AllocOp | memref.AllocaOp):
         return value
     if isinstance(owner, memref.GetGlobalOp):

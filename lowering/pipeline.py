@@ -17,6 +17,7 @@
          --convert-linalg-to-parallel-loops--> big generics' outer parallel loops as scf.parallel
          --convert-linalg-to-loops--> scf loops with memref.load/store
          --lower-affine-->            index arithmetic of non-trivial indexing maps
+         --coalesce-contiguous-loops--> nests walking buffers in memory order as one loop
          --outline-loop-nests-->      each top-level loop nest a kernel function (compiled in parallel)
          --convert-scf-to-openmp-->   scf.parallel as omp.parallel/wsloop/loop_nest
          --convert-omp-to-llvm-->     omp regions outlined, run by libgomp's GOMP_parallel
@@ -57,6 +58,7 @@ STAGES: tuple[str, ...] = (
     "convert-linalg-to-parallel-loops",
     "convert-linalg-to-loops",
     "lower-affine",
+    "coalesce-contiguous-loops",
     "outline-loop-nests",
     "convert-scf-to-openmp",
     "convert-omp-to-llvm",

@@ -8,6 +8,7 @@ value, with no recursive type conversion inside a greedy walker:
   the identity, so strides are constants). Buffer arguments are `noalias`, which lets
   LLVM vectorize the loops.
 * `memref.load/store %m[%i, %j]` -> `getelementptr inbounds T, %p[%i * s0 + %j]` + load/store.
+* `memref.collapse_shape` (identity layouts) -> the same pointer.
 * `memref.alloc/dealloc` -> `malloc`/`free`; `memref.alloca` -> `llvm.alloca`;
   `memref.copy` -> `llvm.memcpy`; `memref.global` -> a constant `llvm.mlir.global`
   holding the raw bits.
@@ -826,6 +827,12 @@ def _copy(c: _FunctionConverter, op: memref.CopyOp):
         [c.v(op.destination), c.v(op.source), c.byte_size(t), c.const(0, i1)],
         None,
     )
+
+
+@handles(memref.CollapseShapeOp)
+def _collapse_shape(c: _FunctionConverter, op: memref.CollapseShapeOp):
+    """A view with dimensions merged (identity layouts: the same bytes): the same pointer."""
+    return [c.v(op.src)]
 
 
 @handles(memref.GetGlobalOp)

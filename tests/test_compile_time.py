@@ -938,6 +938,56 @@ def test_early_exit_effects_answer_as_xdsl_at_every_stage():
     assert answers == {True, False}
 
 
+# The MLP training step's loss: sum((x - t)^2) over a 64 x 10 batch, then a broadcast
+# add of a row (which is not in memory order for the bias) and a 3-D elementwise chain.
+CONTIGUOUS_NESTS = """
+func.func @main(%x: tensor<64x10xf32>, %t: tensor<64x10xf32>, %b: tensor<10xf32>, %c: tensor<2x3x40xf32>)
+    -> (tensor<f32>, tensor<64x10xf32>, tensor<2x3x40xf32>) {
+  %d = xla.subtract %x, %t : tensor<64x10xf32>
+  %sq = xla.multiply %d, %d : tensor<64x10xf32>
+  %zero = xla.constant dense<0.0> : tensor<f32>
+  %loss = xla.reduce (%sq), (%zero), dimensions = [0, 1] body {
+  ^bb0(%acc: tensor<f32>, %v: tensor<f32>):
+    %s = xla.add %acc, %v : tensor<f32>
+    xla.return %s : tensor<f32>
+  } : (tensor<64x10xf32>, tensor<f32>) -> tensor<f32>
+  %bb = xla.broadcast_in_dim %b, broadcast_dimensions = [1] : (tensor<10xf32>) -> tensor<64x10xf32>
+  %y = xla.add %x, %bb : tensor<64x10xf32>
+  %e = xla.exponential %c : tensor<2x3x40xf32>
+  %z = xla.multiply %e, %c : tensor<2x3x40xf32>
+  func.return %loss, %y, %z : tensor<f32>, tensor<64x10xf32>, tensor<2x3x40xf32>
+}
+"""
+
+
+def test_nests_in_memory_order_are_one_loop_and_compute_what_the_interpreter_does():
+    """coalesce-contiguous-loops: the squared difference, the loss's reduction and the
+    3-D chain are kernels of one loop each (one index phi), the row broadcast keeps its
+    two loops; every result is the interpreter's (tolerance of a reassociated f32 sum)."""
+    import re
+
+    import numpy as np
+
+    import xla_opt
+    from xla_opt import jit
+
+    jit.clear_cache()
+    f = jit.JitFunction(xla_opt.load_program(CONTIGUOUS_NESTS), "main")
+    kernels = re.findall(r'^define void @"(main_kernel_\d+)"\(.*?^}', f.llvm_ir, re.M | re.S)
+    bodies = re.findall(r'^define void @"main_kernel_\d+"\(.*?^}', f.llvm_ir, re.M | re.S)
+    loops = sorted(body.count(" = phi ") for body in bodies)
+    assert loops == [1, 1, 1, 2], (kernels, loops)
+    rng = np.random.default_rng(0)
+    args = [
+        rng.standard_normal((64, 10), np.float32),
+        rng.standard_normal((64, 10), np.float32),
+        rng.standard_normal(10, np.float32),
+        rng.standard_normal((2, 3, 40), np.float32),
+    ]
+    expected = xla_opt.run(CONTIGUOUS_NESTS, *args, backend="interpreter")
+    for got, want in zip(f(*args), expected, strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
 
 def test_ops_differing_only_in_a_result_type_are_not_structurally_equivalent():
     """xdsl_patches 19 (the reproducer: a sort's i32 payload gathered by the f64 payload's
