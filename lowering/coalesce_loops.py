@@ -30,6 +30,7 @@ and 7 ms as one loop of 640), and one loop vectorizes whatever B is.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -72,11 +73,13 @@ def _access_position(op: Operation, i: SSAValue, j: SSAValue, inner_trip: int) -
     return p
 
 
+@functools.cache
 def _collapsed_type(t: MemRefType, p: int) -> MemRefType:
     shape = list(t.get_shape())
     return MemRefType(t.get_element_type(), [*shape[:p], shape[p] * shape[p + 1], *shape[p + 2 :]])
 
 
+@functools.cache
 def _reassociation(rank: int, p: int) -> ArrayAttr:
     groups = [[d] for d in range(p)] + [[p, p + 1]] + [[d] for d in range(p + 2, rank)]
     return ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in group]) for group in groups])
@@ -148,21 +151,11 @@ def _coalesce(outer: scf.ForOp) -> bool:
     loop = scf.ForOp(outer.lb, count.result, outer.step, [], Region(block))
     loop.location = outer.location
     parent.insert_op_before(loop, outer)
-    for op, p in accesses.items():
+    for op, p in accesses.items():  # the access itself, moved onto the view
         indices = list(op.indices)
-        new_indices = [*indices[:p], k, *indices[p + 2 :]]
         view = views[(op.memref, p)]
-        if isinstance(op, memref.LoadOp):
-            new = memref.LoadOp.get(view, new_indices)
-        else:
-            new = memref.StoreOp.get(op.value, view, new_indices)
-        new.location = op.location
-        op_block = op.parent_block()
-        assert op_block is not None
-        op_block.insert_op_before(new, op)
-        for old_result, new_result in zip(op.results, new.results, strict=True):
-            old_result.replace_all_uses_with(new_result)
-        op_block.erase_op(op)
+        stored = [op.value] if isinstance(op, memref.StoreOp) else []
+        op.operands = [*stored, view, *indices[:p], k, *indices[p + 2 :]]
     bounds = {outer.ub.owner, inner.lb.owner, inner.ub.owner, inner.step.owner}
     parent.erase_op(outer)
     for constant in bounds:  # the nest's own bounds, unless something else reads them

@@ -144,3 +144,64 @@ class OutlineLoopNestsPass(ModulePass):
             for block in fn.body.blocks:
                 for nest in [o for o in block.ops if is_outlinable(o)]:
                     outline(nest, fn, op, names, kernels)
+
+
+def split_by_kernels(module: ModuleOp, parts: int) -> list[ModuleOp]:
+    """`module`, outlined, as up to `parts` modules that together define what it
+    defines, for the rest of the pipeline to lower one at a time (and the JIT to compile
+    each while the next is lowered): its kernels dealt in order into `parts - 1` modules
+    of about the same number of ops, each with a copy of every declaration and of the
+    read-only globals its kernels read; last, `module` itself, its kernels replaced by
+    declarations. `[module]` when it has fewer than two kernels, or a top-level op
+    other than functions, declarations and read-only globals (a copy of a writable
+    global would be a second variable), or a kernel reading another global."""
+    from xdsl.dialects import llvm, memref
+
+    top = list(module.body.block.ops)
+    kernels = [op for op in top if isinstance(op, func.FuncOp) and KERNEL_ATTR in op.attributes and op.body.blocks]
+    if parts < 2 or len(kernels) < 2:
+        return [module]
+    declarations: list[Operation] = []
+    constants: dict[str, memref.GlobalOp] = {}
+    for op in top:
+        if isinstance(op, func.FuncOp | llvm.FuncOp) and not op.body.blocks:
+            declarations.append(op)
+        elif isinstance(op, memref.GlobalOp) and op.constant is not None:
+            constants[op.sym_name.data] = op
+        elif not isinstance(op, func.FuncOp):
+            return [module]
+    read: dict[func.FuncOp, list[str]] = {}
+    sizes: dict[func.FuncOp, int] = {}
+    for kernel in kernels:
+        names: dict[str, None] = {}
+        size = 0
+        for op in kernel.walk():
+            size += 1
+            if isinstance(op, memref.GetGlobalOp):
+                names.setdefault(op.name_.root_reference.data, None)
+        if any(name not in constants for name in names):
+            return [module]
+        read[kernel], sizes[kernel] = list(names), size
+    count = min(parts - 1, len(kernels))
+    total, groups, filled = sum(sizes.values()), [[] for _ in range(count)], 0
+    for kernel in kernels:  # in order, each group about total / count ops
+        g = min(count - 1, filled * count // max(total, 1))
+        groups[g].append(kernel)
+        filled += sizes[kernel]
+    modules = []
+    for group in groups:
+        if not group:
+            continue
+        globals_ = dict.fromkeys(name for kernel in group for name in read[kernel])
+        ops: list[Operation] = [d.clone() for d in declarations]
+        ops += [constants[name].clone() for name in globals_]
+        for kernel in group:
+            signature = kernel.function_type
+            declaration = func.FuncOp.external(kernel.sym_name.data, signature.inputs.data, signature.outputs.data)
+            declaration.location = kernel.location
+            module.body.block.insert_op_before(declaration, kernel)
+            kernel.detach()
+            ops.append(kernel)
+        modules.append(ModuleOp(ops))
+    modules.append(module)
+    return modules

@@ -68,11 +68,11 @@ STAGES: tuple[str, ...] = (
 )
 
 
-def stage_passes() -> list[tuple[str, ModulePass]]:
+def stage_passes(stages: tuple[str, ...] = STAGES) -> list[tuple[str, ModulePass]]:
     from xla_opt.context import multiverse
 
     passes = multiverse().all_passes
-    return [(name, passes[name]()()) for name in STAGES]
+    return [(name, passes[name]()()) for name in stages]
 
 
 def verify_each_stage() -> bool:
@@ -98,17 +98,19 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def run_stages(module: ModuleOp, ctx: Context | None = None, times=None, verify: bool | None = None) -> ModuleOp:
-    """Lower `module` in place through every stage; record each stage's time. With
-    `verify` (default: verify_each_stage()), a stage whose output does not verify is a
-    DiagnosticError naming it."""
+def run_stages(
+    module: ModuleOp, ctx: Context | None = None, times=None, verify: bool | None = None, stages=STAGES
+) -> ModuleOp:
+    """Lower `module` in place through `stages` (default: every stage); record each
+    stage's time. With `verify` (default: verify_each_stage()), a stage whose output
+    does not verify is a DiagnosticError naming it."""
     from xla_opt.context import make_context
     from xla_opt.diagnostics import Diagnostic, DiagnosticError, verify_module
 
     ctx = ctx or make_context()
     verify = verify_each_stage() if verify is None else verify
     with gc_paused():
-        for name, p in stage_passes():
+        for name, p in stage_passes(stages):
             start = time.perf_counter()
             p.apply(ctx, module)
             if times is not None:
@@ -120,17 +122,35 @@ def run_stages(module: ModuleOp, ctx: Context | None = None, times=None, verify:
     return module
 
 
-def lower_to_llvm_ir(module: ModuleOp, times=None) -> str:
-    """LLVM IR text of an xla module (the module itself is left untouched)."""
+# The stages up to outlining run on the whole program; the ones after it on each part
+# of it that `split_by_kernels` makes, if the JIT splits it (see `lower_outlined`).
+OUTLINING = STAGES.index("outline-loop-nests") + 1
+
+
+def lower_through_outlining(module: ModuleOp, times=None) -> ModuleOp:
+    """A copy of an xla module lowered through `outline-loop-nests` (`module` itself
+    is left untouched)."""
+    with gc_paused():
+        return run_stages(module.clone(), times=times, stages=STAGES[:OUTLINING])
+
+
+def lower_outlined(module: ModuleOp, times=None) -> str:
+    """The LLVM IR text of a module out of `lower_through_outlining` (or of one of the
+    parts `split_by_kernels` makes of it), lowered in place through the other stages."""
     from xdsl.backend.llvm.convert import convert_module
 
     with gc_paused():
-        lowered = run_stages(module.clone(), times=times)
+        run_stages(module, times=times, stages=STAGES[OUTLINING:])
         start = time.perf_counter()
-        ir = str(convert_module(lowered, fallback_target_triple=None))
+        ir = str(convert_module(module, fallback_target_triple=None))
     if times is not None:
         times.record("llvm-ir", start)
     return ir
+
+
+def lower_to_llvm_ir(module: ModuleOp, times=None) -> str:
+    """LLVM IR text of an xla module (the module itself is left untouched)."""
+    return lower_outlined(lower_through_outlining(module, times), times)
 
 
 @dataclass(frozen=True)

@@ -850,7 +850,8 @@ func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> (tensor<64x64xf
 @pytest.mark.parametrize("threads", ["1", "2"])
 def test_kernels_compiled_on_several_threads_compute_what_the_interpreter_does(monkeypatch, threads):
     """Every loop nest is a `noinline` kernel function; with two compile threads the
-    module is compiled as two LLVM modules, linked into one engine."""
+    program is compiled as several LLVM modules (pipelined: groups of kernels, then the
+    rest), linked into one engine."""
     import numpy as np
 
     import xla_opt
@@ -862,7 +863,7 @@ def test_kernels_compiled_on_several_threads_compute_what_the_interpreter_does(m
     f = jit.JitFunction(xla_opt.load_program(SEVERAL_NESTS), "main")
     kernels = [line for line in f.llvm_ir.splitlines() if line.startswith('define void @"main_kernel_')]
     assert len(kernels) >= 3 and all(line.endswith("noinline") for line in kernels)
-    assert len(f.native.llvm_modules) == int(threads)
+    assert len(f.native.llvm_modules) == 1 if threads == "1" else len(f.native.llvm_modules) >= 2
     rng = np.random.default_rng(0)
     a, b = rng.standard_normal((64, 64), np.float32), rng.standard_normal((64, 64), np.float32)
     expected = xla_opt.run(SEVERAL_NESTS, a, b, backend="interpreter")
@@ -1001,3 +1002,141 @@ def test_ops_differing_only_in_a_result_type_are_not_structurally_equivalent():
     also_i32 = arith.IndexCastOp(index.result, i32)
     assert not to_i32.is_structurally_equivalent(to_i64)
     assert to_i32.is_structurally_equivalent(also_i32)
+
+
+# Five kernels, two of them reading constants (globals); for the pipelined compile and
+# `split_by_kernels`.
+KERNELS_AND_CONSTANTS = """
+func.func @main(%x: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64xf32>) {
+  %c = xla.constant dense<[[1.5, 2.5, 3.5, 4.5]]> : tensor<1x4xf32>
+  %cb = xla.broadcast_in_dim %c, broadcast_dimensions = [0, 1] : (tensor<1x4xf32>) -> tensor<16x4xf32>
+  %cr = xla.reshape %cb : (tensor<16x4xf32>) -> tensor<64xf32>
+  %cc = xla.broadcast_in_dim %cr, broadcast_dimensions = [1] : (tensor<64xf32>) -> tensor<64x64xf32>
+  %e = xla.exponential %x : tensor<64x64xf32>
+  %t = xla.transpose %e, permutation = [1, 0] : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %s = xla.multiply %t, %cc : tensor<64x64xf32>
+  %u = xla.tanh %x : tensor<64x64xf32>
+  %v = xla.transpose %u, permutation = [1, 0] : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %zero = xla.constant dense<0.0> : tensor<f32>
+  %r = xla.reduce (%v), (%zero), dimensions = [0] body {
+  ^bb0(%acc: tensor<f32>, %w: tensor<f32>):
+    %a = xla.add %acc, %w : tensor<f32>
+    xla.return %a : tensor<f32>
+  } : (tensor<64x64xf32>, tensor<f32>) -> tensor<64xf32>
+  func.return %s, %v, %r : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64xf32>
+}
+"""
+
+
+def _outlined(text: str):
+    import xla_opt
+    from xla_opt.lowering.pipeline import lower_through_outlining
+
+    return lower_through_outlining(xla_opt.load_program(text))
+
+
+def test_split_by_kernels_defines_each_kernel_once_and_declares_it_elsewhere():
+    """The parts define what the outlined module did: every kernel in exactly one part
+    (in order), declared in the last part (the rest), which keeps `main`; every part
+    after lowering verifies, and the parts together declare nothing undefined."""
+    from xdsl.dialects import memref
+
+    from xla_opt.diagnostics import verify_module
+    from xla_opt.lowering.outline_loop_nests import KERNEL_ATTR, split_by_kernels
+    from xla_opt.lowering.pipeline import lower_outlined
+
+    outlined = _outlined(KERNELS_AND_CONSTANTS)
+    kernels = [op.sym_name.data for op in outlined.body.block.ops if KERNEL_ATTR in op.attributes]
+    assert len(kernels) == 5, kernels
+    parts = split_by_kernels(outlined, 3)
+    assert len(parts) == 3 and parts[-1] is outlined
+
+    def defined(module):
+        return [op.sym_name.data for op in module.body.block.ops if isinstance(op, func.FuncOp) and op.body.blocks]
+
+    assert [name for part in parts[:-1] for name in defined(part)] == kernels
+    assert defined(parts[-1]) == ["main"]
+    copied = 0
+    for part in parts[:-1]:  # a constant only where a kernel reads it
+        read = {op.name_.root_reference.data for op in part.walk() if isinstance(op, memref.GetGlobalOp)}
+        held = {op.sym_name.data for op in part.body.block.ops if isinstance(op, memref.GlobalOp)}
+        assert held == read
+        copied += len(held)
+    assert copied == 2
+    texts = []
+    for part in parts:
+        texts.append(lower_outlined(part))
+        assert not verify_module(part)
+    definitions = {line.split("@")[1].split("(")[0] for t in texts for line in t.splitlines() if line.startswith("define")}
+    declared = {line.split("@")[1].split("(")[0] for t in texts for line in t.splitlines() if line.startswith("declare")}
+    assert {f'"{k}"' for k in kernels} <= declared and {f'"{k}"' for k in kernels} <= definitions
+
+
+def test_split_by_kernels_keeps_a_module_with_a_writable_global_whole():
+    """A copy of a writable global in two parts would be two variables: one part."""
+    from xdsl.dialects import memref
+    from xdsl.dialects.builtin import MemRefType, StringAttr, UnitAttr, f32
+
+    from xla_opt.lowering.outline_loop_nests import split_by_kernels
+
+    outlined = _outlined(KERNELS_AND_CONSTANTS)
+    variable = memref.GlobalOp.get(StringAttr("state"), MemRefType(f32, [4]), UnitAttr(), StringAttr("private"))
+    outlined.body.block.insert_op_before(variable, outlined.body.block.first_op)
+    assert split_by_kernels(outlined, 3) == [outlined]
+
+
+@pytest.mark.parametrize("o3_max", [None, 10], ids=["O3", "over-the-O3-size"])
+def test_pipelined_compile_computes_what_the_interpreter_does(monkeypatch, o3_max):
+    """Two compile threads: the program is lowered and compiled in parts, linked into one
+    engine; its results are the interpreter's. A program the O3 size rule puts at O1
+    (found only once every part is printed) is compiled again at O1."""
+    import numpy as np
+
+    import xla_opt
+    from xla_opt import jit
+
+    monkeypatch.setattr(jit, "compile_threads", lambda: 2)
+    if o3_max is not None:
+        monkeypatch.setattr(jit, "O3_MAX_INSTRUCTIONS", o3_max)
+    jit.clear_cache()
+    times = jit.StageTimes()
+    f = jit.JitFunction(xla_opt.load_program(KERNELS_AND_CONSTANTS), "main", times)
+    assert f.llvm_ir.count("\ndefine void @\"main\"(") + f.llvm_ir.startswith('define void @"main"(') == 1
+    assert f.llvm_ir.count("; ModuleID") >= 3, "not compiled in parts"
+    assert f.native.opt == (3 if o3_max is None else 1)
+    assert f"llvm-O{f.native.opt}+codegen" in times.stages
+    x = np.random.default_rng(0).random((64, 64), np.float32) + 0.5
+    expected = xla_opt.run(KERNELS_AND_CONSTANTS, x, backend="interpreter")
+    for got, want in zip(f(x), expected, strict=True):
+        np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-6)
+
+
+def test_unroll_gate_lets_one_value_at_a_time_into_llvm():
+    """Compiles wanting the same unroll threshold run together; one wanting another
+    value waits until they are done."""
+    import threading
+
+    from xla_opt import jit
+
+    gate = jit._UnrollGate()
+    events: list[str] = []
+    inside = threading.Event()
+    with gate.set_to(50):
+        with gate.set_to(50):  # the same value: no wait
+            events.append("50 twice")
+
+        def other() -> None:
+            inside.set()
+            with gate.set_to(300):
+                events.append("300")
+
+        thread = threading.Thread(target=other)
+        thread.start()
+        inside.wait()
+        thread.join(0.2)
+        assert thread.is_alive(), "300 got in while 50 was held"
+        events.append("50 done")
+    thread.join(5)
+    assert events == ["50 twice", "50 done", "300"]
+    with gate.set_to(50):  # back to 50 once 300 is done
+        events.append("50 again")

@@ -24,10 +24,13 @@ import ctypes
 import functools
 import hashlib
 import os
+import queue
 import re
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -393,29 +396,193 @@ def compile_llvm_ir(ir_text: str, unroll_threshold: int = LLVM_UNROLL_THRESHOLD,
         if cached is not None:
             return cached
         level = opt_level(ir_text)
-        tm = _target_machine(level)  # also initializes LLVM's target before any thread
-        # a process-wide LLVM option: set for every module, under the lock, before the threads
-        llvm.set_option("", f"-unroll-threshold-aggressive={unroll_threshold}")
+        _target_machine(level)  # initializes LLVM's target before any thread
         disk = _DiskCache.from_environment()
         texts = split_llvm_ir(ir_text, compile_threads() if split and level > 0 else 1)
-        parts: list[_Part] = _in_parallel(
-            [lambda text=text: _compile_part(text, level, disk, (level, unroll_threshold)) for text in texts]
-        )
-        if missing := _unresolved_declarations([p.module for p in parts]):
-            raise LookupError(
-                f"the program calls {', '.join(missing)}, which the JIT cannot resolve (register it "
-                "with llvmlite.binding.add_symbol or load its library with load_library_permanently)"
+        with _unroll.set_to(unroll_threshold):
+            parts: list[_Part] = _in_parallel(
+                [lambda text=text: _compile_part(text, level, disk, (level, unroll_threshold)) for text in texts]
             )
-        host = llvm.parse_assembly("")
-        host.triple = tm.triple
-        host.data_layout = str(tm.target_data)
-        engine = llvm.create_mcjit_compiler(host, tm)
-        for part in parts:
-            engine.add_object_file(llvm.ObjectFileRef.from_data(part.code))
-        engine.finalize_object()
-        native = _NativeModule(engine, [p.module for p in parts], level, from_disk=all(p.from_disk for p in parts))
+        native = _link(parts, level)
         _cache[key] = native
         return native
+
+
+def _link(parts: list[_Part], level: int) -> _NativeModule:
+    """One execution engine running the object code of `parts`; a LookupError when they
+    call a function nothing provides."""
+    if missing := _unresolved_declarations([p.module for p in parts]):
+        raise LookupError(
+            f"the program calls {', '.join(missing)}, which the JIT cannot resolve (register it "
+            "with llvmlite.binding.add_symbol or load its library with load_library_permanently)"
+        )
+    tm = _target_machine(level)
+    host = llvm.parse_assembly("")
+    host.triple = tm.triple
+    host.data_layout = str(tm.target_data)
+    engine = llvm.create_mcjit_compiler(host, tm)
+    for part in parts:
+        engine.add_object_file(llvm.ObjectFileRef.from_data(part.code))
+    engine.finalize_object()
+    return _NativeModule(engine, [p.module for p in parts], level, from_disk=all(p.from_disk for p in parts))
+
+
+class _UnrollGate:
+    """LLVM's `-unroll-threshold-aggressive` is one process-wide option, read while a
+    module is optimized: compiles that want the same value run together, one that wants
+    another value waits until they are done (and they for it). A program's modules are
+    compiled at PROGRAM_UNROLL_THRESHOLD, the micro-kernel libraries at LLVM's default,
+    and a library can be compiled on first use while a program's parts are compiling."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._value: int | None = None
+        self._users = 0
+
+    @contextmanager
+    def set_to(self, value: int) -> Iterator[None]:
+        with self._changed:
+            while self._users and self._value != value:
+                self._changed.wait()
+            if self._value != value:
+                llvm.set_option("", f"-unroll-threshold-aggressive={value}")
+                self._value = value
+            self._users += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._users -= 1
+                if not self._users:
+                    self._changed.notify_all()
+
+
+_unroll = _UnrollGate()
+
+
+# Pipelined compilation: a program of at most PIPELINE_MAX_OPS ops once outlined (O3
+# size: an op becomes about 1.2 LLVM instructions, O3_MAX_INSTRUCTIONS is 8,000) with
+# two kernels or more, when the JIT has two threads or more, is split after
+# outline-loop-nests into PIPELINE_PARTS modules (`split_by_kernels`: groups of kernels,
+# then the rest). Each is lowered through the remaining stages and handed to a compile
+# thread as soon as its LLVM IR is printed, so LLVM (which releases the GIL) compiles
+# one part while Python lowers the next; the last part is compiled by the lowering
+# thread itself alongside the compile thread. The parts' object code is linked into
+# one engine, as `compile_llvm_ir` links the modules it splits. The transformer block's
+# 0.11 s of LLVM ran after 0.16 s of lowering; pipelined, most of it runs during it.
+PIPELINE_PARTS = 6
+PIPELINE_MAX_OPS = 2_500
+# While a program is pipelined, the interpreter hands the GIL over every 0.2 ms instead
+# of every 5: the compile thread needs it for a moment between its calls into LLVM
+# (parse, verify, optimize, emit...), and each time waited up to the whole interval for
+# the lowering thread to let go (the first part of the transformer block took 120 ms
+# to compile next to the lowering, 48 ms with the shorter interval).
+PIPELINE_SWITCH_INTERVAL = 0.0002
+_parts: dict[tuple[str, int, int], _Part] = {}  # compiled parts by (text, level, unroll threshold)
+
+
+def compile_program(xla_module: ModuleOp, times: StageTimes) -> tuple[_NativeModule, str]:
+    """Lower an xla module through the pipeline and compile it: its native code and
+    LLVM IR text (the parts' texts, one after the other, when pipelined)."""
+    from xla_opt.lowering.outline_loop_nests import split_by_kernels
+    from xla_opt.lowering.pipeline import gc_paused, lower_outlined, lower_through_outlining
+
+    with gc_paused():
+        outlined = lower_through_outlining(xla_module, times)
+        pipelined = compile_threads() > 1 and sum(1 for _ in outlined.walk()) <= PIPELINE_MAX_OPS
+        modules = split_by_kernels(outlined, PIPELINE_PARTS) if pipelined else [outlined]
+        if len(modules) == 1:
+            text = lower_outlined(outlined, times)
+            start = time.perf_counter()
+            _bind_symbols(text)
+            native = compile_llvm_ir(text, PROGRAM_UNROLL_THRESHOLD, split=True)
+            times.record(f"llvm-O{native.opt}+codegen", start)
+            return native, text
+        return _compile_pipelined(modules, times)
+
+
+def _bind_symbols(ir_text: str) -> None:
+    """Make what the LLVM IR calls resolvable: host callbacks, the micro-kernels (compiled
+    on first use) and libgomp with the thread count."""
+    from xla_opt.lowering.kernels.runtime import bind_kernel_symbols
+    from xla_opt.threads import bind_thread_symbols
+
+    bind_host_symbols(ir_text)
+    bind_kernel_symbols(ir_text)
+    bind_thread_symbols(ir_text)
+
+
+def _compile_pipelined(modules: list[ModuleOp], times: StageTimes) -> tuple[_NativeModule, str]:
+    """Lower `modules` one after the other, each compiled (at O3) on the compile thread
+    as soon as it is lowered; the lowering thread compiles what is left once done; at
+    the level `opt_level` gives the whole program, recompiled should that not be O3."""
+    from xla_opt.lowering.pipeline import lower_outlined
+
+    _target_machine(3)  # initializes LLVM's target before the thread
+    disk = _DiskCache.from_environment()
+    pending: queue.SimpleQueue[tuple[int, str] | None] = queue.SimpleQueue()
+    compiled: dict[int, _Part] = {}
+    errors: list[BaseException] = []
+
+    def compile_one(index: int, text: str, level: int = 3) -> None:
+        key = (text, level, PROGRAM_UNROLL_THRESHOLD)
+        try:
+            if (part := _parts.get(key)) is None:
+                with _unroll.set_to(PROGRAM_UNROLL_THRESHOLD):
+                    part = _compile_part(text, level, disk, (level, PROGRAM_UNROLL_THRESHOLD))
+                _parts[key] = part
+            compiled[index] = part
+        except BaseException as e:  # noqa: BLE001 - re-raised on the lowering thread
+            errors.append(e)
+
+    def work() -> None:
+        while (item := pending.get()) is not None:
+            compile_one(*item)
+
+    worker = threading.Thread(target=work, name="xla-opt-compile")
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(min(interval, PIPELINE_SWITCH_INTERVAL))
+    worker.start()
+    texts: list[str] = []
+    try:
+        for index, module in enumerate(modules):
+            texts.append(lower_outlined(module, times))
+            _bind_symbols(texts[-1])
+            pending.put((index, texts[-1]))
+    finally:
+        pending.put(None)  # the compile thread's end, after the parts
+        start = time.perf_counter()
+        while True:  # the parts the compile thread has not taken yet, compiled here too
+            try:
+                item = pending.get_nowait()
+            except queue.Empty:
+                break
+            if item is None:
+                pending.put(None)
+                break
+            compile_one(*item)
+        worker.join()
+        sys.setswitchinterval(interval)
+    if errors:
+        raise errors[0]
+    text = "\n".join(texts)
+    key = (text, PROGRAM_UNROLL_THRESHOLD, True)  # compile_llvm_ir's key of a program
+    with _lock:
+        if (native := _cache.get(key)) is not None:
+            times.record(f"llvm-O{native.opt}+codegen", start)
+            return native, text
+    parts = [compiled[i] for i in range(len(texts))]
+    if (level := opt_level(text)) != 3:
+        for i, part_text in enumerate(texts):
+            compile_one(i, part_text, level)
+        if errors:
+            raise errors[0]
+        parts = [compiled[i] for i in range(len(texts))]
+    native = _link(parts, level)
+    with _lock:
+        native = _cache.setdefault(key, native)
+    times.record(f"llvm-O{level}+codegen", start)
+    return native, text
 
 
 @dataclass
@@ -508,10 +675,6 @@ class JitFunction:
     """A compiled entry function callable on numpy arrays."""
 
     def __init__(self, xla_module: ModuleOp, entry: str, times: StageTimes | None = None):
-        from xla_opt.lowering.kernels.runtime import bind_kernel_symbols
-        from xla_opt.lowering.pipeline import lower_to_llvm_ir
-        from xla_opt.threads import bind_thread_symbols
-
         self.entry = entry
         fn = find_function(xla_module, entry)
         self.signature = fn.function_type
@@ -533,15 +696,10 @@ class JitFunction:
         self.times = times or StageTimes()
         try:
             check_buffers_fit(xla_module)
-            self.llvm_ir = lower_to_llvm_ir(xla_module, self.times)
+            self.native, self.llvm_ir = compile_program(xla_module, self.times)
         except DiagnosticError as e:
             raise NotImplementedError(f"the jit backend cannot compile @{entry}:\n{e}") from None
-        start = time.perf_counter()
-        self.calls_host = bind_host_symbols(self.llvm_ir)
-        bind_kernel_symbols(self.llvm_ir)  # the micro-kernels it calls, compiled on first use
-        bind_thread_symbols(self.llvm_ir)  # libgomp and the thread count, for parallel loops
-        self.native = compile_llvm_ir(self.llvm_ir, PROGRAM_UNROLL_THRESHOLD, split=True)
-        self.times.record(f"llvm-O{self.native.opt}+codegen", start)
+        self.calls_host = bool(_DECLARED_HOST_SYMBOL.search(self.llvm_ir))
         self._spare: list[np.ndarray | None] = []  # the last results, for _output_buffers
         self._spare_lock = threading.Lock()
         n_args = len(self.signature.inputs.data) + len(self.out_specs)
@@ -813,5 +971,6 @@ def _native_custom_call(call: HostCall) -> _NativeModule:
 def clear_cache() -> None:
     with _lock:
         _cache.clear()
+        _parts.clear()
 
 
