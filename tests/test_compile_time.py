@@ -1090,6 +1090,8 @@ def test_pipelined_compile_computes_what_the_interpreter_does(monkeypatch, o3_ma
     """Two compile threads: the program is lowered and compiled in parts, linked into one
     engine; its results are the interpreter's. A program the O3 size rule puts at O1
     (found only once every part is printed) is compiled again at O1."""
+    import sys
+
     import numpy as np
 
     import xla_opt
@@ -1100,7 +1102,9 @@ def test_pipelined_compile_computes_what_the_interpreter_does(monkeypatch, o3_ma
         monkeypatch.setattr(jit, "O3_MAX_INSTRUCTIONS", o3_max)
     jit.clear_cache()
     times = jit.StageTimes()
+    interval = sys.getswitchinterval()
     f = jit.JitFunction(xla_opt.load_program(KERNELS_AND_CONSTANTS), "main", times)
+    assert sys.getswitchinterval() == interval  # shortened while compiling only
     assert f.llvm_ir.count("\ndefine void @\"main\"(") + f.llvm_ir.startswith('define void @"main"(') == 1
     assert f.llvm_ir.count("; ModuleID") >= 3, "not compiled in parts"
     assert f.native.opt == (3 if o3_max is None else 1)

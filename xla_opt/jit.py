@@ -512,6 +512,23 @@ def _bind_symbols(ir_text: str) -> None:
     bind_thread_symbols(ir_text)
 
 
+_switch = {"users": 0, "saved": 0.005}
+_switch_lock = threading.Lock()
+
+
+def _short_switch_interval(change: int) -> None:
+    """Enter (+1) or leave (-1) a pipelined compile: the first one in shortens the GIL
+    switch interval to PIPELINE_SWITCH_INTERVAL, the last one out restores it (so
+    compiles on several threads at once leave the user's setting as it was)."""
+    with _switch_lock:
+        if change > 0 and _switch["users"] == 0:
+            _switch["saved"] = sys.getswitchinterval()
+            sys.setswitchinterval(min(_switch["saved"], PIPELINE_SWITCH_INTERVAL))
+        _switch["users"] += change
+        if change < 0 and _switch["users"] == 0:
+            sys.setswitchinterval(_switch["saved"])
+
+
 def _compile_pipelined(modules: list[ModuleOp], times: StageTimes) -> tuple[_NativeModule, str]:
     """Lower `modules` one after the other, each compiled (at O3) on the compile thread
     as soon as it is lowered; the lowering thread compiles what is left once done; at
@@ -540,8 +557,7 @@ def _compile_pipelined(modules: list[ModuleOp], times: StageTimes) -> tuple[_Nat
             compile_one(*item)
 
     worker = threading.Thread(target=work, name="xla-opt-compile")
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(min(interval, PIPELINE_SWITCH_INTERVAL))
+    _short_switch_interval(+1)
     worker.start()
     texts: list[str] = []
     try:
@@ -562,7 +578,7 @@ def _compile_pipelined(modules: list[ModuleOp], times: StageTimes) -> tuple[_Nat
                 break
             compile_one(*item)
         worker.join()
-        sys.setswitchinterval(interval)
+        _short_switch_interval(-1)
     if errors:
         raise errors[0]
     text = "\n".join(texts)
