@@ -1144,3 +1144,33 @@ def test_unroll_gate_lets_one_value_at_a_time_into_llvm():
     assert events == ["50 twice", "50 done", "300"]
     with gate.set_to(50):  # back to 50 once 300 is done
         events.append("50 again")
+
+
+def test_a_failed_lowering_stops_the_compile_thread_and_propagates(monkeypatch):
+    """A part whose lowering fails (here, the second): the error reaches the caller, the
+    parts queued are dropped, the compile thread ends and the GIL switch interval is
+    restored."""
+    import sys
+    import threading
+
+    import xla_opt
+    from xla_opt import jit
+    from xla_opt.lowering import pipeline
+
+    monkeypatch.setattr(jit, "compile_threads", lambda: 2)
+    lowered = []
+    original = pipeline.lower_outlined
+
+    def failing_second(module, times=None):
+        if len(lowered) == 1:
+            raise RuntimeError("lowering failed")
+        lowered.append(module)
+        return original(module, times)
+
+    monkeypatch.setattr(pipeline, "lower_outlined", failing_second)
+    jit.clear_cache()
+    interval = sys.getswitchinterval()
+    with pytest.raises(RuntimeError, match="lowering failed"):
+        jit.JitFunction(xla_opt.load_program(KERNELS_AND_CONSTANTS), "main")
+    assert sys.getswitchinterval() == interval
+    assert not any(t.name == "xla-opt-compile" for t in threading.enumerate())

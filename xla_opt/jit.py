@@ -29,7 +29,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -529,6 +529,20 @@ def _short_switch_interval(change: int) -> None:
             sys.setswitchinterval(_switch["saved"])
 
 
+def _take_parts(pending: queue.SimpleQueue, take: Callable[..., None]) -> None:
+    """Hand each queued part to `take` until the queue is empty or at its end marker
+    (left in place for the compile thread)."""
+    while True:
+        try:
+            item = pending.get_nowait()
+        except queue.Empty:
+            return
+        if item is None:
+            pending.put(None)
+            return
+        take(*item)
+
+
 def _compile_pipelined(modules: list[ModuleOp], times: StageTimes) -> tuple[_NativeModule, str]:
     """Lower `modules` one after the other, each compiled (at O3) on the compile thread
     as soon as it is lowered; the lowering thread compiles what is left once done; at
@@ -565,18 +579,14 @@ def _compile_pipelined(modules: list[ModuleOp], times: StageTimes) -> tuple[_Nat
             texts.append(lower_outlined(module, times))
             _bind_symbols(texts[-1])
             pending.put((index, texts[-1]))
-    finally:
         pending.put(None)  # the compile thread's end, after the parts
         start = time.perf_counter()
-        while True:  # the parts the compile thread has not taken yet, compiled here too
-            try:
-                item = pending.get_nowait()
-            except queue.Empty:
-                break
-            if item is None:
-                pending.put(None)
-                break
-            compile_one(*item)
+        _take_parts(pending, compile_one)  # what it has not taken yet, compiled here too
+    except BaseException:
+        _take_parts(pending, lambda *_: None)  # a failed lowering: what is queued is dropped
+        pending.put(None)
+        raise
+    finally:
         worker.join()
         _short_switch_interval(-1)
     if errors:
