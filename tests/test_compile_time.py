@@ -921,10 +921,10 @@ def test_early_exit_effects_answer_as_xdsl_at_every_stage():
     calls, at every stage of the pipeline, the same answer as xDSL's rule (both
     answers occur)."""
     import xdsl.transforms.dead_code_elimination as dce
+    from xla_opt.lowering import pipeline
 
     import xla_opt
     from xla_opt.context import make_context
-    from xla_opt.lowering import pipeline
 
     assert dce.result_only_effects is xdsl_patches._result_only_effects
     module = xla_opt.load_program(SEVERAL_NESTS)
@@ -974,8 +974,8 @@ def test_nests_in_memory_order_are_one_loop_and_compute_what_the_interpreter_doe
 
     jit.clear_cache()
     f = jit.JitFunction(xla_opt.load_program(CONTIGUOUS_NESTS), "main")
-    kernels = re.findall(r'^define void @"(main_kernel_\d+)"\(.*?^}', f.llvm_ir, re.M | re.S)
-    bodies = re.findall(r'^define void @"main_kernel_\d+"\(.*?^}', f.llvm_ir, re.M | re.S)
+    kernels = re.findall(r'^define void @"(main_kernel_\d+)"\(.*?^}', f.llvm_ir, re.MULTILINE | re.DOTALL)
+    bodies = re.findall(r'^define void @"main_kernel_\d+"\(.*?^}', f.llvm_ir, re.MULTILINE | re.DOTALL)
     loops = sorted(body.count(" = phi ") for body in bodies)
     assert loops == [1, 1, 1, 2], (kernels, loops)
     rng = np.random.default_rng(0)
@@ -1029,8 +1029,9 @@ func.func @main(%x: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>,
 
 
 def _outlined(text: str):
-    import xla_opt
     from xla_opt.lowering.pipeline import lower_through_outlining
+
+    import xla_opt
 
     return lower_through_outlining(xla_opt.load_program(text))
 
@@ -1040,10 +1041,10 @@ def test_split_by_kernels_defines_each_kernel_once_and_declares_it_elsewhere():
     (in order), declared in the last part (the rest), which keeps `main`; every part
     after lowering verifies, and the parts together declare nothing undefined."""
     from xdsl.dialects import memref
-
-    from xla_opt.diagnostics import verify_module
     from xla_opt.lowering.outline_loop_nests import KERNEL_ATTR, split_by_kernels
     from xla_opt.lowering.pipeline import lower_outlined
+
+    from xla_opt.diagnostics import verify_module
 
     outlined = _outlined(KERNELS_AND_CONSTANTS)
     kernels = [op.sym_name.data for op in outlined.body.block.ops if KERNEL_ATTR in op.attributes]
@@ -1076,7 +1077,6 @@ def test_split_by_kernels_keeps_a_module_with_a_writable_global_whole():
     """A copy of a writable global in two parts would be two variables: one part."""
     from xdsl.dialects import memref
     from xdsl.dialects.builtin import MemRefType, StringAttr, UnitAttr, f32
-
     from xla_opt.lowering.outline_loop_nests import split_by_kernels
 
     outlined = _outlined(KERNELS_AND_CONSTANTS)
@@ -1153,9 +1153,10 @@ def test_a_failed_lowering_stops_the_compile_thread_and_propagates(monkeypatch):
     import sys
     import threading
 
+    from xla_opt.lowering import pipeline
+
     import xla_opt
     from xla_opt import jit
-    from xla_opt.lowering import pipeline
 
     monkeypatch.setattr(jit, "compile_threads", lambda: 2)
     lowered = []
