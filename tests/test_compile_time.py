@@ -1175,3 +1175,48 @@ def test_a_failed_lowering_stops_the_compile_thread_and_propagates(monkeypatch):
         jit.JitFunction(xla_opt.load_program(KERNELS_AND_CONSTANTS), "main")
     assert sys.getswitchinterval() == interval
     assert not any(t.name == "xla-opt-compile" for t in threading.enumerate())
+
+
+def _tokens(lex, text: str) -> list:
+    """(kind, start, end) of every token `lex` reads from `text`, or the error it ends in."""
+    from xdsl.utils.exceptions import ParseError
+    from xdsl.utils.lexer import Input
+    from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+
+    lexer, tokens = MLIRLexer(Input(text, "t")), []
+    try:
+        while True:
+            token = lex(lexer)
+            tokens.append((token.kind, token.span.start, token.span.end))
+            if token.kind == MLIRTokenKind.EOF:
+                return tokens
+    except ParseError as e:
+        return [*tokens, ("error", str(e))]
+
+
+def test_fast_lexer_reads_every_file_as_xdsls_lexer():
+    """xdsl_patches 20: every lit test, example and benchmark program, and malformed
+    snippets, lexed into the same tokens and spans (and the same errors) as xDSL's own
+    lexer."""
+    from pathlib import Path
+
+    from xdsl.utils.mlir_lexer import MLIRLexer
+
+    xdsl_patches.install()
+    fast, general = MLIRLexer.lex, MLIRLexer.lex.general
+    root = Path(__file__).resolve().parents[1]
+    texts = [p.read_text() for pattern in ("lit_tests/**/*.mlir", "examples/*.mlir") for p in root.glob(pattern)]
+    texts += [
+        "%", "%-x", "#-}", "{-# x #-}", "^bb0(%a: f32)", "!llvm.ptr", "#map = affine_map<(d0) -> (d0)>",
+        '%"quoted" = "op"() : () -> ()', "x = 1.5e3 : f32 ... ->", '@sym @"s y"', "%1 = a.b %0 // c\n",
+        "\u00e9t\u00e9 = 1", "$", "%$.x_-1", "a.b$c",
+    ]  # fmt: skip
+    assert len(texts) > 100
+    for text in texts:
+        assert _tokens(fast, text) == _tokens(general, text), text[:200]
+    # a subclass keeps its own rules: the assembly-format lexer's `attr-dict` is one token
+    from xdsl.irdl.declarative_assembly_format_parser import FormatLexer
+    from xdsl.utils.lexer import Input
+
+    token = FormatLexer(Input("attr-dict `:`", "f")).lex()
+    assert token.span.text == "attr-dict"

@@ -178,6 +178,7 @@ def install() -> None:
     _install_early_exit_effects()
     _install_fast_op_init()
     _install_typed_structural_equivalence()
+    _install_fast_common_tokens()
     _installed = True
 
 
@@ -1111,3 +1112,66 @@ def _install_typed_structural_equivalence() -> None:
         return untyped(self, other, context)
 
     Operation.is_structurally_equivalent = is_structurally_equivalent  # type: ignore[method-assign]
+
+
+# --------------------------------------------------------------------------------------
+# 20. the lexer reads the commonest tokens straight from the text
+# --------------------------------------------------------------------------------------
+
+
+def _install_fast_common_tokens() -> None:
+    from xdsl.utils.lexer import Token
+
+    punctuation = {
+        ":": MLIRTokenKind.COLON,
+        ",": MLIRTokenKind.COMMA,
+        "(": MLIRTokenKind.L_PAREN,
+        ")": MLIRTokenKind.R_PAREN,
+        "}": MLIRTokenKind.R_BRACE,
+        "[": MLIRTokenKind.L_SQUARE,
+        "]": MLIRTokenKind.R_SQUARE,
+        "<": MLIRTokenKind.LESS,
+        ">": MLIRTokenKind.GREATER,
+        "=": MLIRTokenKind.EQUAL,
+        "+": MLIRTokenKind.PLUS,
+        "/": MLIRTokenKind.SLASH,
+        "*": MLIRTokenKind.STAR,
+        "?": MLIRTokenKind.QUESTION,
+        "|": MLIRTokenKind.VERTICAL_BAR,
+    }
+    prefixed = {
+        "%": MLIRTokenKind.PERCENT_IDENT,
+        "#": MLIRTokenKind.HASH_IDENT,
+        "!": MLIRTokenKind.EXCLAMATION_IDENT,
+        "^": MLIRTokenKind.CARET_IDENT,
+    }
+    whitespace = MLIRLexer._whitespace_regex
+    bare_suffix = MLIRLexer.bare_identifier_suffix_regex
+    suffix_id = MLIRLexer._suffix_id
+    general = MLIRLexer.lex
+
+    def lex(self):  # type: ignore[no-untyped-def]
+        text = self.input.content
+        if type(self) is not MLIRLexer or not isinstance(text, str):  # a subclass has its own rules
+            return general(self)
+        start = whitespace.match(text, self.pos).end()
+        if start >= len(text):
+            return general(self)
+        char = text[start]
+        kind = punctuation.get(char)
+        if kind is not None:
+            self.pos = start + 1
+            return Token(kind, Span(start, start + 1, self.input))
+        if char.isalpha() or char == "_":
+            self.pos = bare_suffix.match(text, start + 1).end()
+            return Token(MLIRTokenKind.BARE_IDENT, Span(start, self.pos, self.input))
+        kind = prefixed.get(char)
+        if kind is not None and not (char == "#" and text.startswith("-}", start + 1)):
+            match = suffix_id.match(text, start + 1)
+            if match is not None:
+                self.pos = match.end()
+                return Token(kind, Span(start, self.pos, self.input))
+        return general(self)  # the rest, errors included, as xDSL lexes them
+
+    lex.general = general  # type: ignore[attr-defined]
+    MLIRLexer.lex = lex  # type: ignore[method-assign]
