@@ -38,20 +38,14 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, MemRefType, ModuleOp, NoneAttr, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-
-
-def _constant_index(value: SSAValue) -> int | None:
-    op = value.owner
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-        return op.value.value.data
-    return None
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
 
 def _bounds(loop: scf.ForOp) -> int | None:
     """The trip count of a loop from 0 to a constant by 1 carrying no values, else None."""
-    if loop.iter_args or _constant_index(loop.lb) != 0 or _constant_index(loop.step) != 1:
+    if loop.iter_args or const_evaluate_operand(loop.lb) != 0 or const_evaluate_operand(loop.step) != 1:
         return None
-    return _constant_index(loop.ub)
+    return const_evaluate_operand(loop.ub)
 
 
 def _access_position(op: Operation, i: SSAValue, j: SSAValue, inner_trip: int) -> int | None:
@@ -115,15 +109,12 @@ def _coalesce(outer: scf.ForOp) -> bool:
     assert parent is not None
     # the merged views of the buffers and the trip count go before the whole perfect nest
     # `outer` is the inside of (so the loops around it can be coalesced in turn)
+    buffers = [b.owner for b in {op.memref for op in accesses} if isinstance(b.owner, Operation)]
     anchor = outer
     while (
         isinstance(around := anchor.parent_op(), scf.ForOp)
         and len(around.body.block.ops) == 2
-        and not any(
-            around.is_ancestor(buffer.owner)
-            for buffer in {op.memref for op in accesses}
-            if isinstance(buffer.owner, Operation)
-        )
+        and not any(around.is_ancestor(owner) for owner in buffers)
     ):
         anchor = around
     views: dict[tuple[SSAValue, int], SSAValue] = {}

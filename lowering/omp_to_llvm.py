@@ -57,6 +57,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.utils.exceptions import PassFailedException
 from xla_opt.lowering.llvm_types import PTR, llvm_type
 from xla_opt.lowering.outlining import REMATERIALIZED, FreshNames, captured_values, distinct_buffers
@@ -116,13 +117,6 @@ class _Builder:
         return self.add(UnrealizedConversionCastOp.get([value], [to]))
 
 
-def _index_constant(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
 def _static_schedule(b: _Builder, nest: omp.LoopNestOp, tid: SSAValue, team: SSAValue, values: dict) -> None:
     """The thread's chunk of `nest` (see the module doc) appended to `b`, with `values`
     mapping the nest's bounds and its outside values to the body's. Trip counts of
@@ -134,14 +128,14 @@ def _static_schedule(b: _Builder, nest: omp.LoopNestOp, tid: SSAValue, team: SSA
     zero, one = b.index(0), b.index(1)
     trips = []  # iterations of each loop: max(ceil((ub - lb) / step), 0)
     for lb, ub, step in zip(lbs, ubs, steps, strict=True):
-        bounds = [_index_constant(v) for v in (lb, ub, step)]
+        bounds = [const_evaluate_operand(v) for v in (lb, ub, step)]
         if None not in bounds and bounds[2] > 0:  # type: ignore[operator]
             low, high, stride = bounds
             trips.append(b.index(max(-(-(high - low) // stride), 0)))  # type: ignore[operator]
             continue
         span = b.add(arith.SubiOp(b.add(arith.AddiOp(b.add(arith.SubiOp(ub, lb)), step)), one))
         trips.append(b.add(arith.MaxSIOp(b.add(arith.DivSIOp(span, step)), zero)))
-    counts = [_index_constant(trip) for trip in trips]
+    counts = [const_evaluate_operand(trip) for trip in trips]
     if len(trips) > 1 and None not in counts:
         total = b.index(math.prod(counts))  # type: ignore[arg-type]
     else:
@@ -162,9 +156,9 @@ def _static_schedule(b: _Builder, nest: omp.LoopNestOp, tid: SSAValue, team: SSA
         if k:
             iv = inner.add(arith.RemSIOp(rest, trips[k]))
             rest = inner.add(arith.DivSIOp(rest, trips[k]))
-        if _index_constant(steps[k]) != 1:
+        if const_evaluate_operand(steps[k]) != 1:
             iv = inner.add(arith.MuliOp(iv, steps[k]))
-        if _index_constant(lbs[k]) != 0:
+        if const_evaluate_operand(lbs[k]) != 0:
             iv = inner.add(arith.AddiOp(lbs[k], iv))
         ivs.insert(0, iv)
     for arg, iv in zip(nest.body.block.args, ivs, strict=True):
