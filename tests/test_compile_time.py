@@ -7,6 +7,7 @@ import pytest
 from xdsl.dialects import arith, cf, func
 from xdsl.dialects.builtin import ModuleOp, i32
 from xdsl.ir import Block, Region
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier as GreedyApplier
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
 from xdsl.utils.exceptions import VerifyException
 
@@ -616,6 +617,120 @@ def test_type_dispatch_reads_a_patterns_declared_classes():
     assert matched_type(ElementwiseToGeneric()) == SCALAR_ELEMENTWISE_OPS
     applier = TypeDispatchApplier([OnAddOrSub()])
     assert applier.patterns_for(arith.ConstantOp) == [] and len(applier.patterns_for(arith.SubiOp)) == 1
+
+
+def test_conversion_walker_visits_only_its_types_and_sweeps_again_for_new_ones():
+    """ConversionWalker: the patterns see only ops of their types; an op of those types
+    that a rewrite creates (addi -> subi -> muli) is converted by the next sweep; a
+    root op left unconverted ends the loop once a sweep changes nothing."""
+    from xla_opt.lowering.pattern_dispatch import ConversionWalker
+
+    seen: list[str] = []
+
+    class AddToSub(RewritePattern):
+        @op_type_rewrite_pattern
+        def match_and_rewrite(self, op: arith.AddiOp, rewriter: PatternRewriter):
+            seen.append(op.name)
+            rewriter.replace(op, arith.SubiOp(op.lhs, op.rhs))
+
+    class SubToMul(RewritePattern):
+        @op_type_rewrite_pattern
+        def match_and_rewrite(self, op: arith.SubiOp, rewriter: PatternRewriter):
+            seen.append(op.name)
+            if op.lhs is not op.rhs:  # x - x stays
+                rewriter.replace(op, arith.MuliOp(op.lhs, op.rhs))
+
+    one, two = _constants(1, 2)
+    add = arith.AddiOp(one, two)
+    same = arith.SubiOp(one, one)
+    total = arith.AddiOp(add, same)
+    fn = func.FuncOp("f", ((), (i32,)), Region(Block([one, two, add, same, total, func.ReturnOp(total)])))
+    module = ModuleOp([fn])
+    assert ConversionWalker([AddToSub(), SubToMul()]).rewrite_module(module)
+    assert [op.name for op in fn.body.block.ops] == [
+        "arith.constant", "arith.constant", "arith.muli", "arith.subi", "arith.muli", "func.return"
+    ]  # fmt: skip
+    assert set(seen) == {"arith.addi", "arith.subi"}
+    assert not ConversionWalker([SubToMul()]).rewrite_module(module)  # x - x: nothing to do
+
+
+AFFINE_AND_SCF = """
+func.func @f(%m: memref<4x8xf32>, %n: memref<8xf32>, %c: i1, %k: index) -> f32 {
+  affine.for %i = 0 to 4 {
+    affine.for %j = 0 to 8 {
+      %v = "affine.load"(%m, %i, %j) <{map = affine_map<(d0, d1) -> (d0, d1)>}> : (memref<4x8xf32>, index, index) -> f32
+      %w = "affine.load"(%n, %j) <{map = affine_map<(d0) -> (d0)>}> : (memref<8xf32>, index) -> f32
+      %s = arith.addf %v, %w : f32
+      %p = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1 - 1)>(%i, %j)
+      "affine.store"(%s, %n, %j) <{map = affine_map<(d0) -> (d0)>}> : (f32, memref<8xf32>, index) -> ()
+    }
+  }
+  %lo = arith.constant 0 : index
+  %hi = arith.constant 8 : index
+  %one = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %sum = scf.for %i = %lo to %hi step %one iter_args(%acc = %zero) -> (f32) {
+    %x = memref.load %n[%i] : memref<8xf32>
+    %y = scf.if %c -> (f32) {
+      %d = arith.addf %acc, %x : f32
+      scf.yield %d : f32
+    } else {
+      %e = scf.index_switch %k -> f32
+      case 2 {
+        scf.yield %x : f32
+      }
+      default {
+        scf.yield %acc : f32
+      }
+      scf.yield %e : f32
+    }
+    scf.yield %y : f32
+  }
+  func.return %sum : f32
+}
+"""
+
+
+@pytest.mark.parametrize("source", ["AFFINE_AND_SCF", "SEVERAL_NESTS", "CONTIGUOUS_NESTS", "cnn", "softmax"])
+def test_conversion_sweeps_lower_as_xdsls_greedy_walker(monkeypatch, source):
+    """Patch 21: lower-affine, then convert-scf-to-cf, under ConversionWalker print the
+    same IR as under xDSL's greedy walker: hand-written affine and scf (nested loops,
+    iter_args, if with results, index_switch) and programs through the pipeline."""
+    from pathlib import Path
+
+    from xdsl.transforms import convert_scf_to_cf as scf_to_cf
+    from xdsl.transforms import lower_affine
+    from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
+    from xdsl.transforms.lower_affine import LowerAffinePass
+    from xla_opt.lowering import pipeline
+    from xla_opt.lowering.pattern_dispatch import ConversionWalker
+
+    import xla_opt
+    from xla_opt.context import make_context
+
+    ctx = make_context()
+    if source == "AFFINE_AND_SCF":
+        from xla_opt.diagnostics import parse_source
+
+        module = parse_source(ctx, AFFINE_AND_SCF, "affine")
+    else:
+        text = globals().get(source) or (Path(__file__).parents[1] / "examples" / f"{source}.mlir").read_text()
+        module = xla_opt.load_program(text)
+        stages = pipeline.STAGES[: pipeline.STAGES.index("lower-affine")]
+        module = pipeline.run_stages(module, ctx, stages=stages)
+    assert isinstance(lower_affine.PatternRewriteWalker(GreedyApplier([])), ConversionWalker)
+    results = []
+    for walker in (lower_affine.PatternRewriteWalker, PatternRewriteWalker):
+        monkeypatch.setattr(lower_affine, "PatternRewriteWalker", walker)
+        monkeypatch.setattr(scf_to_cf, "PatternRewriteWalker", walker)
+        lowered = module.clone()
+        LowerAffinePass().apply(ctx, lowered)
+        after_affine = str(lowered)
+        ConvertScfToCf().apply(ctx, lowered)
+        lowered.verify()
+        results.append((after_affine, str(lowered)))
+    assert results[0] == results[1]
+    assert "affine." not in results[0][1] and "scf." not in results[0][1]
 
 
 # --------------------------------------------------------------------------------------

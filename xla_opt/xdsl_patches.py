@@ -110,6 +110,20 @@ Each fix is an upstream candidate; the list says what and why:
    properties and attributes (None ones dropped); every other call, malformed ones
    included, takes xDSL's builder and its messages. Upstream, the builder could
    precompute this per op definition.
+19. `Operation.is_structurally_equivalent` ignores result types (MLIR's
+   OperationEquivalence compares them): two loop nests differing only in the element
+   type their buffers are read as were one outlined kernel. Result types are compared.
+20. The lexer built its punctuation table per token (~6 µs a token). The commonest
+   tokens (one-character punctuation, bare and %/#/!/^ identifiers) are read straight
+   from the text with xDSL's rules and spans; every other token, byte inputs and
+   lexer subclasses take xDSL's lexer.
+21. `lower-affine` and `convert-scf-to-cf` run their patterns under the greedy walker,
+   which visits every op, tries every pattern and a dead-code check on it, then walks
+   the module again to confirm nothing matches: half of each pass. Their patterns
+   each convert one op type, so they run under `ConversionWalker`
+   (`xla_opt.lowering.pattern_dispatch`), which visits only the ops of those types
+   (the same patterns, from xDSL's own lists, in the same order): on the transformer
+   block 17 -> 4.5 ms and 34 -> 21 ms, the same output.
 """
 
 from __future__ import annotations
@@ -179,6 +193,7 @@ def install() -> None:
     _install_fast_op_init()
     _install_typed_structural_equivalence()
     _install_fast_common_tokens()
+    _install_conversion_sweeps()
     _installed = True
 
 
@@ -1175,3 +1190,28 @@ def _install_fast_common_tokens() -> None:
 
     lex.general = general  # type: ignore[attr-defined]
     MLIRLexer.lex = lex  # type: ignore[method-assign]
+
+
+# --------------------------------------------------------------------------------------
+# 21. lower-affine and convert-scf-to-cf visit only the ops they convert
+# --------------------------------------------------------------------------------------
+
+
+def _convert_with_sweeps(module: ModuleType) -> None:
+    from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+
+    from xla_opt.lowering.pattern_dispatch import ConversionWalker
+
+    def walker(pattern, **options):  # type: ignore[no-untyped-def]
+        """The walker these passes build (`PatternRewriteWalker(applier)`, no options)
+        as a ConversionWalker over the same patterns; any other call as before."""
+        if options or not isinstance(pattern, GreedyRewritePatternApplier):
+            return PatternRewriteWalker(pattern, **options)
+        return ConversionWalker(list(pattern.rewrite_patterns))
+
+    module.PatternRewriteWalker = walker  # type: ignore[attr-defined]
+
+
+def _install_conversion_sweeps() -> None:
+    for name in ("xdsl.transforms.convert_scf_to_cf", "xdsl.transforms.lower_affine"):
+        _when_imported(name, _convert_with_sweeps)
