@@ -30,7 +30,6 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -38,6 +37,8 @@ from xla_opt.dialects.xla.element_types import is_float
 from xla_opt.lowering.contractions import is_multiply_accumulate
 from xla_opt.lowering.matmul_to_kernel import kernel_matmul
 from xla_opt.lowering.xla_to_linalg.common import PARALLEL, REDUCTION, is_half
+
+from xla_opt.pattern_dispatch import ConversionWalker
 
 ROW_BLOCK = 4
 
@@ -118,4 +119,4 @@ class BlockRowsPass(ModulePass):
     name = "linalg-block-rows"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(BlockRowsOfDot(), apply_recursively=False).rewrite_module(op)
+        ConversionWalker([BlockRowsOfDot()], repeat=False, erase_dead=False).rewrite_module(op)

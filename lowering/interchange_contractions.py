@@ -23,11 +23,12 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xla_opt.lowering.xla_to_linalg.common import REDUCTION
+
+from xla_opt.pattern_dispatch import ConversionWalker
 
 
 def contraction_order(op: linalg.GenericOp) -> list[int] | None:
@@ -86,4 +87,4 @@ class InterchangeContractionsPass(ModulePass):
     name = "linalg-interchange-contractions"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(InterchangeContraction(), apply_recursively=False).rewrite_module(op)
+        ConversionWalker([InterchangeContraction()], repeat=False, erase_dead=False).rewrite_module(op)

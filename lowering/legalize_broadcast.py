@@ -16,17 +16,17 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xla_opt.dialects.shapes.broadcast import broadcast_operand_map
 from xla_opt.dialects.xla.element_types import elem_of, shape_of, tensor
-from xla_opt.dialects.xla.properties import i64_array
 from xla_opt.dialects.xla.elementwise import BinaryElementwiseOp, ClampOp, SelectOp
+from xla_opt.dialects.xla.properties import i64_array
 from xla_opt.dialects.xla.shape_ops import BroadcastInDimOp
+
+from xla_opt.pattern_dispatch import ConversionWalker
 
 
 def _broadcast_operands(
@@ -107,9 +107,7 @@ class XlaLegalizeBroadcastPass(ModulePass):
     name = "xla-legalize-broadcast"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(
-                [LegalizeBinaryBroadcast(), LegalizeSelectBroadcast(), LegalizeClampBroadcast()]
-            ),
-            apply_recursively=False,
+        ConversionWalker(
+            [LegalizeBinaryBroadcast(), LegalizeSelectBroadcast(), LegalizeClampBroadcast()],
+            repeat=False,
         ).rewrite_module(op)

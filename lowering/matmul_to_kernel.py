@@ -74,7 +74,6 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -84,6 +83,8 @@ from xla_opt.lowering.kernels.gemm import BGEMM, BIAS, DGEMM, HGEMM, IGEMM, OVER
 from xla_opt.lowering.kernels.gemm import PARAMS as GEMM_PARAMS  # the call's argument order
 from xla_opt.lowering.llvm_types import PTR, storage_type
 from xla_opt.lowering.xla_to_linalg.common import REDUCTION
+
+from xla_opt.pattern_dispatch import ConversionWalker
 
 # The smallest product the kernel computes faster than the loops `linalg-block-rows`
 # makes. Measured one thread, f32, Zen 3 (call overhead ~10 us included): the loops win
@@ -516,7 +517,7 @@ class MatmulToKernelPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pattern = MatmulToKernel()
-        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+        ConversionWalker([pattern], repeat=False, erase_dead=False).rewrite_module(op)
         for symbol in pattern.used:
             declare(op, gemm_declaration(symbol))
 
@@ -530,6 +531,6 @@ def declare(module: ModuleOp, declaration: llvm.FuncOp) -> None:
 def rewrite_to_calls(module: ModuleOp, pattern, declaration: llvm.FuncOp) -> None:
     """One walk of `pattern` (which sets `used` when it rewrote an op into a call of a
     kernel); then the kernel's external `declaration`, once per module."""
-    PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(module)
+    ConversionWalker([pattern], repeat=False, erase_dead=False).rewrite_module(module)
     if pattern.used:
         declare(module, declaration)

@@ -51,7 +51,6 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -63,6 +62,7 @@ from xla_opt.lowering.llvm_types import PTR, llvm_type
 from xla_opt.lowering.outlining import REMATERIALIZED, FreshNames, captured_values, distinct_buffers
 
 from xla_opt.diagnostics import locate_unlocated
+from xla_opt.pattern_dispatch import ConversionWalker
 from xla_opt.threads import GOMP_PARALLEL, NUM_THREADS, TEAM_SIZE, THREAD_NUM
 
 _INDEX = IndexType()
@@ -309,7 +309,7 @@ class ConvertOmpToLLVMPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pattern = ParallelToGomp(op)
-        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+        ConversionWalker([pattern], repeat=False, erase_dead=False).rewrite_module(op)
         if not pattern.used:
             return
         for name, (inputs, outputs) in _RUNTIME.items():

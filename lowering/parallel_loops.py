@@ -38,13 +38,14 @@ from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.traits import MemoryEffectKind, has_effects
 from xdsl.transforms.convert_linalg_to_loops import LowerLinalgStructuredOpPattern
 from xla_opt.lowering.xla_to_linalg.common import PARALLEL
+
+from xla_opt.pattern_dispatch import ConversionWalker
 
 # The default `min_iterations`, measured on the 2-core development machine: a parallel
 # region costs ~7.5 us (GOMP_parallel with OMP_WAIT_POLICY=passive wakes the sleeping
@@ -145,4 +146,4 @@ class ConvertLinalgToParallelLoopsPass(ModulePass):
     min_iterations: int = MIN_ITERATIONS
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(GenericToParallelLoops(self.min_iterations), apply_recursively=False).rewrite_module(op)
+        ConversionWalker([GenericToParallelLoops(self.min_iterations)], repeat=False, erase_dead=False).rewrite_module(op)

@@ -28,14 +28,14 @@ from xdsl.dialects.cf import BranchOp, ConditionalBranchOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import BlockInsertPoint, InsertPoint
 from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLowering
+
+from xla_opt.pattern_dispatch import ConversionWalker
 
 
 class WhileLowering(RewritePattern):
@@ -97,4 +97,4 @@ class ConvertScfWhileToCfPass(ModulePass):
         if not any(isinstance(inner, scf.WhileOp) for inner in op.walk()):
             return
         patterns = [WhileLowering(), *(EnclosingWhileLowering(p) for p in (ForLowering(), IfLowering(), SwitchLowering()))]
-        PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(op)
+        ConversionWalker(patterns).rewrite_module(op)

@@ -35,10 +35,11 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
+
+from xla_opt.pattern_dispatch import ConversionWalker
 
 # ops whose result is a view of (aliases) their first operand's buffer
 VIEWS = (
@@ -155,4 +156,4 @@ class WriteInPlacePass(ModulePass):
     name = "linalg-write-in-place"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(WriteInPlace(), apply_recursively=False).rewrite_module(op)
+        ConversionWalker([WriteInPlace()], repeat=False, erase_dead=False).rewrite_module(op)

@@ -29,19 +29,19 @@ from xdsl.dialects.builtin import BFloat16Type, Float16Type, ModuleOp, f32
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla import elementwise as xe
 from xla_opt.dialects.xla import shape_ops as xs
+from xla_opt.dialects.xla.computation import ReturnOp
 from xla_opt.dialects.xla.element_types import elem_of, shape_of, tensor
 from xla_opt.dialects.xla.properties import i64_array
-from xla_opt.dialects.xla.computation import ReturnOp
 from xla_opt.passes.stablehlo.to_xla.common import Builder
+
+from xla_opt.pattern_dispatch import ConversionWalker
 
 
 class _Expander:
@@ -179,7 +179,5 @@ class XlaExpandBatchNormPass(ModulePass):
     name = "xla-expand-batch-norm"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(list(PATTERNS)), apply_recursively=False
-        ).rewrite_module(op)
+        ConversionWalker(list(PATTERNS), repeat=False).rewrite_module(op)
 

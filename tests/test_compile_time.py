@@ -554,12 +554,12 @@ def test_short_integer_dense_arrays_are_shared_and_correct():
 
 
 # --------------------------------------------------------------------------------------
-# 11. patterns tried by op type (lowering/pattern_dispatch.py)
+# 11. patterns tried by op type (xla_opt/pattern_dispatch.py)
 # --------------------------------------------------------------------------------------
 
 
 def test_type_dispatch_tries_only_the_patterns_of_the_ops_type_in_order():
-    from xla_opt.lowering.pattern_dispatch import TypeDispatchApplier, matched_type
+    from xla_opt.pattern_dispatch import TypeDispatchApplier, matched_type
 
     tried: list[tuple[str, str]] = []
 
@@ -605,7 +605,7 @@ def test_type_dispatch_reads_a_patterns_declared_classes():
     """A pattern that checks the op itself may declare the classes it acts on
     (`matched_types`): it is then tried on those only, like a typed pattern
     (convert-xla-to-linalg's ElementwiseToGeneric, ~60 classes)."""
-    from xla_opt.lowering.pattern_dispatch import TypeDispatchApplier, matched_type
+    from xla_opt.pattern_dispatch import TypeDispatchApplier, matched_type
     from xla_opt.lowering.xla_to_linalg.elementwise import SCALAR_ELEMENTWISE_OPS, ElementwiseToGeneric
 
     class OnAddOrSub(RewritePattern):
@@ -623,7 +623,7 @@ def test_conversion_walker_visits_only_its_types_and_sweeps_again_for_new_ones()
     """ConversionWalker: the patterns see only ops of their types; an op of those types
     that a rewrite creates (addi -> subi -> muli) is converted by the next sweep; a
     root op left unconverted ends the loop once a sweep changes nothing."""
-    from xla_opt.lowering.pattern_dispatch import ConversionWalker
+    from xla_opt.pattern_dispatch import ConversionWalker
 
     seen: list[str] = []
 
@@ -703,7 +703,7 @@ def test_conversion_sweeps_lower_as_xdsls_greedy_walker(monkeypatch, source):
     from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
     from xdsl.transforms.lower_affine import LowerAffinePass
     from xla_opt.lowering import pipeline
-    from xla_opt.lowering.pattern_dispatch import ConversionWalker
+    from xla_opt.pattern_dispatch import ConversionWalker
 
     import xla_opt
     from xla_opt.context import make_context

@@ -461,13 +461,21 @@ def _symbol(op: Operation) -> Any:
 
 @contextmanager
 def _counting_rewrites() -> Iterator[list[int]]:
-    """Counts the successful pattern applications of every PatternRewriteWalker run
-    meanwhile (for --mlir-pass-statistics only): each walker's pattern is wrapped while
-    it processes its worklist, which resets `has_done_action` before each application."""
+    """Counts the successful pattern applications of every PatternRewriteWalker and
+    ConversionWalker run meanwhile (for --mlir-pass-statistics only): each walker's
+    pattern is wrapped while it processes its worklist, which resets `has_done_action`
+    before each application; a ConversionWalker's applications are counted one by one."""
     from xdsl.pattern_rewriter import PatternRewriteWalker
+
+    from xla_opt.pattern_dispatch import ConversionWalker
 
     count = [0]
     original = PatternRewriteWalker._process_worklist
+    original_match = ConversionWalker._match
+
+    def match(self: Any, applier: Any, op: Operation, rewriter: Any) -> None:
+        original_match(self, applier, op, rewriter)
+        count[0] += rewriter.has_done_action
 
     class Counting:
         def __init__(self, pattern: Any):
@@ -485,10 +493,12 @@ def _counting_rewrites() -> Iterator[list[int]]:
             self.pattern = pattern
 
     PatternRewriteWalker._process_worklist = process_worklist  # type: ignore[method-assign]
+    ConversionWalker._match = match  # type: ignore[method-assign]
     try:
         yield count
     finally:
         PatternRewriteWalker._process_worklist = original  # type: ignore[method-assign]
+        ConversionWalker._match = original_match  # type: ignore[method-assign]
 
 
 class _Measure:

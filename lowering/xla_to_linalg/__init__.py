@@ -24,11 +24,11 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriteWalker, TypeConversionPattern
+from xdsl.pattern_rewriter import TypeConversionPattern
 from xdsl.rewriter import Rewriter
-from xla_opt.lowering.pattern_dispatch import TypeDispatchApplier
 
 from xla_opt.diagnostics import DiagnosticError, op_diagnostic
+from xla_opt.pattern_dispatch import ConversionWalker
 
 from . import (
     batch_norm,
@@ -183,9 +183,7 @@ class ConvertXlaToLinalgPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if diagnostics := unlowered_types(op):
             raise DiagnosticError(diagnostics)
-        PatternRewriteWalker(
-            TypeDispatchApplier([p for m in FAMILY_MODULES.values() for p in m.PATTERNS])
-        ).rewrite_module(op)
+        ConversionWalker([p for m in FAMILY_MODULES.values() for p in m.PATTERNS]).rewrite_module(op)
         # A TypeConversionPattern in the greedy sweep would rebuild (and, through its
         # constraint's error message, print) every attribute of every op visited: the
         # families' type conversions run once, after the op patterns, with uiN -> iN.

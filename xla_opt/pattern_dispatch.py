@@ -1,4 +1,5 @@
-"""A greedy pattern applier that tries on an op only the patterns that can match its type.
+"""Pattern drivers by op type: an applier that tries on an op only the patterns that can
+match its type, and a walker that visits only the ops some pattern can match.
 
 xDSL's GreedyRewritePatternApplier tries every pattern on every op until one acts; a
 pattern decorated with `op_type_rewrite_pattern` returns at once unless the op is an
@@ -9,6 +10,12 @@ patterns in their original order whose type the class matches, plus every patter
 whose type it cannot read (those are tried on every op, as before). The patterns tried
 on an op, and their order, are the ones that could act on it under xDSL's applier:
 the rewrites are the same.
+
+`ConversionWalker` drives the conversion passes (convert-xla-to-linalg and the passes
+that rewrite one op kind: legalize-broadcast, matmul-to-kernel, parallel loops, omp to
+llvm..., and through xdsl_patches 21 xDSL's lower-affine and convert-scf-to-cf) in
+place of xDSL's PatternRewriteWalker: the same patterns and visiting order, without
+visiting the ops no pattern can match (see its docstring).
 """
 
 from __future__ import annotations
@@ -41,6 +48,7 @@ class TypeDispatchApplier(RewritePattern):
     class (see the module doc): one GreedyRewritePatternApplier per op class."""
 
     rewrite_patterns: list[RewritePattern]
+    dce_enabled: bool = True
     _typed: list[tuple[RewritePattern, type | None]] = field(default_factory=list, init=False)
     _by_class: dict[type, GreedyRewritePatternApplier] = field(default_factory=dict, init=False)
 
@@ -53,7 +61,9 @@ class TypeDispatchApplier(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         cls = type(op)
         if (applier := self._by_class.get(cls)) is None:
-            applier = self._by_class[cls] = GreedyRewritePatternApplier(self.patterns_for(cls))
+            applier = self._by_class[cls] = GreedyRewritePatternApplier(
+                self.patterns_for(cls), dce_enabled=self.dce_enabled
+            )
         applier.match_and_rewrite(op, rewriter)
 
 
@@ -71,45 +81,85 @@ class ConversionWalker:
     one op type into other dialects, so only the ops of those types need a visit; ops
     of those types that a rewrite creates, or moves where the sweep has been, are
     picked up by the next sweep. A root op that is trivially dead is erased instead of
-    converted, as xDSL's applier does (TypeDispatchApplier). A pattern whose op type
-    cannot be read matches anything: then every op is a root."""
+    converted, as xDSL's applier does (TypeDispatchApplier), unless `erase_dead` is
+    False (xDSL's walker given a bare pattern, no applier). A pattern whose op type
+    cannot be read matches anything: then every op is a root. With `repeat` False, one
+    sweep only (as xDSL's walker with apply_recursively=False: a pattern whose output
+    it would match again, e.g. blocking a dot into smaller dots, runs once per op)."""
 
     patterns: list[RewritePattern]
+    repeat: bool = True
+    erase_dead: bool = True
+
+    def _match(self, applier: RewritePattern, op: Operation, rewriter: PatternRewriter) -> None:
+        """One application (wrapped by --mlir-pass-statistics to count rewrites)."""
+        applier.match_and_rewrite(op, rewriter)
 
     def rewrite_module(self, module: ModuleOp) -> bool:
-        applier = TypeDispatchApplier(self.patterns)
+        applier = TypeDispatchApplier(self.patterns, self.erase_dead)
         types = [t for _, t in applier._typed]
-        roots: tuple[type, ...] = (
-            (Operation,)
-            if any(t is None for t in types)
-            else tuple(c for t in types for c in (t if isinstance(t, tuple) else (t,)))
-        )
+        every_op = any(t is None for t in types)
+        is_root: dict[type, bool] = {}  # per op class: can a pattern match it
+
+        def roots() -> list[Operation]:
+            found = []
+            for op in module.body.walk():  # as xDSL's walker: the module's ops, not itself
+                cls = type(op)
+                if (root := is_root.get(cls)) is None:
+                    root = is_root[cls] = every_op or any(issubclass(cls, t) for t in types)
+                if root:
+                    found.append(op)
+            return found
+
         removed: set[Operation] = set()
+        # repeat mode, as xDSL's recursive walker: the producers of a removed op's
+        # operands and the ops a rewrite inserts that nothing uses are visited again
+        # (erased when trivially dead: a tuple left unused once its elements are read
+        # directly, a value made for a result nobody reads)
+        revisit: list[Operation] = []
 
         def forget(op: Operation) -> None:
             removed.update(op.walk() if op.regions else (op,))
+            if self.repeat:
+                revisit.extend(o.owner for o in op.operands if isinstance(o.owner, Operation))
+
+        def inserted(op: Operation) -> None:
+            if self.repeat and op.results:
+                revisit.append(op)
+
+        def visit(op: Operation) -> bool:
+            rewriter.has_done_action = False
+            rewriter._current_operation = op  # as xDSL's walker sets it
+            rewriter.insertion_point = InsertPoint.before(op)
+            rewriter.name_hint = None
+            try:
+                self._match(applier, op, rewriter)
+            except Exception as err:  # noqa: BLE001 - located, as xDSL's walker does
+                op.emit_error(f"Error while applying pattern: {err}", underlying_error=err)
+            return rewriter.has_done_action
 
         changed = False
-        pending = [op for op in module.walk() if isinstance(op, roots)]
+        pending = roots()
+        rewriter = PatternRewriter(InsertPoint.at_start(module.body.block))
+        rewriter.operation_removal_handler.append(forget)
+        rewriter.operation_insertion_handler.append(inserted)
         while pending:
-            rewriter = PatternRewriter(pending[0])
-            rewriter.operation_removal_handler.append(forget)
             progress = False
             for op in pending:
-                if op in removed:
+                if op in removed or op.parent is None:  # erased, or detached by a rewrite
                     continue
-                rewriter.has_done_action = False
-                rewriter._current_operation = op  # as xDSL's walker sets it
-                rewriter.insertion_point = InsertPoint.before(op)
-                rewriter.name_hint = None
-                try:
-                    applier.match_and_rewrite(op, rewriter)
-                except Exception as err:  # noqa: BLE001 - located, as xDSL's walker does
-                    op.emit_error(f"Error while applying pattern: {err}", underlying_error=err)
-                progress |= rewriter.has_done_action
+                progress |= visit(op)
+                while revisit:
+                    again = revisit.pop()
+                    if (
+                        again not in removed
+                        and again.parent is not None
+                        and all(r.first_use is None for r in again.results)
+                    ):
+                        progress |= visit(again)
             changed |= progress
-            if not progress:
+            if not progress or not self.repeat:
                 break
             removed.clear()
-            pending = [op for op in module.walk() if isinstance(op, roots)]
+            pending = roots()
         return changed
