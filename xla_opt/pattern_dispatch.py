@@ -35,10 +35,22 @@ def matched_type(pattern: RewritePattern) -> type | tuple[type, ...] | None:
     (one that checks the op itself)."""
     if (declared := getattr(pattern, "matched_types", None)) is not None:
         return declared
-    method = type(pattern).match_and_rewrite
-    if getattr(method, "__qualname__", "") != "op_type_rewrite_pattern.<locals>.impl":
-        return None
-    return inspect.getclosurevars(method).nonlocals.get("expected_type")
+    cls = type(pattern)
+    if cls not in _MATCHED_TYPE:  # read once per pattern class (inspect is slow)
+        method = cls.match_and_rewrite
+        _MATCHED_TYPE[cls] = (
+            inspect.getclosurevars(method).nonlocals.get("expected_type")
+            if getattr(method, "__qualname__", "") == "op_type_rewrite_pattern.<locals>.impl"
+            else None
+        )
+    return _MATCHED_TYPE[cls]
+
+
+_MATCHED_TYPE: dict[type, type | None] = {}
+# Per tuple of matched types (a pass's pattern list), per op class: the positions of
+# the patterns that can match the class. Pass runs build their appliers anew; the
+# subclass checks (against ABCs: ~1 us each, ~60 patterns per class) are made once.
+_POSITIONS: dict[tuple, dict[type, tuple[int, ...]]] = {}
 
 
 @dataclass(eq=False, repr=False)
@@ -51,12 +63,22 @@ class TypeDispatchApplier(RewritePattern):
     dce_enabled: bool = True
     _typed: list[tuple[RewritePattern, type | None]] = field(default_factory=list, init=False)
     _by_class: dict[type, GreedyRewritePatternApplier] = field(default_factory=dict, init=False)
+    _positions: dict[type, tuple[int, ...]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self._typed = [(p, matched_type(p)) for p in self.rewrite_patterns]
+        self._positions = _POSITIONS.setdefault(tuple(t for _, t in self._typed), {})
+
+    def positions(self, cls: type) -> tuple[int, ...]:
+        """Where the patterns that can match `cls` are in `rewrite_patterns`."""
+        if (found := self._positions.get(cls)) is None:
+            found = self._positions[cls] = tuple(
+                i for i, (_, t) in enumerate(self._typed) if t is None or issubclass(cls, t)
+            )
+        return found
 
     def patterns_for(self, cls: type) -> list[RewritePattern]:
-        return [p for p, t in self._typed if t is None or issubclass(cls, t)]
+        return [self.rewrite_patterns[i] for i in self.positions(cls)]
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         cls = type(op)
@@ -97,19 +119,10 @@ class ConversionWalker:
 
     def rewrite_module(self, module: ModuleOp) -> bool:
         applier = TypeDispatchApplier(self.patterns, self.erase_dead)
-        types = [t for _, t in applier._typed]
-        every_op = any(t is None for t in types)
-        is_root: dict[type, bool] = {}  # per op class: can a pattern match it
 
         def roots() -> list[Operation]:
-            found = []
-            for op in module.body.walk():  # as xDSL's walker: the module's ops, not itself
-                cls = type(op)
-                if (root := is_root.get(cls)) is None:
-                    root = is_root[cls] = every_op or any(issubclass(cls, t) for t in types)
-                if root:
-                    found.append(op)
-            return found
+            positions = applier.positions
+            return [op for op in module.body.walk() if positions(type(op))]
 
         removed: set[Operation] = set()
         # repeat mode, as xDSL's recursive walker: the producers of a removed op's
