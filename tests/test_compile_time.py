@@ -1200,6 +1200,21 @@ def test_split_by_kernels_keeps_a_module_with_a_writable_global_whole():
     assert split_by_kernels(outlined, 3) == [outlined]
 
 
+def test_straight_line_tells_one_block_functions_from_branching_ones():
+    from xla_opt.jit import straight_line
+
+    one_block = 'define void @"f"(ptr %".1")\n{\n.2:\n  call void @"k"(ptr %".1")\n  ret void\n}\n'
+    two_functions = one_block + one_block.replace('@"f"', '@"g"')
+    branching = (
+        'define void @"f"(i1 %".1")\n{\n.2:\n  br i1 %".1", label %".3", label %".4"\n'
+        '.3:\n  br label %".4"\n.4:\n  ret void\n}\n'
+    )
+    named = 'define void @f(i1 %c) {\nentry:\n  br label %"loop body"\n"loop body":\n  br label %"loop body"\n}\n'
+    assert straight_line(one_block) and straight_line(two_functions) and straight_line("declare void @k()\n")
+    assert not straight_line(branching) and not straight_line(two_functions + branching)
+    assert not straight_line(named)
+
+
 @pytest.mark.parametrize("o3_max", [None, 10], ids=["O3", "over-the-O3-size"])
 def test_pipelined_compile_computes_what_the_interpreter_does(monkeypatch, o3_max):
     """Two compile threads: the program is lowered and compiled in parts, linked into one
@@ -1224,6 +1239,10 @@ def test_pipelined_compile_computes_what_the_interpreter_does(monkeypatch, o3_ma
     assert f.llvm_ir.count("; ModuleID") >= 3, "not compiled in parts"
     assert f.native.opt == (3 if o3_max is None else 1)
     assert f"llvm-O{f.native.opt}+codegen" in times.stages
+    # the driver, one basic block of kernel calls, compiled at O0; the kernels at the level
+    levels = {level for text, level, _ in jit._parts if text in f.llvm_ir}
+    driver = next(t for t in f.llvm_ir.split("; ModuleID")[1:] if 'define void @"main"(' in t)
+    assert jit.straight_line(driver) and {0, f.native.opt} <= levels
     x = np.random.default_rng(0).random((64, 64), np.float32) + 0.5
     expected = xla_opt.run(KERNELS_AND_CONSTANTS, x, backend="interpreter")
     for got, want in zip(f(x), expected, strict=True):

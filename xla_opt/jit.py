@@ -94,6 +94,27 @@ def opt_level(ir_text: str) -> int:
     return 1 if total <= O1_MAX_INSTRUCTIONS else 0
 
 
+_LABEL = re.compile(r'^(?:"[^"]*"|[-.$\w]+):')
+
+
+def straight_line(ir_text: str) -> bool:
+    """Whether every function `ir_text` defines is one basic block: no branch, so no
+    loop, only calls and scalar code, as the program's driver function is once its
+    loop nests are outlined kernels (a call per kernel, its buffers' malloc and free).
+    Such a module is compiled at O0: the optimizer has nothing to do there and O3 with
+    code generation took 13 ms for the transformer block's driver, O0 6 ms; the
+    kernels it calls are compiled at their own level."""
+    labels = 0
+    for line in ir_text.splitlines():
+        if line.startswith("define "):
+            labels = 0
+        elif _LABEL.match(line):
+            labels += 1
+            if labels > 1:
+                return False
+    return True
+
+
 # LLVM's loop-unroll cost threshold at O3 (its `-unroll-threshold-aggressive`). LLVM's
 # own 300 fully unrolls every vectorized loop of a few iterations, and then the small
 # outer loops around it: on the exported JAX programs (benchmarks/bench.py) the
@@ -358,6 +379,12 @@ def _compile_part(text: str, level: int, disk: _DiskCache | None, cache_key: tup
     return _Part(mod, code, False)
 
 
+def _compile_part_at(text: str, level: int, disk: _DiskCache | None, unroll_threshold: int) -> _Part:
+    """`_compile_part` at `level`, or at O0 for a straight-line module."""
+    level = 0 if straight_line(text) else level
+    return _compile_part(text, level, disk, (level, unroll_threshold))
+
+
 def _in_parallel(jobs: list[Any]) -> list[Any]:
     """Run the callables `jobs`, all but the first on threads of their own; their
     results in order, or the first error raised."""
@@ -401,7 +428,7 @@ def compile_llvm_ir(ir_text: str, unroll_threshold: int = LLVM_UNROLL_THRESHOLD,
         texts = split_llvm_ir(ir_text, compile_threads() if split and level > 0 else 1)
         with _unroll.set_to(unroll_threshold):
             parts: list[_Part] = _in_parallel(
-                [lambda text=text: _compile_part(text, level, disk, (level, unroll_threshold)) for text in texts]
+                [functools.partial(_compile_part_at, text, level, disk, unroll_threshold) for text in texts]
             )
         native = _link(parts, level)
         _cache[key] = native
@@ -556,6 +583,7 @@ def _compile_pipelined(modules: list[ModuleOp], times: StageTimes) -> tuple[_Nat
     errors: list[BaseException] = []
 
     def compile_one(index: int, text: str, level: int = 3) -> None:
+        level = 0 if straight_line(text) else level
         key = (text, level, PROGRAM_UNROLL_THRESHOLD)
         try:
             if (part := _parts.get(key)) is None:
