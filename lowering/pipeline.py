@@ -18,6 +18,7 @@
          --convert-linalg-to-loops--> scf loops with memref.load/store
          --lower-affine-->            index arithmetic of non-trivial indexing maps
          --coalesce-contiguous-loops--> nests walking buffers in memory order as one loop
+         --fuse-loop-nests-->         consecutive nests over the same rows as one nest
          --outline-loop-nests-->      each top-level loop nest a kernel function (compiled in parallel)
          --convert-scf-to-openmp-->   scf.parallel as omp.parallel/wsloop/loop_nest
          --convert-omp-to-llvm-->     omp regions outlined, run by libgomp's GOMP_parallel
@@ -59,6 +60,7 @@ STAGES: tuple[str, ...] = (
     "convert-linalg-to-loops",
     "lower-affine",
     "coalesce-contiguous-loops",
+    "fuse-loop-nests",
     "outline-loop-nests",
     "convert-scf-to-openmp",
     "convert-omp-to-llvm",

@@ -977,7 +977,7 @@ def test_kernels_compiled_on_several_threads_compute_what_the_interpreter_does(m
     jit.clear_cache()
     f = jit.JitFunction(xla_opt.load_program(SEVERAL_NESTS), "main")
     kernels = [line for line in f.llvm_ir.splitlines() if line.startswith('define void @"main_kernel_')]
-    assert len(kernels) >= 3 and all(line.endswith("noinline") for line in kernels)
+    assert len(kernels) >= 2 and all(line.endswith("noinline") for line in kernels)
     assert len(f.native.llvm_modules) == 1 if threads == "1" else len(f.native.llvm_modules) >= 2
     rng = np.random.default_rng(0)
     a, b = rng.standard_normal((64, 64), np.float32), rng.standard_normal((64, 64), np.float32)
@@ -1163,7 +1163,7 @@ def test_split_by_kernels_defines_each_kernel_once_and_declares_it_elsewhere():
 
     outlined = _outlined(KERNELS_AND_CONSTANTS)
     kernels = [op.sym_name.data for op in outlined.body.block.ops if KERNEL_ATTR in op.attributes]
-    assert len(kernels) == 5, kernels
+    assert len(kernels) == 4, kernels  # a fill fused into the reduction after it
     parts = split_by_kernels(outlined, 3)
     assert len(parts) == 3 and parts[-1] is outlined
 

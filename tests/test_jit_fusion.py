@@ -53,3 +53,63 @@ def test_mlp_keeps_both_products_on_the_kernel():
     f64 = [a.astype(np.float64) for a in (x, w1, b1, w2, b2)]
     expected = np.maximum(f64[0] @ f64[1] + f64[2], 0) @ f64[3] + f64[4]
     np.testing.assert_array_equal(got, expected)
+
+
+def layer_norm_softmax_program(rows: int, cols: int) -> str:
+    x, r = t((rows, cols)), t((rows,))
+
+    def reduce(name: str, value: str, init: str, op: str) -> str:
+        return f"""  {name} = xla.reduce ({value}), ({init}), dimensions = [1] body {{
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = xla.{op} %a, %b : tensor<f32>
+    xla.return %s : tensor<f32>
+  }} : ({x}, tensor<f32>) -> {r}
+"""
+
+    def row(name: str, value: str) -> str:
+        return f"  {name} = xla.broadcast_in_dim {value}, broadcast_dimensions = [0] : ({r}) -> {x}\n"
+
+    return (
+        f"func.func @main(%x: {x}) -> {x} {{\n"
+        "  %zero = xla.constant dense<0.0> : tensor<f32>\n"
+        "  %low = xla.constant dense<0xFF800000> : tensor<f32>\n"
+        f"  %n = xla.constant dense<{float(cols)}> : {r}\n"
+        f"  %eps = xla.constant dense<1.0e-5> : {r}\n"
+        + reduce("%sum", "%x", "%zero", "add")
+        + f"  %mean = xla.divide %sum, %n : {r}\n"
+        + row("%mean_b", "%mean")
+        + f"  %c = xla.subtract %x, %mean_b : {x}\n"
+        + f"  %sq = xla.multiply %c, %c : {x}\n"
+        + reduce("%ss", "%sq", "%zero", "add")
+        + f"  %var = xla.divide %ss, %n : {r}\n"
+        + f"  %ve = xla.add %var, %eps : {r}\n"
+        + f"  %sd = xla.sqrt %ve : {r}\n"
+        + row("%sd_b", "%sd")
+        + f"  %y = xla.divide %c, %sd_b : {x}\n"
+        + reduce("%m", "%y", "%low", "maximum")
+        + row("%m_b", "%m")
+        + f"  %d = xla.subtract %y, %m_b : {x}\n"
+        + f"  %e = xla.exponential %d : {x}\n"
+        + reduce("%es", "%e", "%zero", "add")
+        + row("%es_b", "%es")
+        + f"  %out = xla.divide %e, %es_b : {x}\n"
+        + f"  func.return %out : {x}\n}}"
+    )
+
+
+def test_row_nests_of_layer_norm_and_softmax_fuse_and_compute_what_numpy_does():
+    """fuse-loop-nests: a layer norm then a softmax over rows (fills, reductions and
+    element-wise nests, ~15 of them once lowered) run as few kernels, and compute
+    numpy's result."""
+    rows, cols = 24, 40
+    program = layer_norm_softmax_program(rows, cols)
+    llvm_ir = xla_opt.compile(program, backend="jit").jit.llvm_ir
+    kernels = re.findall(r'^define void @"main_kernel_\d+"', llvm_ir, re.MULTILINE)
+    assert 1 <= len(kernels) <= 3, kernels
+    x = np.random.default_rng(3).standard_normal((rows, cols)).astype(F32)
+    got = xla_opt.run(program, x, backend="jit")[0]
+    c = x.astype(np.float64) - x.mean(axis=1, keepdims=True)
+    y = c / np.sqrt((c * c).mean(axis=1, keepdims=True) + 1e-5)
+    e = np.exp(y - y.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(got, e / e.sum(axis=1, keepdims=True), rtol=2e-5, atol=1e-7)
+    np.testing.assert_allclose(got, xla_opt.run(program, x, backend="interpreter")[0], rtol=2e-5, atol=1e-7)

@@ -1,0 +1,90 @@
+// RUN: xla-opt %s -p fuse-loop-nests | filecheck %s
+
+// A row's accumulator set, the row reduced into it, then scaled: three nests over the
+// same rows, each touching its own row of what they share, become one (the ops between
+// them move before it).
+// CHECK-LABEL: func.func @row_chain
+// CHECK:         %[[ACC:.*]] = memref.alloca() : memref<4xf32>
+// CHECK:         %[[OUT:.*]] = memref.alloca() : memref<4xf32>
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:      %{{.*}} = memref.load %{{.*}}[] : memref<f32>
+// CHECK-NEXT:      memref.store %{{.*}}, %[[ACC]][%[[I]]] : memref<4xf32>
+// CHECK-NEXT:      scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:             memref.store %{{.*}}, %[[ACC]][%[[I]]] : memref<4xf32>
+// CHECK:           }
+// CHECK:           %{{.*}} = memref.load %[[ACC]][%[[I]]] : memref<4xf32>
+// CHECK:           memref.store %{{.*}}, %[[OUT]][%[[I]]] : memref<4xf32>
+// CHECK-NEXT:    }
+// CHECK-NOT:     scf.for
+// CHECK:         func.return
+func.func @row_chain(%x: memref<4x8xf32>, %zero: memref<f32>) -> memref<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %acc = memref.alloca() : memref<4xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %z = memref.load %zero[] : memref<f32>
+    memref.store %z, %acc[%i] : memref<4xf32>
+  }
+  scf.for %i = %c0 to %c4 step %c1 {
+    scf.for %j = %c0 to %c8 step %c1 {
+      %v = memref.load %x[%i, %j] : memref<4x8xf32>
+      %a = memref.load %acc[%i] : memref<4xf32>
+      %s = arith.addf %a, %v : f32
+      memref.store %s, %acc[%i] : memref<4xf32>
+    }
+  }
+  %out = memref.alloca() : memref<4xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %a = memref.load %acc[%i] : memref<4xf32>
+    %h = arith.mulf %a, %a : f32
+    memref.store %h, %out[%i] : memref<4xf32>
+  }
+  func.return %out : memref<4xf32>
+}
+
+// Not fused (5 nests, 7 loops): the consumer reads another row than its own (a
+// reversal), the next nest runs over other rows, an independent nest shares nothing
+// with the one before, and a call between two nests is not an op to move.
+// CHECK-LABEL: func.func @kept_apart
+// CHECK-COUNT-7: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NOT:     scf.for
+func.func @kept_apart(%x: memref<4xf32>, %y: memref<4xf32>, %w: memref<8x2xf32>, %u: memref<8x2xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %t = memref.alloca() : memref<4xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %v = memref.load %x[%i] : memref<4xf32>
+    memref.store %v, %t[%i] : memref<4xf32>
+  }
+  scf.for %i = %c0 to %c4 step %c1 {
+    %r = arith.subi %c3, %i : index
+    %v = memref.load %t[%r] : memref<4xf32>
+    memref.store %v, %y[%i] : memref<4xf32>
+  }
+  scf.for %i = %c0 to %c8 step %c1 {
+    scf.for %j = %c0 to %c2 step %c1 {
+      %v = memref.load %w[%i, %j] : memref<8x2xf32>
+      %d = arith.addf %v, %v : f32
+      memref.store %d, %w[%i, %j] : memref<8x2xf32>
+    }
+  }
+  scf.for %i = %c0 to %c8 step %c1 {
+    scf.for %j = %c0 to %c2 step %c1 {
+      %v = memref.load %u[%i, %j] : memref<8x2xf32>
+      memref.store %v, %u[%i, %j] : memref<8x2xf32>
+    }
+  }
+  func.call @side_effect() : () -> ()
+  scf.for %i = %c0 to %c4 step %c1 {
+    %v = memref.load %y[%i] : memref<4xf32>
+    memref.store %v, %x[%i] : memref<4xf32>
+  }
+  func.return
+}
+func.func private @side_effect()
