@@ -15,8 +15,8 @@ before A, ops without memory effects), fuse when
   a fill: one loop loading scalars only (a row's accumulator set before the nest
   that reduces into it);
 * every buffer one of them writes and the other accesses is accessed, in both, only
-  through the same memref value with the outer loop's index as its first index
-  (`%m[%i, ...]`).
+  through the same memref value (or the same collapsed view of it) with the outer
+  loop's index as its first index (`%m[%i, ...]`).
 
 Then iteration i of A and iteration i of B touch the shared buffers in row i alone:
 running them in the order A(0), B(0), A(1), B(1)... instead of A(0..n), B(0..n) leaves
@@ -109,13 +109,22 @@ def _accesses(loop: scf.ForOp) -> _Accesses | None:
     return found
 
 
+def _view(value: SSAValue) -> object:
+    """`value`, or for a collapsed view what makes it the same view as another: its
+    source's, its type and its reassociation (each coalesced nest makes its own)."""
+    owner = value.owner
+    if isinstance(owner, memref.CollapseShapeOp):
+        return (_view(owner.src), owner.result.type, owner.reassociation)
+    return value
+
+
 def _fusable(a: _Accesses, b: _Accesses) -> bool:
     if not a.written & b.values.keys() and not b.fill:
         return False  # B does not use what A makes: nothing to keep in cache
     for root in (a.written | b.written) & (a.values.keys() & b.values.keys()):
         if not (a.rowwise[root] and b.rowwise[root]):
             return False
-        if len(a.values[root] | b.values[root]) != 1:  # one memref value: the same rows
+        if len({_view(v) for v in a.values[root] | b.values[root]}) != 1:  # the same rows
             return False
     return True
 

@@ -88,3 +88,32 @@ func.func @kept_apart(%x: memref<4xf32>, %y: memref<4xf32>, %w: memref<8x2xf32>,
   func.return
 }
 func.func private @side_effect()
+
+// Nests coalesced over a collapsed view of a buffer each make their own view: the
+// same view of the same buffer is the same rows.
+// CHECK-LABEL: func.func @same_views
+// CHECK:         scf.for
+// CHECK-NOT:     scf.for
+// CHECK:         func.return
+func.func @same_views(%x: memref<2x4xf32>) -> memref<2x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %t = memref.alloca() : memref<2x4xf32>
+  %y = memref.alloca() : memref<2x4xf32>
+  %xv = memref.collapse_shape %x [[0, 1]] : memref<2x4xf32> into memref<8xf32>
+  %tv = memref.collapse_shape %t [[0, 1]] : memref<2x4xf32> into memref<8xf32>
+  scf.for %i = %c0 to %c8 step %c1 {
+    %v = memref.load %xv[%i] : memref<8xf32>
+    %e = math.exp %v : f32
+    memref.store %e, %tv[%i] : memref<8xf32>
+  }
+  %tv2 = memref.collapse_shape %t [[0, 1]] : memref<2x4xf32> into memref<8xf32>
+  %yv = memref.collapse_shape %y [[0, 1]] : memref<2x4xf32> into memref<8xf32>
+  scf.for %i = %c0 to %c8 step %c1 {
+    %v = memref.load %tv2[%i] : memref<8xf32>
+    %d = arith.addf %v, %v : f32
+    memref.store %d, %yv[%i] : memref<8xf32>
+  }
+  func.return %y : memref<2x4xf32>
+}
