@@ -83,6 +83,14 @@ class _Accesses:
     written: set[object]
     fill: bool = True  # one loop loading scalars (rank-0 buffers) only
 
+    def absorb(self, other: _Accesses) -> None:
+        """Add the accesses of a nest fused into this one (its index now this one's)."""
+        for root, values in other.values.items():
+            self.values.setdefault(root, set()).update(values)
+            self.rowwise[root] = self.rowwise.get(root, True) and other.rowwise[root]
+        self.written |= other.written
+        self.fill = False
+
 
 def _accesses(loop: scf.ForOp) -> _Accesses | None:
     """What `loop`'s nest accesses, or None when it holds an op other than loads, stores,
@@ -157,7 +165,7 @@ def fuse_block(block: Block) -> int:
                 # the ops between follow A directly: moved before it in order, each
                 # still comes after what it uses
                 _fuse(nest, op, between)
-                nest_accesses = _accesses(nest)
+                nest_accesses.absorb(accesses)
                 between = []
                 fused += 1
                 continue
