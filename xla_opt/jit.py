@@ -379,9 +379,15 @@ def _compile_part(text: str, level: int, disk: _DiskCache | None, cache_key: tup
     return _Part(mod, code, False)
 
 
+def _part_level(text: str, level: int) -> int:
+    """The level a module is compiled at within a program compiled at `level`: O0
+    when it is straight-line."""
+    return 0 if straight_line(text) else level
+
+
 def _compile_part_at(text: str, level: int, disk: _DiskCache | None, unroll_threshold: int) -> _Part:
-    """`_compile_part` at `level`, or at O0 for a straight-line module."""
-    level = 0 if straight_line(text) else level
+    """`_compile_part` at `_part_level`."""
+    level = _part_level(text, level)
     return _compile_part(text, level, disk, (level, unroll_threshold))
 
 
@@ -583,7 +589,7 @@ def _compile_pipelined(modules: list[ModuleOp], times: StageTimes) -> tuple[_Nat
     errors: list[BaseException] = []
 
     def compile_one(index: int, text: str, level: int = 3) -> None:
-        level = 0 if straight_line(text) else level
+        level = _part_level(text, level)
         key = (text, level, PROGRAM_UNROLL_THRESHOLD)
         try:
             if (part := _parts.get(key)) is None:
