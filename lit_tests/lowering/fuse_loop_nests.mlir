@@ -117,3 +117,90 @@ func.func @same_views(%x: memref<2x4xf32>) -> memref<2x4xf32> {
   }
   func.return %y : memref<2x4xf32>
 }
+
+// Parallel row nests (big enough for threads) fuse as well, and a fill between them
+// (an scf.for whose iterations each write their own row) joins the parallel nest:
+// the row max and the exp-sum of a softmax are one scf.parallel, each thread's row
+// read while it is in cache.
+// CHECK-LABEL: func.func @parallel_rows
+// CHECK:         %[[MAX:.*]] = memref.alloca() : memref<4xf32>
+// CHECK:         %[[SUM:.*]] = memref.alloca() : memref<4xf32>
+// CHECK:         "scf.parallel"
+// CHECK-NEXT:    ^{{.*}}(%[[I:.*]]: index):
+// CHECK-NEXT:      %{{.*}} = memref.load %{{.*}}[] : memref<f32>
+// CHECK-NEXT:      memref.store %{{.*}}, %[[MAX]][%[[I]]] : memref<4xf32>
+// CHECK-NEXT:      scf.for
+// CHECK:           memref.store %{{.*}}, %[[SUM]][%[[I]]] : memref<4xf32>
+// CHECK-NEXT:      scf.for
+// CHECK:           scf.reduce
+// CHECK-NOT:     scf.for
+// CHECK-NOT:     scf.parallel
+// CHECK:         func.return
+func.func @parallel_rows(%x: memref<4x8xf32>, %ninf: memref<f32>, %zero: memref<f32>) -> memref<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %max = memref.alloca() : memref<4xf32>
+  %sum = memref.alloca() : memref<4xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %z = memref.load %ninf[] : memref<f32>
+    memref.store %z, %max[%i] : memref<4xf32>
+  }
+  "scf.parallel"(%c0, %c4, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%i: index):
+    scf.for %j = %c0 to %c8 step %c1 {
+      %v = memref.load %x[%i, %j] : memref<4x8xf32>
+      %m = memref.load %max[%i] : memref<4xf32>
+      %n = arith.maximumf %m, %v : f32
+      memref.store %n, %max[%i] : memref<4xf32>
+    }
+    scf.reduce
+  }) : (index, index, index) -> ()
+  scf.for %i = %c0 to %c4 step %c1 {
+    %z = memref.load %zero[] : memref<f32>
+    memref.store %z, %sum[%i] : memref<4xf32>
+  }
+  "scf.parallel"(%c0, %c4, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%i: index):
+    scf.for %j = %c0 to %c8 step %c1 {
+      %v = memref.load %x[%i, %j] : memref<4x8xf32>
+      %m = memref.load %max[%i] : memref<4xf32>
+      %d = arith.subf %v, %m : f32
+      %e = math.exp %d : f32
+      %s = memref.load %sum[%i] : memref<4xf32>
+      %t = arith.addf %s, %e : f32
+      memref.store %t, %sum[%i] : memref<4xf32>
+    }
+    scf.reduce
+  }) : (index, index, index) -> ()
+  func.return %sum : memref<4xf32>
+}
+
+// A sequential nest whose iterations depend on each other (a running sum, carried in
+// a scalar buffer) does not join the parallel nest that reads its rows: they would race.
+// CHECK-LABEL: func.func @sequential_stays
+// CHECK:         scf.for
+// CHECK:         "scf.parallel"
+// CHECK-NOT:     scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:         func.return
+func.func @sequential_stays(%x: memref<4xf32>, %y: memref<4xf32>, %acc: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %t = memref.alloca() : memref<4xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %a = memref.load %acc[] : memref<f32>
+    %w = memref.load %x[%i] : memref<4xf32>
+    %s = arith.addf %a, %w : f32
+    memref.store %s, %acc[] : memref<f32>
+    memref.store %s, %t[%i] : memref<4xf32>
+  }
+  "scf.parallel"(%c0, %c4, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%i: index):
+    %v = memref.load %t[%i] : memref<4xf32>
+    memref.store %v, %y[%i] : memref<4xf32>
+    scf.reduce
+  }) : (index, index, index) -> ()
+  func.return
+}
