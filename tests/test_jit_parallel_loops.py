@@ -367,3 +367,30 @@ def test_without_libgomp():
     for its entry points), whatever XLA_OPT_NUM_THREADS says."""
     patch = "import xla_opt.lowering.kernels.runtime as r; r._load_gomp = lambda: False"
     assert _threads_seen("2", patch) == (1, 0)
+
+
+def _gomp_environment(env: dict[str, str]) -> tuple[str, str]:
+    """OMP_WAIT_POLICY and GOMP_SPINCOUNT as libgomp reads them once the JIT loaded it,
+    in a fresh process started with `env` on top of ours minus both."""
+    base = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    code = (
+        "import os; from xla_opt import threads; threads.load(); "
+        "print(os.environ.get('OMP_WAIT_POLICY', '-'), os.environ.get('GOMP_SPINCOUNT', '-'))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env={**base, **env}, capture_output=True, text=True, check=True
+    ).stdout.split()
+    return out[0], out[1]
+
+
+def test_idle_threads_sleep_after_a_short_spin_unless_the_user_chose():
+    """Passive waiting (a busy machine's cores go to whoever has work) after a short spin
+    (back-to-back regions of one call do not each pay a futex wake-up); a policy or spin
+    count the user set is theirs."""
+    if not threads.load():
+        pytest.skip("no libgomp: one thread")
+    from xla_opt.lowering.kernels.runtime import SPIN_COUNT
+
+    assert _gomp_environment({}) == ("passive", str(SPIN_COUNT))
+    assert _gomp_environment({"GOMP_SPINCOUNT": "7"}) == ("passive", "7")
+    assert _gomp_environment({"OMP_WAIT_POLICY": "active"}) == ("active", "-")

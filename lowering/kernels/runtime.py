@@ -7,7 +7,8 @@ convolution, the f64 GEMM, and the f16/bf16-operand GEMMs.
 
 The kernels run on `num_threads()` threads through libgomp when it is on the machine
 (loaded permanently, with OMP_WAIT_POLICY=passive unless set: on a busy machine
-spinning idle threads steal the cores the team needs); without it, on one."""
+spinning idle threads steal the cores the team needs, and then GOMP_SPINCOUNT=1000
+unless set, see SPIN_COUNT); without it, on one."""
 
 from __future__ import annotations
 
@@ -41,11 +42,26 @@ def num_threads() -> int:
     return len(os.sched_getaffinity(0))
 
 
+# How long (in libgomp's spin iterations, ~10-20 us here) a thread that finished a
+# parallel region or reached a barrier spins before it sleeps, when the wait policy is
+# ours (passive, where libgomp's own count is 0). A sleeping thread costs the next
+# region a futex wake-up, ~50 us on the 2-core VM: a call made of several short regions
+# paid it each time, so two threads were slower than one (max pooling 8x56x56x64: 0.17
+# ms on two, 0.14 on one; with 1000 spins 0.077 ms, the same as with 10,000 or libgomp's
+# active policy; reduce_sum 0.16 -> 0.10 ms, gather 1.10 -> 0.60 ms). 1000 spins keep
+# what passive is for: an idle team sleeps within microseconds.
+SPIN_COUNT = 1000
+
+
 def _load_gomp() -> bool:
-    """Load libgomp for the JIT; whether its entry points resolve."""
+    """Load libgomp for the JIT; whether its entry points resolve. libgomp reads its
+    environment when it loads: the wait policy passive and SPIN_COUNT unless the user
+    set them."""
     import llvmlite.binding as llvm
 
-    os.environ.setdefault("OMP_WAIT_POLICY", "passive")  # read by libgomp when it loads
+    if "OMP_WAIT_POLICY" not in os.environ:
+        os.environ["OMP_WAIT_POLICY"] = "passive"
+        os.environ.setdefault("GOMP_SPINCOUNT", str(SPIN_COUNT))
     try:
         llvm.load_library_permanently(ctypes.util.find_library("gomp") or "libgomp.so.1")
     except RuntimeError:
