@@ -139,3 +139,24 @@ def test_a_reordered_product_may_overflow_to_nan_on_one_side_only() -> None:
     assert compare(got, want, 1e-6, reordered=True) is None
     assert compare(got, want, 1e-6) is not None
     assert compare(np.array([2.0], np.float32), np.array([1.0], np.float32), 1e-6, reordered=True) is not None
+
+
+def test_a_reordered_sum_is_within_its_terms_rounding() -> None:
+    """Seed 9410481: the f32 sum of 17 integers, among them -2^31 and 2^31 - 1, is -8
+    in the interpreter's order and -7 in the JIT's reassociated one. Both are right for a
+    reduction whose order is unspecified: the rounding error of a sum scales with the
+    magnitudes of its terms (here 2^31 x 17), not with its result. Values computed
+    without reordering keep the result-relative tolerance."""
+    import numpy as np
+
+    from tests.fuzz.oracle import compare, input_magnitude
+
+    terms = np.array([4, -5, 5, 0, -4, -6, -2, -(2**31), 2, -5, 6, 2**31 - 1, -5, 0, 6, -6, -3], np.int32)
+    magnitude = input_magnitude([terms])
+    assert magnitude == 2**31 * 17
+    got, want = np.array(-7.0, np.float32), np.array(-8.0, np.float32)
+    assert compare(got, want, 1e-5, reordered=True, magnitude=magnitude) is None
+    assert compare(got, want, 1e-5, magnitude=magnitude) is not None
+    assert compare(got, want, 1e-5, reordered=True) is not None
+    assert compare(np.array(1e6, np.float32), want, 1e-5, reordered=True, magnitude=magnitude) is not None
+    assert input_magnitude([np.array([np.inf, -3.0, 2.0], np.float32), np.array([True])]) == 9.0
