@@ -79,7 +79,18 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.traits import SymbolTable
 from xla_opt.lowering.contractions import is_multiply_accumulate
-from xla_opt.lowering.kernels.gemm import BGEMM, BIAS, DGEMM, HGEMM, IGEMM, OVERWRITE, RELU, SGEMM
+from xla_opt.lowering.kernels.gemm import (
+    BGEMM,
+    BIAS,
+    DGEMM,
+    HGEMM,
+    IGEMM,
+    OVERWRITE,
+    RELU,
+    SGEMM,
+    SGEMM_NARROW,
+    narrow_product,
+)
 from xla_opt.lowering.kernels.gemm import PARAMS as GEMM_PARAMS  # the call's argument order
 from xla_opt.lowering.llvm_types import PTR, storage_type
 from xla_opt.lowering.xla_to_linalg.common import REDUCTION
@@ -235,6 +246,8 @@ def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
     m, n, depth = extent[i], extent[j], extent[k]
     if not kernel_wins(m, n, depth):
         return None
+    if symbol == SGEMM.symbol and narrow_product(n):
+        symbol = SGEMM_NARROW.symbol
     sa, sb, sc = strides[first], strides[second], strides[2]
     all_strides = (sa, sb, sc)
     outer: tuple[tuple[int, int, int, int], ...] = ()

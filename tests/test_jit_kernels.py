@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from xla_opt.lowering.kernels.gemm import (
     AVX2_FMA,
     AVX2_FMA_F64,
     AVX2_I32,
+    AVX512_FMA,
     BGEMM,
     DGEMM,
     F64,
@@ -205,6 +207,10 @@ def test_not_taken(m, k, n, dtype):
 
 def test_kernel_shape_follows_cpu_features():
     assert shape_for("+sse2,+avx,+avx2,+fma") == AVX2_FMA
+    avx512 = "+sse2,+avx,+avx2,+fma,+avx512f,+avx512vl"
+    assert shape_for(avx512) == AVX512_FMA and AVX512_FMA.wide and not AVX2_FMA.wide
+    assert shape_for(avx512, wide=False) == AVX2_FMA  # the convolution's and SGEMM_NARROW's
+    assert shape_for(avx512, F64) == AVX2_FMA_F64 and shape_for(avx512, I32) == AVX2_I32
     assert shape_for("+sse2,+avx,-avx2,+fma") == SSE
     assert shape_for("+avx2,-fma") == SSE
     assert shape_for("+sse2,+avx,+avx2,+fma", F64) == AVX2_FMA_F64
@@ -764,3 +770,20 @@ def test_half_dot_with_outer_batch_loop(name):
     got = xla_opt.run(program, lhs, rhs, backend="jit")[0]
     expected = np.einsum("bqhd,bkhd->bhqk", lhs.astype(np.float64), rhs.astype(np.float64))
     np.testing.assert_array_equal(got.astype(np.float64), expected)  # |sums| <= 144: exact in both
+
+
+@pytest.mark.parametrize(
+    "m,k,n,narrow", [(37, 300, 29, True), (100, 100, 100, True), (64, 80, 160, False), (40, 64, 200, True)]
+)
+def test_few_columns_call_the_narrow_gemm(m, k, n, narrow):
+    """An f32 product of few columns (or of a count that 16-wide panels fill better than
+    32-wide ones) calls xla_opt_sgemm_narrow, on the 256-bit tile even where AVX-512 is;
+    the others the widest tile; both give the exact product of small integers."""
+    from xla_opt.lowering.kernels.gemm import SGEMM_NARROW, narrow_product
+
+    assert narrow_product(n) == narrow
+    rng = np.random.default_rng(m * n + k)
+    a, b = small_ints(rng, (m, k)), small_ints(rng, (k, n))
+    program = dot_general(a, b, 1, 0)
+    assert bool(re.search(rf"@\"?{SGEMM_NARROW.symbol}\"?\(", llvm_ir_of(program))) == narrow
+    np.testing.assert_array_equal(xla_opt.run(program, a, b, backend="jit")[0], a @ b)

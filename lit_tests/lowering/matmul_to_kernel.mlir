@@ -1,7 +1,7 @@
 // RUN: xla-opt %s -p linalg-matmul-to-kernel | filecheck %s
 
 // A bufferized f32 matrix product with M, N, K >= 32 becomes a call of the GEMM
-// micro-kernel: the batch count (1), M, N, K, then each operand's pointer and strides
+// micro-kernel (its 256-bit variant, `_narrow`: N < 128 columns): the batch count (1), M, N, K, then each operand's pointer and strides
 // (A along b, i and k, B along b, k and j, C along b and i; the batch strides 0), the
 // flags and a null bias. The +0.0 fill right before it goes: the flags are OVERWRITE
 // (1), C = A @ B.
@@ -24,7 +24,7 @@
 // CHECK-NEXT:    %[[LDC:.*]] = llvm.mlir.constant(48) : i64
 // CHECK-NEXT:    %[[FLAGS:.*]] = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    %[[BIAS:.*]] = llvm.mlir.zero : !llvm.ptr
-// CHECK-NEXT:    llvm.call @xla_opt_sgemm(%[[BATCH]], %[[M]], %[[N]], %[[K]], %[[A]], %[[AB]], %[[AI]], %[[AK]], %[[B]], %[[BB]], %[[BK]], %[[BJ]], %[[C]], %[[CB]], %[[LDC]], %[[FLAGS]], %[[BIAS]])
+// CHECK-NEXT:    llvm.call @xla_opt_sgemm_narrow(%[[BATCH]], %[[M]], %[[N]], %[[K]], %[[A]], %[[AB]], %[[AI]], %[[AK]], %[[B]], %[[BB]], %[[BK]], %[[BJ]], %[[C]], %[[CB]], %[[LDC]], %[[FLAGS]], %[[BIAS]])
 // CHECK-NOT:     linalg.generic
 // CHECK:         func.return
 func.func @matmul(%a: memref<40x33xf32>, %b: memref<33x48xf32>, %c: memref<40x48xf32>) {
@@ -58,7 +58,7 @@ func.func @matmul(%a: memref<40x33xf32>, %b: memref<33x48xf32>, %c: memref<40x48
 // CHECK-NEXT:    llvm.mlir.constant(48) : i64
 // CHECK-NEXT:    %[[FLAGS:.*]] = llvm.mlir.constant(0) : i64
 // CHECK-NEXT:    %[[BIAS:.*]] = llvm.mlir.zero : !llvm.ptr
-// CHECK-NEXT:    llvm.call @xla_opt_sgemm({{.*}}, %[[FLAGS]], %[[BIAS]])
+// CHECK-NEXT:    llvm.call @xla_opt_sgemm_narrow({{.*}}, %[[FLAGS]], %[[BIAS]])
 func.func @transposed(%a: memref<33x40xf32>, %b: memref<48x33xf32>, %c: memref<40x48xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<33x40xf32>, memref<48x33xf32>) outs(%c : memref<40x48xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
@@ -110,7 +110,7 @@ func.func @not_taken(%a: memref<40x32xf32>, %b: memref<32x8xf32>, %c: memref<40x
 // CHECK-NEXT:    llvm.mlir.constant(48) : i64
 // CHECK-NEXT:    %[[FLAGS:.*]] = llvm.mlir.constant(7) : i64
 // CHECK-NEXT:    %[[BIAS:.*]] = llvm.bitcast %bias : memref<48xf32> to !llvm.ptr
-// CHECK-NEXT:    llvm.call @xla_opt_sgemm({{.*}}, %[[OUT]], {{.*}}, %[[FLAGS]], %[[BIAS]])
+// CHECK-NEXT:    llvm.call @xla_opt_sgemm_narrow({{.*}}, %[[OUT]], {{.*}}, %[[FLAGS]], %[[BIAS]])
 // CHECK-NEXT:    memref.get_global
 // CHECK-NEXT:    func.return
 "memref.global"() <{sym_name = "zero", type = memref<f32>, initial_value = dense<0.000000e+00> : tensor<f32>, sym_visibility = "private", constant}> : () -> ()
@@ -149,14 +149,14 @@ func.func @bias_relu(%a: memref<40x33xf32>, %b: memref<33x48xf32>, %bias: memref
 // CHECK-NEXT:    llvm.mlir.constant(48) : i64
 // CHECK-NEXT:    llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    llvm.mlir.zero
-// CHECK-NEXT:    llvm.call @xla_opt_sgemm
+// CHECK-NEXT:    llvm.call @xla_opt_sgemm_narrow
 // CHECK-NEXT:    linalg.generic
 // CHECK:         llvm.bitcast %c : memref<40x48xf32> to !llvm.ptr
 // CHECK-NEXT:    llvm.mlir.constant(0) : i64
 // CHECK-NEXT:    llvm.mlir.constant(48) : i64
 // CHECK-NEXT:    llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    llvm.mlir.zero
-// CHECK-NEXT:    llvm.call @xla_opt_sgemm
+// CHECK-NEXT:    llvm.call @xla_opt_sgemm_narrow
 // CHECK-NEXT:    linalg.generic
 func.func @not_epilogues(%a: memref<40x33xf32>, %b: memref<33x48xf32>, %bias: memref<48xf32>, %m: memref<40x48xf32>, %out: memref<40x48xf32>, %out2: memref<40x48xf32>) {
   %c = memref.alloc() : memref<40x48xf32>
@@ -234,7 +234,7 @@ func.func @i32(%a: memref<40x33xi32>, %b: memref<33x48xi32>, %c: memref<40x48xi3
 // CHECK:         scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK:           arith.muli %[[B]]
 // CHECK:           llvm.getelementptr inbounds %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-// CHECK:           llvm.call @xla_opt_sgemm(
+// CHECK:           llvm.call @xla_opt_sgemm_narrow(
 // CHECK-NEXT:    }
 func.func @outer_batch(%q: memref<2x8x3x4xf32>, %k: memref<2x16x3x4xf32>, %s: memref<2x3x8x16xf32>) {
   linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, i, h, d)>, affine_map<(b, h, i, j, d) -> (b, j, h, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : memref<2x8x3x4xf32>, memref<2x16x3x4xf32>) outs(%s : memref<2x3x8x16xf32>) {
@@ -247,6 +247,6 @@ func.func @outer_batch(%q: memref<2x8x3x4xf32>, %k: memref<2x16x3x4xf32>, %s: me
 }
 
 // The declarations, once per module.
-// CHECK-DAG:   llvm.func @xla_opt_sgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
+// CHECK-DAG:   llvm.func @xla_opt_sgemm_narrow(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
 // CHECK-DAG:   llvm.func @xla_opt_igemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
 // CHECK-NOT:   llvm.func

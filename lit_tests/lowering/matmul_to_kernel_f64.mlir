@@ -25,7 +25,7 @@
 // CHECK-NEXT:    %[[BIAS:.*]] = llvm.mlir.zero : !llvm.ptr
 // CHECK-NEXT:    llvm.call @xla_opt_dgemm(%[[BATCH]], %[[M]], %[[N]], %[[K]], %[[A]], %[[AB]], %[[AI]], %[[AK]], %[[B]], %[[BB]], %[[BK]], %[[BJ]], %[[C]], %[[CB]], %[[LDC]], %[[FLAGS]], %[[BIAS]])
 // CHECK-NOT:     linalg.generic
-// CHECK:         llvm.call @xla_opt_sgemm
+// CHECK:         llvm.call @xla_opt_sgemm_narrow
 // CHECK-NOT:     linalg.generic
 // CHECK:         llvm.call @xla_opt_dgemm
 // CHECK-NOT:     linalg.generic
@@ -123,5 +123,5 @@ func.func @not_taken(%a: memref<40x32xf64>, %b: memref<32x8xf64>, %c: memref<40x
 
 // Each kernel declared once, in the order of first use.
 // CHECK:       llvm.func @xla_opt_dgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
-// CHECK-NEXT:  llvm.func @xla_opt_sgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
+// CHECK-NEXT:  llvm.func @xla_opt_sgemm_narrow(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
 // CHECK-NOT:   llvm.func

@@ -114,7 +114,12 @@ class KernelShape:
 
     @property
     def micro_kernel(self) -> str:
-        return f"xla_opt_{self.element.letter}gemm_micro_kernel"
+        return f"xla_opt_{self.element.letter}gemm_micro_kernel_{self.mr}x{self.nr}"
+
+    @property
+    def wide(self) -> bool:
+        """Whether its vectors are wider than 256 bits (AVX-512)."""
+        return self.vw * self.element.size > 32
 
     @property
     def fma_intrinsic(self) -> str:
@@ -137,6 +142,12 @@ class KernelShape:
 # fewer passes over C and micro-kernel calls (2 threads, measured in one process: 512^3
 # 1.456 -> 1.422 ms, 1024^3 11.07 -> 10.98, 2048^3 88.7 -> 87.9).
 AVX2_FMA = KernelShape(mr=6, nr=16, vw=8, kc=512, mc=120, nc=4080, fma="llvm.fma")
+# AVX-512 (Zen 4: 1 MB L2, 512-bit FMAs at the same rate as two 256-bit ones): an 8 x 32
+# tile of <16 x float> accumulators, 16 of the 32 zmm registers, half the instructions of
+# the 6 x 16 tile per multiply-add, and 8 rows divide the usual sizes (512 = 85.3 tiles of
+# 6). MC x KC of A 480 KB (half the L2). On the 2-core Zen 4, 2 threads: 512^3 206 -> 216
+# GFLOP/s, 1024^3 217 -> 220-222, 2048^3 211 -> 223; one thread 512^3 109 -> 112.
+AVX512_FMA = KernelShape(mr=8, nr=32, vw=16, kc=512, mc=240, nc=4064, fma="llvm.fma")
 SSE = KernelShape(mr=4, nr=8, vw=4, kc=256, mc=128, nc=4096, fma="llvm.fmuladd")
 # The same caches in doubles: KC x NR of B 16 KB (L1), MC x KC of A 192 KB (L2).
 AVX2_FMA_F64 = KernelShape(mr=6, nr=8, vw=4, kc=256, mc=96, nc=4080, fma="llvm.fma", element=F64)
@@ -146,10 +157,14 @@ AVX2_I32 = KernelShape(mr=6, nr=16, vw=8, kc=512, mc=120, nc=4080, fma="", eleme
 SSE_I32 = KernelShape(mr=4, nr=8, vw=4, kc=256, mc=128, nc=4096, fma="", element=I32)
 
 
-def shape_for(features: str, element: Element = F32) -> KernelShape:
+def shape_for(features: str, element: Element = F32, wide: bool = True) -> KernelShape:
     """The kernel shape for a CPU feature string (LLVM's `+avx2,+fma,...`) and the
-    element type the micro-kernel computes in (F32, F64 or I32)."""
-    avx2 = {"+avx2", "+fma"} <= set(features.split(","))
+    element type the micro-kernel computes in (F32, F64 or I32); without `wide`, the
+    best one of vectors of at most 256 bits."""
+    flags = set(features.split(","))
+    if wide and element is F32 and {"+avx512f", "+fma"} <= flags:
+        return AVX512_FMA
+    avx2 = {"+avx2", "+fma"} <= flags
     shapes = {F32: (AVX2_FMA, SSE), F64: (AVX2_FMA_F64, SSE_F64), I32: (AVX2_I32, SSE_I32)}
     return shapes[element][0 if avx2 else 1]
 
@@ -815,6 +830,11 @@ class Entry:
     serial: Callable[[Emitter, KernelShape], None]
     declarations: Callable[[KernelShape], list[str]] = lambda s: []  # intrinsics it calls
     element: Element = F32
+    wide: bool = True  # whether it may run on a shape of vectors wider than 256 bits
+
+    def shape(self, shapes: Sequence[KernelShape]) -> KernelShape:
+        """Its shape among `shapes`: the first of its element type that it may use."""
+        return next(s for s in shapes if s.element == self.element and (self.wide or not s.wide))
 
     def args_type(self) -> str:
         """The worker's argument struct: the parameters, then the team's state."""
@@ -895,9 +915,10 @@ PARAMS = [
 ]  # fmt: skip
 
 
-def gemm_entry(read: Element, element: Element) -> Entry:
+def gemm_entry(read: Element, element: Element, wide: bool = True) -> Entry:
     """The GEMM of `read` operands packed as, multiplied and accumulated in `element`:
-    `xla_opt_<read's letter>gemm`."""
+    `xla_opt_<read's letter>gemm`, or without `wide` `..._narrow` on vectors of at most
+    256 bits."""
 
     def serial(e: Emitter, s: KernelShape) -> None:
         """Each product's columns [%j0, %j1), one packing buffer for all."""
@@ -912,24 +933,39 @@ def gemm_entry(read: Element, element: Element) -> Entry:
         free_buffers(e, raws)
 
     work: Callable[[Emitter], str] = lambda e: e.mul(e.mul("%batch", "%M"), e.mul("%N", "%K"))
-    return Entry(f"xla_opt_{read.letter}gemm", PARAMS, "%N", work, serial, element=element)
+    symbol = f"xla_opt_{read.letter}gemm{'' if wide else '_narrow'}"
+    return Entry(symbol, PARAMS, "%N", work, serial, element=element, wide=wide)
 
 
 SGEMM = gemm_entry(F32, F32)
+# The f32 GEMM on the 256-bit tile (the same code as SGEMM where there is no AVX-512),
+# for products of few columns (`narrow_product`).
+SGEMM_NARROW = gemm_entry(F32, F32, wide=False)
+
+
+def narrow_product(columns: int) -> bool:
+    """Whether an f32 product of `columns` columns calls SGEMM_NARROW: fewer than 128, or
+    fewer than 512 that fill 16-wide panels better than 32-wide ones. The 8 x 32 tile's
+    edge tiles cost a few columns' product most (one thread, GFLOP/s on the 6 x 16 / on
+    the 8 x 32 tile: 37x300x29 34 / 30, 100^3 67 / 58, 512x64x10 33 / 22, 130x1065x97
+    57 / 54; 256^3 108 / 109, 512^3 109 / 113). A rule of the static shape alone, so the
+    lowered IR does not depend on the host."""
+    padded = [-(-columns // width) * width for width in (16, 32)]
+    return columns < 128 or (columns < 512 and padded[0] < padded[1])
 DGEMM = gemm_entry(F64, F64)
 HGEMM = gemm_entry(F16, F32)  # f16 operands, f32 C
 BGEMM = gemm_entry(BF16, F32)  # bf16 operands, f32 C
 IGEMM = gemm_entry(I32, I32)
-GEMMS = {entry.symbol: entry for entry in (SGEMM, DGEMM, HGEMM, BGEMM, IGEMM)}
+GEMMS = {entry.symbol: entry for entry in (SGEMM, SGEMM_NARROW, DGEMM, HGEMM, BGEMM, IGEMM)}
 
 
 def library_ir(shapes: Sequence[KernelShape], entries: Sequence[Entry], parallel: bool = False) -> str:
-    """The LLVM IR module defining `entries`, each on the kernel shape of its element
-    type among `shapes`: single-thread, or (`parallel`, libgomp loaded) with the
+    """The LLVM IR module defining `entries`, each on its kernel shape among `shapes`
+    (`Entry.shape`): single-thread, or (`parallel`, libgomp loaded) with the
     multi-thread dispatch, on the runtime's thread count (`xla_opt_num_threads`,
     xla_opt/threads.py)."""
-    shape_of = {s.element: s for s in shapes}
-    used = [shape_of[element] for element in dict.fromkeys(entry.element for entry in entries)]
+    shape_of = {entry.symbol: entry.shape(shapes) for entry in entries}
+    used = list(dict.fromkeys(shape_of.values()))
     parts = [
         "declare ptr @malloc(i64)\ndeclare void @free(ptr)\ndeclare i32 @sched_yield()",
         "declare void @llvm.prefetch.p0(ptr, i32, i32, i32)",
@@ -946,11 +982,11 @@ def library_ir(shapes: Sequence[KernelShape], entries: Sequence[Entry], parallel
             "declare i32 @omp_get_thread_num()\ndeclare i32 @omp_get_num_threads()",
             f"declare i32 @{NUM_THREADS}()",
         ]
-    for declaration in dict.fromkeys(d for entry in entries for d in entry.declarations(shape_of[entry.element])):
+    for declaration in dict.fromkeys(d for entry in entries for d in entry.declarations(shape_of[entry.symbol])):
         parts.append(declaration)
     helpers: dict[str, str] = {}
     for entry in entries:
-        s = shape_of[entry.element]
+        s = shape_of[entry.symbol]
         serial, called = _serial(s, entry)
         helpers.update(called)
         parts += [

@@ -23,14 +23,14 @@ _lock = threading.Lock()
 _libraries: dict[str, Any] = {}  # the compiled modules, kept alive: the symbols point into them
 
 
-def kernel_shape(element=None):
+def kernel_shape(element=None, wide: bool = True):
     """The micro-kernel shape for the host CPU's features and an element type (`gemm.F32`
-    by default, `gemm.F64` or `gemm.I32`)."""
+    by default, `gemm.F64` or `gemm.I32`); without `wide`, of vectors of at most 256 bits."""
     import llvmlite.binding as llvm
     from xla_opt.lowering.kernels.gemm import F32, shape_for
 
     llvm.initialize_native_target()
-    return shape_for(llvm.get_host_cpu_features().flatten(), element or F32)
+    return shape_for(llvm.get_host_cpu_features().flatten(), element or F32, wide)
 
 
 def num_threads() -> int:
@@ -80,9 +80,9 @@ def set_num_threads(n: int) -> None:
 def _modules() -> dict[str, list]:
     """The library's modules by name, each a list of entries (gemm.Entry)."""
     from xla_opt.lowering.kernels.conv import SCONV
-    from xla_opt.lowering.kernels.gemm import BGEMM, DGEMM, HGEMM, IGEMM, SGEMM
+    from xla_opt.lowering.kernels.gemm import BGEMM, DGEMM, HGEMM, IGEMM, SGEMM, SGEMM_NARROW
 
-    return {"f32": [SGEMM, SCONV], "f64": [DGEMM], "f16/bf16": [HGEMM, BGEMM], "i32": [IGEMM]}
+    return {"f32": [SGEMM, SGEMM_NARROW, SCONV], "f64": [DGEMM], "f16/bf16": [HGEMM, BGEMM], "i32": [IGEMM]}
 
 
 def load_kernels(module: str = "f32") -> Any:
@@ -98,7 +98,7 @@ def load_kernels(module: str = "f32") -> Any:
 
             parallel = load_threads()  # libgomp, and the thread count the library calls
             entries = _modules()[module]
-            shapes = [kernel_shape(F32), kernel_shape(F64), kernel_shape(I32)]
+            shapes = [kernel_shape(F32), kernel_shape(F32, wide=False), kernel_shape(F64), kernel_shape(I32)]
             library = compile_llvm_ir(library_ir(shapes, entries, parallel))
             for entry in entries:
                 llvm.add_symbol(entry.symbol, library.address(entry.symbol))
