@@ -380,7 +380,8 @@ def test_not_taken(case):
 def test_kernel_called_directly(shape):
     """Each kernel shape's variant compiled alone and called through ctypes: C +=
     (an NCHW convolution with padding, stride and dilation; `side` 0, the lane-by-lane
-    packing for windows narrower than a panel and the vector loads for wider ones),
+    packing for strided windows and the vector loads for unit-stride rows at least a
+    vector chunk wide, a panel spanning up to three of them),
     and C = under OVERWRITE (C's NaNs never read)."""
     if shape is AVX2_FMA:
         from xla_opt.lowering.kernels.runtime import kernel_shape
@@ -398,6 +399,9 @@ def test_kernel_called_directly(shape):
     for n, c, h, wd, o, (kh, kw), stride, pad, dil in [
         (2, 3, 9, 11, 5, (3, 3), (1, 2), ((1, 2), (2, 0)), (1, 1)),
         (2, 5, 12, 30, 9, (2, 3), (1, 1), ((0, 1), (1, 1)), (2, 1)),
+        # output rows of 11: narrower than an AVX2 panel (16 windows, up to three rows),
+        # wider than its chunks of 8, each packed from at most two rows' runs
+        (2, 4, 7, 11, 6, (3, 3), (1, 1), ((1, 1), (1, 1)), (1, 1)),
     ]:
         x, w = small_ints(rng, (n, c, h, wd)), small_ints(rng, (o, c, kh, kw))
         expected = numpy_conv_nchw(x, w, stride, pad, dil)

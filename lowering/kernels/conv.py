@@ -157,7 +157,7 @@ class Windows:
         height = e.value("trunc i64 %H to i32")
         breadth = e.value("trunc i64 %Wd to i32")
         contiguous = e.value(f"icmp eq i64 {e.mul('%strW', '%sW')}, 1")
-        runs = e.value(f"and i1 {contiguous}, {e.value(f'icmp sge i64 %OW, {width}')}")
+        runs = e.value(f"and i1 {contiguous}, {e.value(f'icmp sge i64 %OW, {chunks[0][1]}')}")
         with e.loop(0, count, width, hint="panel") as xs:
             windows = [
                 [e.value(f"load <{n} x i32>, ptr {e.gep(table, e.add(xs, a), 'i32')}, align 4") for a, n in chunks]
@@ -195,22 +195,31 @@ class Windows:
             )
             e.emit(f"br i1 {runs}, label %{fast}, label %{slow}")
             # Consecutive windows of an output row read consecutive inputs (unit stride):
-            # a panel of at most two rows is masked vector loads, lanes [0, r) from the
-            # first row's run and [r, width) from the second's.
+            # a chunk of at most two rows (any chunk, when rows are at least a chunk wide)
+            # is masked vector loads, its lanes [0, r) from its first row's run and the
+            # rest from the next row's.
             e.label(fast)
-            first = e.value(
-                f"sext i32 {e.value(f'extractelement <{chunks[0][1]} x i32> {windows[2][0]}, i64 0')} to i64"
-            )
-            r = e.min(width, e.value(f"sub i64 %OW, {e.add(first, '%padW')}"))
-            second = e.value(f"select i1 {e.value(f'icmp slt i64 {r}, {width}')}, i64 {r}, i64 0")
-            start_b = e.value(f"load i32, ptr {e.gep(x_off, e.add(xs, second), 'i32')}, align 4")
-            off_b = e.value(f"sub i32 {start_b}, {e.value(f'trunc i64 {second} to i32')}")
+
+            def first_row_lanes(chunk: int, limit: int) -> str:
+                """How many of the `limit` windows from the chunk's first lane on are in
+                that window's output row."""
+                n = chunks[chunk][1]
+                first = e.value(f"sext i32 {e.value(f'extractelement <{n} x i32> {windows[2][chunk]}, i64 0')} to i64")
+                return e.min(limit, e.value(f"sub i64 %OW, {e.add(first, '%padW')}"))
+
+            r = first_row_lanes(0, width)  # the whole panel's, for the one-row case
             off_a = e.value(f"extractelement <{chunks[0][1]} x i32> {windows[0][0]}, i64 0")
-            split = e.value(f"trunc i64 {r} to i32")
-            lows = []
-            for a, n in chunks:
-                iota = "<" + ", ".join(f"i32 {a + i}" for i in range(n)) + ">"
-                lows.append(e.value(f"icmp ult <{n} x i32> {iota}, {_splat(e, split, n)}"))
+            runs_of = []  # per chunk: where its two runs start (as offsets of the panel's lane 0), its lanes in the first
+            for c, (a, n) in enumerate(chunks):
+                r_c = first_row_lanes(c, n)
+                second = e.add(e.value(f"select i1 {e.value(f'icmp slt i64 {r_c}, {n}')}, i64 {r_c}, i64 0"), a)
+                start_b = e.value(f"load i32, ptr {e.gep(x_off, e.add(xs, second), 'i32')}, align 4")
+                off_b = e.value(f"sub i32 {start_b}, {e.value(f'trunc i64 {second} to i32')}")
+                start_a = e.value(f"extractelement <{n} x i32> {windows[0][c]}, i64 0")
+                off_a_c = e.value(f"sub i32 {start_a}, {a}")
+                iota = "<" + ", ".join(f"i32 {i}" for i in range(n)) + ">"
+                low = e.value(f"icmp ult <{n} x i32> {iota}, {_splat(e, e.value(f'trunc i64 {r_c} to i32'), n)}")
+                runs_of.append((off_a_c, off_b, low))
             # A panel inside one output row (most, for wide rows) is one masked load
             # per chunk; one across two rows, two and a select.
             one, two = e.new_label("one"), e.new_label("two")
@@ -227,10 +236,10 @@ class Windows:
             e.label(two)
             with e.loop(0, depth, hint="p") as p:
                 offset, masks = row(p)
-                at_a = e.value(f"add i32 {off_a}, {offset}")
-                at_b = e.value(f"add i32 {off_b}, {offset}")
                 out = e.gep(panel, e.mul(p, width))
-                for (a, n), mask, low in zip(chunks, masks, lows, strict=True):
+                for (a, n), mask, (off_a_c, off_b, low) in zip(chunks, masks, runs_of, strict=True):
+                    at_a = e.value(f"add i32 {off_a_c}, {offset}")
+                    at_b = e.value(f"add i32 {off_b}, {offset}")
                     high = e.value(f"xor <{n} x i1> {low}, <{', '.join(['i1 true'] * n)}>")
                     from_a = masked_load(
                         e.value(f"add i32 {at_a}, {a}"),
@@ -308,8 +317,7 @@ def _work(e: Emitter) -> str:
     return e.mul(e.mul(e.mul("%images", "%groups"), e.mul("%M", "%N")), "%K")
 
 
-# On 256-bit vectors even where AVX-512 is: the windows' fast packing reads a panel
-# from at most two output rows, so panels of 32 windows (the 8 x 32 tile's) would take
-# the lane-by-lane path for the usual rows of 28, 14 or 7 (the benchmark's 3x3
-# convolution: 4.8 -> 7.0 ms on one thread).
+# On 256-bit vectors even where AVX-512 is: the windows' fast packing needs output rows
+# at least a chunk wide (16 windows on AVX-512, 8 on AVX2), and the 8 x 32 tile made the
+# benchmark's 3x3 convolution no faster (4.78 ms on one thread either way).
 SCONV = Entry(SYMBOL, PARAMS, "%N", _work, _serial, _declarations, wide=False)
