@@ -2,7 +2,8 @@
 affine loop fusion, limited to the nests whose shared buffers each iteration touches
 in its own row only, so no dependence analysis beyond that is needed).
 
-Two nests A and B of a block, each an `scf.for` or a one-dimensional `scf.parallel`,
+Two nests A and B of a block, each an `scf.for` or an `scf.parallel` (whose k loops
+make a row of their k indices: `%m[%i, %j, ...]`),
 B after A with only movable ops between them (constants, `memref.get_global`,
 `alloc`/`alloca` and views of buffers defined before A, ops without memory effects),
 fuse when
@@ -16,8 +17,9 @@ fuse when
   a fill: one loop loading scalars only (a row's accumulator set before the nest
   that reduces into it);
 * every buffer one of them writes and the other accesses is accessed, in both, only
-  through the same memref value (or the same collapsed view of it) with the outer
-  loop's index as its first index (`%m[%i, ...]`);
+  through the same memref value (or the same collapsed view of it, or a collapsed view
+  that keeps the row dimensions) with the outer loops' indices as its first indices
+  (`%m[%i, ...]`);
 * when one is an `scf.parallel` and the other an `scf.for`, the `scf.for`'s
   iterations are independent: each touches only its own row of every buffer it
   writes (a fill, a row-wise map), so it may run in parallel too.
@@ -61,13 +63,14 @@ def _pure(op: Operation) -> bool:
     return not op.regions and get_effects(op) == set()
 
 
-def _range(loop: Operation) -> tuple[int, int, int] | None:
-    """The constant (lower bound, upper bound, step) of an `scf.for` without loop-carried
-    values or of a one-dimensional `scf.parallel` without reductions; else None."""
+def _range(loop: Operation) -> tuple[int, ...] | None:
+    """The constant (lower bound, upper bound, step) of each loop of an `scf.for` without
+    loop-carried values or of an `scf.parallel` without reductions, in one tuple; else
+    None."""
     if isinstance(loop, scf.ForOp) and not loop.iter_args:
         operands = (loop.lb, loop.ub, loop.step)
-    elif isinstance(loop, scf.ParallelOp) and len(loop.lowerBound) == 1 and not loop.initVals:
-        operands = (loop.lowerBound[0], loop.upperBound[0], loop.step[0])
+    elif isinstance(loop, scf.ParallelOp) and not loop.initVals:
+        operands = tuple(v for dim in zip(loop.lowerBound, loop.upperBound, loop.step, strict=True) for v in dim)
     else:
         return None
     bounds = tuple(const_evaluate_operand(v) for v in operands)
@@ -95,6 +98,7 @@ class _Accesses:
     values: dict[object, set[SSAValue]]
     rowwise: dict[object, bool]
     written: set[object]
+    depth: int  # how many leading indices make a row: the nest's outer loops
     fill: bool = True  # one loop loading scalars (rank-0 buffers) only
 
     def absorb(self, other: _Accesses) -> None:
@@ -109,8 +113,8 @@ class _Accesses:
 def _accesses(loop: scf.ForOp | scf.ParallelOp) -> _Accesses | None:
     """What `loop`'s nest accesses, or None when it holds an op other than loads, stores,
     loops, conditionals and effect-free ops, or a buffer whose root is unknown."""
-    iv = loop.body.block.args[0]
-    found = _Accesses({}, {}, set())
+    ivs = loop.body.block.args  # one per loop of an scf.parallel: a row is their tuple
+    found = _Accesses({}, {}, set(), len(ivs))
     for op in loop.body.walk():
         if isinstance(op, memref.LoadOp | memref.StoreOp):
             root = buffer_root(op.memref)
@@ -118,7 +122,7 @@ def _accesses(loop: scf.ForOp | scf.ParallelOp) -> _Accesses | None:
                 return None
             found.values.setdefault(root, set()).add(op.memref)
             indices = list(op.indices)
-            first = bool(indices) and _is_index(indices[0], iv)
+            first = len(indices) >= len(ivs) and all(map(_is_index, indices, ivs))
             found.rowwise[root] = found.rowwise.get(root, True) and first
             if isinstance(op, memref.StoreOp):
                 found.written.add(root)
@@ -133,12 +137,18 @@ def _accesses(loop: scf.ForOp | scf.ParallelOp) -> _Accesses | None:
     return found
 
 
-def _view(value: SSAValue) -> object:
-    """`value`, or for a collapsed view what makes it the same view as another: its
-    source's, its type and its reassociation (each coalesced nest makes its own)."""
+def _view(value: SSAValue, depth: int) -> object:
+    """What makes the rows (the first `depth` indices) of `value` the same rows as
+    another's: a collapsed view that keeps its source's first `depth` dimensions (each
+    a group of its own) has its source's rows; another collapsed view is the same view
+    as one of the same source, type and reassociation (each coalesced nest makes its
+    own); else the value itself."""
     owner = value.owner
     if isinstance(owner, memref.CollapseShapeOp):
-        return (_view(owner.src), owner.result.type, owner.reassociation)
+        groups = [[i.value.data for i in group.data] for group in owner.reassociation.data]  # type: ignore[attr-defined]
+        if len(groups) > depth and all(groups[i] == [i] for i in range(depth)):
+            return _view(owner.src, depth)
+        return (_view(owner.src, depth), owner.result.type, owner.reassociation)
     return value
 
 
@@ -147,7 +157,8 @@ def _own_rows(accesses: _Accesses) -> bool:
     writes (outer index first, one view): then its iterations are independent and an
     `scf.for` may run them as an `scf.parallel` does."""
     return all(
-        accesses.rowwise[root] and len({_view(v) for v in accesses.values[root]}) == 1 for root in accesses.written
+        accesses.rowwise[root] and len({_view(v, accesses.depth) for v in accesses.values[root]}) == 1
+        for root in accesses.written
     )
 
 
@@ -157,7 +168,7 @@ def _fusable(a: _Accesses, b: _Accesses) -> bool:
     for root in (a.written | b.written) & (a.values.keys() & b.values.keys()):
         if not (a.rowwise[root] and b.rowwise[root]):
             return False
-        if len({_view(v) for v in a.values[root] | b.values[root]}) != 1:  # the same rows
+        if len({_view(v, a.depth) for v in a.values[root] | b.values[root]}) != 1:  # the same rows
             return False
     return True
 
@@ -166,7 +177,8 @@ def _move_body(source: Operation, target: Operation, at_start: bool) -> None:
     """The ops of `source`'s body but its terminator, its index now `target`'s, at the
     start of `target`'s body or before its terminator."""
     body, moved = target.regions[0].block, source.regions[0].block
-    moved.args[0].replace_all_uses_with(body.args[0])
+    for old, new in zip(moved.args, body.args, strict=True):
+        old.replace_all_uses_with(new)
     anchor = body.first_op if at_start else body.last_op
     for op in list(moved.ops)[:-1]:
         op.detach()

@@ -204,3 +204,76 @@ func.func @sequential_stays(%x: memref<4xf32>, %y: memref<4xf32>, %acc: memref<f
   }) : (index, index, index) -> ()
   func.return
 }
+
+// Two-dimensional parallel nests fuse on rows (i, j), the first two indices: a fill
+// through a collapsed view that keeps those dimensions ([0], [1], [2, 3]) writes the
+// same rows as the nest that reduces into the buffer itself (a max pooling's).
+// CHECK-LABEL: func.func @rows_of_two_loops
+// CHECK:         "scf.parallel"
+// CHECK:           memref.collapse_shape
+// CHECK:           scf.for
+// CHECK:           scf.for
+// CHECK:           scf.reduce
+// CHECK-NOT:     "scf.parallel"
+// CHECK:         func.return
+func.func @rows_of_two_loops(%x: memref<2x3x4x2xf32>, %out: memref<2x3x2x2xf32>, %ninf: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  "scf.parallel"(%c0, %c0, %c2, %c3, %c1, %c1) <{operandSegmentSizes = array<i32: 2, 2, 2, 0>}> ({
+  ^bb0(%i: index, %j: index):
+    %v = memref.collapse_shape %out [[0], [1], [2, 3]] : memref<2x3x2x2xf32> into memref<2x3x4xf32>
+    scf.for %k = %c0 to %c4 step %c1 {
+      %n = memref.load %ninf[] : memref<f32>
+      memref.store %n, %v[%i, %j, %k] : memref<2x3x4xf32>
+    }
+    scf.reduce
+  }) : (index, index, index, index, index, index) -> ()
+  "scf.parallel"(%c0, %c0, %c2, %c3, %c1, %c1) <{operandSegmentSizes = array<i32: 2, 2, 2, 0>}> ({
+  ^bb0(%i: index, %j: index):
+    scf.for %k = %c0 to %c2 step %c1 {
+      scf.for %l = %c0 to %c2 step %c1 {
+        %w = arith.muli %k, %c2 : index
+        %a = memref.load %x[%i, %j, %w, %l] : memref<2x3x4x2xf32>
+        %m = memref.load %out[%i, %j, %k, %l] : memref<2x3x2x2xf32>
+        %b = arith.maximumf %a, %m : f32
+        memref.store %b, %out[%i, %j, %k, %l] : memref<2x3x2x2xf32>
+      }
+    }
+    scf.reduce
+  }) : (index, index, index, index, index, index) -> ()
+  func.return
+}
+
+// A collapsed view that merges the row dimensions ([0, 1], ...) has other rows: the
+// nests stay apart.
+// CHECK-LABEL: func.func @merged_rows_kept_apart
+// CHECK-COUNT-2: "scf.parallel"
+func.func @merged_rows_kept_apart(%out: memref<2x3x4xf32>, %ninf: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  "scf.parallel"(%c0, %c6, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%i: index):
+    %v = memref.collapse_shape %out [[0, 1], [2]] : memref<2x3x4xf32> into memref<6x4xf32>
+    scf.for %k = %c0 to %c4 step %c1 {
+      %n = memref.load %ninf[] : memref<f32>
+      memref.store %n, %v[%i, %k] : memref<6x4xf32>
+    }
+    scf.reduce
+  }) : (index, index, index) -> ()
+  "scf.parallel"(%c0, %c6, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%i: index):
+    scf.for %k = %c0 to %c4 step %c1 {
+      %m = memref.load %out[%i, %c0, %k] : memref<2x3x4xf32>
+      %b = arith.addf %m, %m : f32
+      memref.store %b, %out[%i, %c0, %k] : memref<2x3x4xf32>
+    }
+    scf.reduce
+  }) : (index, index, index) -> ()
+  func.return
+}
