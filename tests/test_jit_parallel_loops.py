@@ -394,3 +394,27 @@ def test_idle_threads_sleep_after_a_short_spin_unless_the_user_chose():
     assert _gomp_environment({}) == ("passive", str(SPIN_COUNT))
     assert _gomp_environment({"GOMP_SPINCOUNT": "7"}) == ("passive", "7")
     assert _gomp_environment({"OMP_WAIT_POLICY": "active"}) == ("active", "-")
+
+
+def test_exit_with_team_threads_spinning():
+    """Reproducer: with OMP_WAIT_POLICY=active (a user's choice) the team's threads spin
+    in libgomp after a region; at exit llvmlite dlclosed libgomp under them and the
+    process died of a segmentation fault after its last line, every run. libgomp is now
+    never unloaded."""
+    if not threads.load():
+        pytest.skip("no libgomp: one thread")
+    code = textwrap.dedent(
+        """
+        import numpy as np, xla_opt
+        t = "tensor<1048576xf32>"
+        f = xla_opt.compile(f"func.func @main(%x: {t}) -> {t} {{ %0 = xla.add %x, %x : {t} func.return %0 : {t} }}",
+                            backend="jit")
+        x = np.arange(1 << 20, dtype=np.float32)
+        assert (f(x)[0] == x + x).all()
+        print("done")
+        """
+    )
+    env = {k: v for k, v in os.environ.items() if k != "GOMP_SPINCOUNT"}  # this process's own load set it
+    env.update(OMP_WAIT_POLICY="active", XLA_OPT_NUM_THREADS="2")
+    run = subprocess.run([sys.executable, "-c", code], check=False, env=env, capture_output=True, text=True, timeout=120)
+    assert (run.returncode, run.stdout.strip()) == (0, "done"), run.stderr[-2000:]

@@ -53,6 +53,9 @@ def num_threads() -> int:
 SPIN_COUNT = 1000
 
 
+_pinned: list[ctypes.CDLL] = []  # libgomp, opened with RTLD_NODELETE (see _load_gomp)
+
+
 def _load_gomp() -> bool:
     """Load libgomp for the JIT; whether its entry points resolve. libgomp reads its
     environment when it loads: the wait policy passive and SPIN_COUNT unless the user
@@ -62,9 +65,15 @@ def _load_gomp() -> bool:
     if "OMP_WAIT_POLICY" not in os.environ:
         os.environ["OMP_WAIT_POLICY"] = "passive"
         os.environ.setdefault("GOMP_SPINCOUNT", str(SPIN_COUNT))
+    name = ctypes.util.find_library("gomp") or "libgomp.so.1"
     try:
-        llvm.load_library_permanently(ctypes.util.find_library("gomp") or "libgomp.so.1")
-    except RuntimeError:
+        # Never unloaded: at exit llvmlite dlcloses the libraries it loaded, and a team
+        # thread still spinning in libgomp (the active wait policy, or within its spin
+        # count) then ran unmapped code: a segmentation fault after the program's last
+        # line (`OMP_WAIT_POLICY=active`, every run).
+        _pinned.append(ctypes.CDLL(name, mode=os.RTLD_NOW | os.RTLD_GLOBAL | os.RTLD_NODELETE))
+        llvm.load_library_permanently(name)
+    except (OSError, RuntimeError):
         return False
     return all(llvm.address_of_symbol(name) for name in ("GOMP_parallel", "omp_get_thread_num", "omp_get_num_threads"))
 
