@@ -211,6 +211,44 @@ def test_reduce_non_identity_init_xla_deviation():
     np.testing.assert_array_equal(xla_results(identity, x)[0], ours)
 
 
+REDUCE_PRECISION_NAN = """
+func.func @main(%x: tensor<3xbf16>) -> tensor<3xbf16> {
+  %0 = xla.reduce_precision %x, exponent_bits = 11, mantissa_bits = 0 : tensor<3xbf16>
+  func.return %0 : tensor<3xbf16>
+}
+"""
+
+
+def test_reduce_precision_to_no_mantissa_keeps_nan():
+    """Fuzz seed 9540001: "Se conservan los valores NaN" (NaN values are preserved), also
+    when the narrower format has no mantissa bits; infinities stay infinities and 1.5
+    rounds to 2 (ties to even)."""
+    x = np.array([np.nan, np.inf, 1.5], ml_dtypes.bfloat16)
+    for (result,) in run_both(REDUCE_PRECISION_NAN, x):
+        got = result.astype(np.float32)
+        assert np.isnan(got[0]) and got[1] == np.inf and got[2] == 2.0
+
+
+def test_reduce_precision_nan_xla_deviation():
+    """XLA's runtime keeps NaN under 0 mantissa bits, as the spec says, but its constant
+    folder gives infinity (such a format has no NaN): the fuzzer does not compare those
+    values with XLA."""
+    x = np.array([np.nan, np.inf, 1.5], ml_dtypes.bfloat16)
+    (got,) = xla_results(REDUCE_PRECISION_NAN, x)
+    assert np.isnan(got[0].astype(np.float32)) and got[1:].astype(np.float32).tolist() == [np.inf, 2.0]
+    folded = """
+func.func @main() -> tensor<3xbf16> {
+  %x = xla.constant dense<[0x7FC0, 0x7F80, 1.5]> : tensor<3xbf16>
+  %0 = xla.reduce_precision %x, exponent_bits = 11, mantissa_bits = 0 : tensor<3xbf16>
+  func.return %0 : tensor<3xbf16>
+}
+"""
+    (got,) = xla_results(folded)
+    assert got.astype(np.float32).tolist() == [np.inf, np.inf, 2.0]  # the deviation
+    (ours,) = xla_opt.run(folded)
+    assert np.isnan(ours[0].astype(np.float32))
+
+
 # --------------------------------------------------------------------------------------
 # 4. every stage's output verifies
 # --------------------------------------------------------------------------------------
