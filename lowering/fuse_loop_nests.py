@@ -151,25 +151,25 @@ def _view(value: SSAValue, depth: int) -> object:
     return value
 
 
+def _one_view(values: set[SSAValue], depth: int) -> bool:
+    """Whether the memref values of a buffer all address the same rows."""
+    return len({_view(v, depth) for v in values}) == 1
+
+
 def _own_rows(accesses: _Accesses) -> bool:
     """Whether each iteration of the nest touches only its own row of every buffer it
     writes (outer index first, one view): then its iterations are independent and an
     `scf.for` may run them as an `scf.parallel` does."""
-    return all(
-        accesses.rowwise[root] and len({_view(v, accesses.depth) for v in accesses.values[root]}) == 1
-        for root in accesses.written
-    )
+    return all(accesses.rowwise[root] and _one_view(accesses.values[root], accesses.depth) for root in accesses.written)
 
 
 def _fusable(a: _Accesses, b: _Accesses) -> bool:
     if not a.written & b.values.keys() and not b.fill:
         return False  # B does not use what A makes: nothing to keep in cache
-    for root in (a.written | b.written) & (a.values.keys() & b.values.keys()):
-        if not (a.rowwise[root] and b.rowwise[root]):
-            return False
-        if len({_view(v, a.depth) for v in a.values[root] | b.values[root]}) != 1:  # the same rows
-            return False
-    return True
+    return all(
+        a.rowwise[root] and b.rowwise[root] and _one_view(a.values[root] | b.values[root], a.depth)
+        for root in (a.written | b.written) & (a.values.keys() & b.values.keys())
+    )
 
 
 def _move_body(source: Operation, target: Operation, at_start: bool) -> None:
@@ -189,7 +189,7 @@ class _Nest:
     """A loop nest that later nests may fuse into: its outer loop, range and accesses."""
 
     loop: scf.ForOp | scf.ParallelOp
-    range: tuple[int, int, int]
+    range: tuple[int, ...]  # _range's
     accesses: _Accesses | None
 
     @property
@@ -227,8 +227,7 @@ def fuse_block(block: Block) -> int:
     nest: _Nest | None = None
     between: list[Operation] = []
     for op in list(block.ops):
-        loop_range = _range(op) if isinstance(op, scf.ForOp | scf.ParallelOp) else None
-        if loop_range is not None:
+        if (loop_range := _range(op)) is not None:
             candidate = _Nest(op, loop_range, _accesses(op))  # type: ignore[arg-type]
             if nest is not None and nest.absorb(candidate, between):
                 fused += 1

@@ -199,19 +199,12 @@ class Windows:
             # is masked vector loads, its lanes [0, r) from its first row's run and the
             # rest from the next row's.
             e.label(fast)
-
-            def first_row_lanes(chunk: int, limit: int) -> str:
-                """How many of the `limit` windows from the chunk's first lane on are in
-                that window's output row."""
-                n = chunks[chunk][1]
-                first = e.value(f"sext i32 {e.value(f'extractelement <{n} x i32> {windows[2][chunk]}, i64 0')} to i64")
-                return e.min(limit, e.value(f"sub i64 %OW, {e.add(first, '%padW')}"))
-
-            r = first_row_lanes(0, width)  # the whole panel's, for the one-row case
-            off_a = e.value(f"extractelement <{chunks[0][1]} x i32> {windows[0][0]}, i64 0")
             runs_of = []  # per chunk: where its two runs start (as offsets of the panel's lane 0), its lanes in the first
+            rest = []  # per chunk: the windows from its first lane to the end of that lane's output row
             for c, (a, n) in enumerate(chunks):
-                r_c = first_row_lanes(c, n)
+                first = e.value(f"sext i32 {e.value(f'extractelement <{n} x i32> {windows[2][c]}, i64 0')} to i64")
+                rest.append(e.value(f"sub i64 %OW, {e.add(first, '%padW')}"))
+                r_c = e.min(n, rest[c])
                 second = e.add(e.value(f"select i1 {e.value(f'icmp slt i64 {r_c}, {n}')}, i64 {r_c}, i64 0"), a)
                 start_b = e.value(f"load i32, ptr {e.gep(x_off, e.add(xs, second), 'i32')}, align 4")
                 off_b = e.value(f"sub i32 {start_b}, {e.value(f'trunc i64 {second} to i32')}")
@@ -220,6 +213,8 @@ class Windows:
                 iota = "<" + ", ".join(f"i32 {i}" for i in range(n)) + ">"
                 low = e.value(f"icmp ult <{n} x i32> {iota}, {_splat(e, e.value(f'trunc i64 {r_c} to i32'), n)}")
                 runs_of.append((off_a_c, off_b, low))
+            r = e.min(width, rest[0])  # the whole panel's, for the one-row case
+            off_a = runs_of[0][0]  # chunk 0 starts at lane 0
             # A panel inside one output row (most, for wide rows) is one masked load
             # per chunk; one across two rows, two and a select.
             one, two = e.new_label("one"), e.new_label("two")

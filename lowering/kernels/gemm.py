@@ -712,9 +712,7 @@ def blocked_loops(e: Emitter, s: KernelShape, g: Gemm, ap: str, bp: str, j0: str
     # the fewest A blocks of at most MC rows, of equal height (whole MR panels): no short
     # last block whose packed B panels serve just a tile or two
     rows = e.value(f"sub i64 {rows1}, {rows0}")
-    blocks = e.value(f"sdiv i64 {e.add(rows, s.mc - 1)}, {s.mc}")
-    some = e.value(f"select i1 {e.value(f'icmp sgt i64 {blocks}, 0')}, i64 {blocks}, i64 1")
-    rows_step = _round_up(e, e.value(f"sdiv i64 {e.add(rows, e.add(some, -1))}, {some}"), s.mr)
+    rows_step = _equal_pieces(e, rows, s.mc, s.mr)
     with e.loop(j0, j1, s.nc, hint="jc") as jc:
         nc = e.min(s.nc, e.value(f"sub i64 {j1}, {jc}"))
         cols0, cols1 = team.share(e, "0", nc, s.nr)
@@ -748,15 +746,22 @@ def aligned_buffer(e: Emitter, count: str | int, size: int = 4) -> tuple[str, st
     )
 
 
+def _equal_pieces(e: Emitter, length: str, limit: int, multiple: int) -> str:
+    """The size of the pieces of `length` when it is cut into as few as pieces of at most
+    `limit` allow (at least one), all of one size rounded up to `multiple` (the last one
+    shorter): no short last piece."""
+    pieces = e.value(f"sdiv i64 {e.add(length, limit - 1)}, {limit}")
+    some = e.value(f"select i1 {e.value(f'icmp sgt i64 {pieces}, 0')}, i64 {pieces}, i64 1")
+    return _round_up(e, e.value(f"sdiv i64 {e.add(length, e.add(some, -1))}, {some}"), multiple)
+
+
 def _depth_step(e: Emitter, s: KernelShape, depth: str) -> str:
     """The depth of the slices of a product: as few as at most KC deep allow, of equal
     depth (a multiple of 16, so each slice starts a cache line further into a row of A):
     a depth of 576 is two slices of 288, not 512 and 64, whose short slice would read and
     write the whole of C for an eighth of the work (96 x 576 x 1024 on one thread: 96-102
     -> 106 GFLOP/s; the benchmark's 3x3 convolution, the same depth, ~1%)."""
-    slices = e.value(f"sdiv i64 {e.add(depth, s.kc - 1)}, {s.kc}")
-    some = e.value(f"select i1 {e.value(f'icmp sgt i64 {slices}, 0')}, i64 {slices}, i64 1")
-    return _round_up(e, e.value(f"sdiv i64 {e.add(depth, e.add(some, -1))}, {some}"), 16)
+    return _equal_pieces(e, depth, s.kc, 16)
 
 
 def _round_up(e: Emitter, x: str, multiple: int) -> str:
@@ -941,6 +946,11 @@ SGEMM = gemm_entry(F32, F32)
 # The f32 GEMM on the 256-bit tile (the same code as SGEMM where there is no AVX-512),
 # for products of few columns (`narrow_product`).
 SGEMM_NARROW = gemm_entry(F32, F32, wide=False)
+DGEMM = gemm_entry(F64, F64)
+HGEMM = gemm_entry(F16, F32)  # f16 operands, f32 C
+BGEMM = gemm_entry(BF16, F32)  # bf16 operands, f32 C
+IGEMM = gemm_entry(I32, I32)
+GEMMS = {entry.symbol: entry for entry in (SGEMM, SGEMM_NARROW, DGEMM, HGEMM, BGEMM, IGEMM)}
 
 
 def narrow_product(columns: int) -> bool:
@@ -952,11 +962,6 @@ def narrow_product(columns: int) -> bool:
     lowered IR does not depend on the host."""
     padded = [-(-columns // width) * width for width in (16, 32)]
     return columns < 128 or (columns < 512 and padded[0] < padded[1])
-DGEMM = gemm_entry(F64, F64)
-HGEMM = gemm_entry(F16, F32)  # f16 operands, f32 C
-BGEMM = gemm_entry(BF16, F32)  # bf16 operands, f32 C
-IGEMM = gemm_entry(I32, I32)
-GEMMS = {entry.symbol: entry for entry in (SGEMM, SGEMM_NARROW, DGEMM, HGEMM, BGEMM, IGEMM)}
 
 
 def library_ir(shapes: Sequence[KernelShape], entries: Sequence[Entry], parallel: bool = False) -> str:

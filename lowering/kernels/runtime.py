@@ -75,7 +75,7 @@ def _load_gomp() -> bool:
         llvm.load_library_permanently(name)
     except (OSError, RuntimeError):
         return False
-    return all(llvm.address_of_symbol(name) for name in ("GOMP_parallel", "omp_get_thread_num", "omp_get_num_threads"))
+    return all(llvm.address_of_symbol(s) for s in ("GOMP_parallel", "omp_get_thread_num", "omp_get_num_threads"))
 
 
 def set_num_threads(n: int) -> None:
