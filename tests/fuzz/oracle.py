@@ -222,10 +222,11 @@ def check_program(
     except Exception as e:  # noqa: BLE001 - every generated op is in the JIT's op set
         result.failures.append(Failure("crash", "jit", _exception_text(e)))
         got = None
+    magnitude = input_magnitude(inputs)  # for the reordered values of either comparison
     if got is not None:
-        _compare_all(result, got, want, program.results, "jit", input_magnitude(inputs))
+        _compare_all(result, got, want, program.results, "jit", magnitude)
     if use_xla:
-        _check_xla(result, program, inputs, want)
+        _check_xla(result, program, inputs, want, magnitude)
     return result
 
 
@@ -264,7 +265,9 @@ def _compare_all(
             )
 
 
-def _check_xla(result: CaseResult, program: GeneratedProgram, inputs: Sequence[np.ndarray], want: list) -> None:
+def _check_xla(
+    result: CaseResult, program: GeneratedProgram, inputs: Sequence[np.ndarray], want: list, magnitude: float
+) -> None:
     """XLA on the results it must agree on: the program is cut down to them first, so
     that XLA never sees the excluded computations (its constant folder has crashed on
     some of them)."""
@@ -301,7 +304,7 @@ def _check_xla(result: CaseResult, program: GeneratedProgram, inputs: Sequence[n
     for g, i in zip(got, kept):
         v = values[i]
         problem = compare(
-            g, want[i], v.rtol_xla, flush_denormals=True, reordered=v.reordered, magnitude=input_magnitude(inputs)
+            g, want[i], v.rtol_xla, flush_denormals=True, reordered=v.reordered, magnitude=magnitude
         )
         if problem:
             result.failures.append(
