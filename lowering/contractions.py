@@ -1,10 +1,12 @@
-"""What the tuning passes (`linalg-block-rows`, `linalg-matmul-to-kernel`) ask of a
-contraction-shaped `linalg.generic`."""
+"""What the tuning passes (`linalg-block-rows`, `linalg-matmul-to-kernel`,
+`linalg-fuse-elementwise`) ask of a `linalg.generic`'s body: a contraction's
+multiply-accumulate, or a data move."""
 
 from __future__ import annotations
 
 from xdsl.dialects import arith
 from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import SSAValue
 
 
 def is_multiply_accumulate(op: linalg.GenericOp, integer: bool = False) -> bool:
@@ -22,4 +24,17 @@ def is_multiply_accumulate(op: linalg.GenericOp, integer: bool = False) -> bool:
         and {total.lhs, total.rhs} == {acc, product.result}
         and isinstance(yielded, linalg.YieldOp)
         and tuple(yielded.operands) == (total.result,)
+    )
+
+
+def only_moves_data(op: linalg.GenericOp) -> bool:
+    """The body yields one of the op's inputs as it is (a broadcast, transpose, slice
+    or reshape): each output element is an input element."""
+    body = op.body.block
+    term = body.last_op
+    return (
+        term is body.first_op
+        and isinstance(term, linalg.YieldOp)
+        and isinstance(term.operands[0], SSAValue)
+        and term.operands[0] in body.args[: len(op.inputs)]
     )

@@ -60,13 +60,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
-    AffineDimExpr,
-    AffineExpr,
-)
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -76,6 +69,7 @@ from xdsl.pattern_rewriter import (
 from xla_opt.lowering.contractions import is_multiply_accumulate
 from xla_opt.lowering.kernels.conv import PARAMS, SYMBOL
 from xla_opt.lowering.kernels.gemm import OVERWRITE
+from xla_opt.lowering.linear_forms import Linear, linear_form
 from xla_opt.lowering.llvm_types import PTR
 from xla_opt.lowering.matmul_to_kernel import is_zero_fill, rewrite_to_calls
 from xla_opt.lowering.xla_to_linalg.common import PARALLEL, REDUCTION
@@ -89,65 +83,6 @@ MIN_MACS = {0: 1 << 15, 1: 1 << 17}
 # mostly empty; 2 per group was even, 4 3-5x faster (measured, one thread).
 MIN_GROUP_FEATURES = 4
 MAX_IMAGE = 1 << 30  # the kernel's window tables hold i32 offsets and rows
-
-
-# --------------------------------------------------------------------------------------
-# Linear forms of the loops
-# --------------------------------------------------------------------------------------
-
-Term = int | tuple[int, int]  # loop d, or (d, q) for d floordiv q
-
-
-@dataclass(frozen=True)
-class Linear:
-    """sum(coefficient * term) + constant over the loops (terms sorted, no zero
-    coefficient: equal forms compare and hash equal)."""
-
-    terms: tuple[tuple[Term, int], ...] = ()
-    constant: int = 0
-
-    @staticmethod
-    def make(terms: dict[Term, int], constant: int = 0) -> Linear:
-        return Linear(tuple(sorted(((t, c) for t, c in terms.items() if c), key=repr)), constant)
-
-    @staticmethod
-    def of(term: Term) -> Linear:
-        return Linear(((term, 1),))
-
-    def coefficients(self) -> dict[Term, int]:
-        return dict(self.terms)
-
-    def plus(self, other: Linear, sign: int = 1) -> Linear:
-        terms = self.coefficients()
-        for t, c in other.terms:
-            terms[t] = terms.get(t, 0) + sign * c
-        return Linear.make(terms, self.constant + sign * other.constant)
-
-    def times(self, k: int) -> Linear:
-        return Linear.make({t: c * k for t, c in self.terms}, self.constant * k)
-
-    def as_constant(self) -> int | None:
-        return None if self.terms else self.constant
-
-
-def _affine(expr: AffineExpr) -> Linear | None:
-    """An indexing map result as a linear form (sums and constant multiples only)."""
-    if isinstance(expr, AffineDimExpr):
-        return Linear.of(expr.position)
-    if isinstance(expr, AffineConstantExpr):
-        return Linear(constant=expr.value)
-    if not isinstance(expr, AffineBinaryOpExpr):
-        return None
-    lhs, rhs = _affine(expr.lhs), _affine(expr.rhs)
-    if lhs is None or rhs is None:
-        return None
-    if expr.kind == AffineBinaryOpKind.Add:
-        return lhs.plus(rhs)
-    if expr.kind == AffineBinaryOpKind.Mul:
-        k = rhs.as_constant() if rhs.as_constant() is not None else lhs.as_constant()
-        other = lhs if rhs.as_constant() is not None else rhs
-        return None if k is None else other.times(k)
-    return None
 
 
 # --------------------------------------------------------------------------------------
@@ -329,8 +264,8 @@ def convolution(access: ImageAccess, kernel: SSAValue, output: SSAValue, op: lin
     kernel_map, out_map = maps[list(op.inputs).index(kernel)], maps[-1]
     if any(m.num_symbols for m in maps):
         return None
-    kernel_loops = [_affine(e) for e in kernel_map.results]
-    out_loops = [_affine(e) for e in out_map.results]
+    kernel_loops = [linear_form(e) for e in kernel_map.results]
+    out_loops = [linear_form(e) for e in out_map.results]
     if not all(
         ls is not None and ls.constant == 0 and [c for _, c in ls.terms] == [1] for ls in [*kernel_loops, *out_loops]
     ):
@@ -471,7 +406,7 @@ def _named_form(op: linalg.GenericOp) -> tuple[ImageAccess, SSAValue] | None:
     if len(op.inputs) != 2 or not is_multiply_accumulate(op):
         return None
     maps = [m.data for m in op.indexing_maps.data]
-    forms = [[_affine(e) for e in m.results] for m in maps[:2]]
+    forms = [[linear_form(e) for e in m.results] for m in maps[:2]]
     if any(f is None for form in forms for f in form):
         return None
     iterators = [it.data for it in op.iterator_types.data]

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import math, tensor
-from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, ShapedType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.ir.affine import AffineMap
@@ -42,6 +42,8 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+from xla_opt.lowering.contractions import only_moves_data
+from xla_opt.lowering.matmul_to_kernel import kernel_matmul, loop_strides
 
 PARALLEL = linalg.IteratorType.PARALLEL
 CHEAP_BODY_OPS = 4  # a producer this small is recomputed rather than stored and reread
@@ -75,14 +77,16 @@ def _loop_bounds_computable(maps: list[AffineMap], num_loops: int) -> bool:
     return AffineMap(num_loops, 0, results).inverse_permutation() is not None
 
 
-def _only_moves_data(op: linalg.GenericOp) -> bool:
-    body = op.body.block
-    term = body.last_op
-    return (
-        term is body.first_op
-        and isinstance(term, linalg.YieldOp)
-        and isinstance(term.operands[0], SSAValue)
-        and term.operands[0] in body.args[: len(op.inputs)]
+def _leaves_the_kernel(producer: linalg.GenericOp, consumer: linalg.GenericOp, maps: list[AffineMap]) -> bool:
+    """Whether fusing a data move into a matrix product the GEMM kernel takes would
+    read an operand through a map the kernel cannot follow by strides (a reverse's
+    negative stride, a division): the product would fall back to loops, so the data
+    move stays a copy (XLA likewise fuses only bitcasts and transposes into a dot)."""
+    if not any(it.data != PARALLEL for it in consumer.iterator_types.data) or kernel_matmul(consumer) is None:
+        return False
+    return any(
+        isinstance(value.type, ShapedType) and loop_strides(value.type.get_shape(), m.results) is None
+        for value, m in zip(producer.inputs, maps, strict=True)
     )
 
 
@@ -96,7 +100,7 @@ def _multi_output_consumer(producer: linalg.GenericOp) -> linalg.GenericOp | Non
     reduction loop that reads it once (through one operand, a fusable map), and that
     reduction comes before the other users in the same block, so its new result can
     replace the producer's there."""
-    if not _evaluates_math_function(producer) or _only_moves_data(producer):
+    if not _evaluates_math_function(producer) or only_moves_data(producer):
         return None
     uses = list(producer.res[0].uses)
     reductions = [
@@ -150,7 +154,7 @@ class FuseProducerIntoConsumer(RewritePattern):
             if _multi_output_consumer(producer) is consumer:
                 self.fuse_storing(producer, consumer, k, rewriter)
                 return
-            moves_data = _only_moves_data(producer)
+            moves_data = only_moves_data(producer)
             if not (operand.has_one_use() or moves_data or _duplicable(producer)):
                 continue
             if not self.can_fuse(producer, consumer, k):
@@ -165,9 +169,12 @@ class FuseProducerIntoConsumer(RewritePattern):
         map), and every loop of the result still spans an operand."""
         if any(isinstance(o, linalg.IndexOp) for o in consumer.body.block.ops):
             return False
-        if not _only_moves_data(producer) and _maps(consumer)[k].inverse_permutation() is None:
+        if not only_moves_data(producer) and _maps(consumer)[k].inverse_permutation() is None:
             return False  # computed once per element, not once per element and loop
-        return _loop_bounds_computable(cls.fused_maps(producer, consumer, k), len(consumer.iterator_types.data))
+        maps = cls.fused_maps(producer, consumer, k)
+        if not _loop_bounds_computable(maps, len(consumer.iterator_types.data)):
+            return False
+        return not _leaves_the_kernel(producer, consumer, maps[k : k + len(producer.inputs)])
 
     @staticmethod
     def fused_maps(producer: linalg.GenericOp, consumer: linalg.GenericOp, k: int) -> list[AffineMap]:
@@ -316,4 +323,3 @@ class FuseElementwisePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(FuseProducerIntoConsumer()).rewrite_module(op)
-

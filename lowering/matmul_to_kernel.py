@@ -77,12 +77,14 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
-from xla_opt.lowering.contractions import is_multiply_accumulate
+from xla_opt.lowering.contractions import is_multiply_accumulate, only_moves_data
 from xla_opt.lowering.kernels.gemm import (
     BGEMM,
     BIAS,
     DGEMM,
+    GEMMS,
     HGEMM,
     IGEMM,
     OVERWRITE,
@@ -92,8 +94,9 @@ from xla_opt.lowering.kernels.gemm import (
     narrow_product,
 )
 from xla_opt.lowering.kernels.gemm import PARAMS as GEMM_PARAMS  # the call's argument order
-from xla_opt.lowering.llvm_types import PTR, storage_type
-from xla_opt.lowering.xla_to_linalg.common import REDUCTION
+from xla_opt.lowering.linear_forms import linear_form
+from xla_opt.lowering.llvm_types import PTR, row_major_strides, storage_type
+from xla_opt.lowering.xla_to_linalg.common import PARALLEL, REDUCTION
 
 from xla_opt.pattern_dispatch import ConversionWalker
 
@@ -168,20 +171,29 @@ class KernelMatmul:
     b_strides: tuple[int, int, int]
     c_strides: tuple[int, int]
     outer: tuple[tuple[int, int, int, int], ...] = ()
+    a_offset: int = 0  # elements from A's buffer to its first element read
+    b_offset: int = 0
+    copies: tuple[linalg.GenericOp, ...] = ()  # data moves the kernel reads through
 
 
-def _loop_strides(shape, results) -> dict[int, int] | None:
-    """Loop -> the row-major stride of an operand whose dimensions are indexed by
-    distinct loops; None if one is not a plain loop."""
-    if not all(isinstance(e, AffineDimExpr) for e in results):
+def loop_strides(shape, results) -> tuple[dict[int, int], int] | None:
+    """Loop -> the stride (in elements) along it of a row-major operand whose indices
+    are linear forms of the loops, and the constant offset of its first element read:
+    (d0, d1 * 64 + d2 + 256) in a 128x768 buffer is {d0: 768, d1: 64, d2: 1} and 256
+    (a slice of a reshape, read through the data-move generics fused into the
+    product). None if an index is not linear or a loop's stride is not positive."""
+    strides: dict[int, int] = {}
+    offset = 0
+    for result, row_stride in zip(results, row_major_strides(shape), strict=True):
+        form = linear_form(result)
+        if form is None or any(not isinstance(term, int) for term, _ in form.terms):
+            return None
+        for loop, coefficient in form.terms:
+            strides[loop] = strides.get(loop, 0) + coefficient * row_stride  # type: ignore[index]
+        offset += form.constant * row_stride
+    if any(stride <= 0 for stride in strides.values()) or offset < 0:
         return None
-    loops = [e.position for e in results]
-    if len(set(loops)) != len(loops):
-        return None
-    strides = [1] * len(shape)
-    for d in range(len(shape) - 2, -1, -1):
-        strides[d] = strides[d + 1] * shape[d + 1]
-    return dict(zip(loops, strides, strict=True))
+    return strides, offset
 
 
 def merged_batch(
@@ -201,9 +213,97 @@ def merged_batch(
     return prod(extent[b] for b in loops), tuple(st[loops[-1]] for st in strides)
 
 
-def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
+def _reads(user: Operation, index: int) -> bool:
+    """Whether operand `index` of `user`, a buffer or a pointer into one, is only read:
+    a generic's input, a load's, or the A or B pointer of a GEMM call."""
+    if isinstance(user, linalg.GenericOp):
+        return index < len(user.inputs)
+    if isinstance(user, llvm.CallOp):
+        return index in _POINTER_ARGS[:2] and user.callee.string_value() in GEMMS
+    return isinstance(user, memref.LoadOp | llvm.LoadOp)
+
+
+def _aliases(buffer: SSAValue) -> set[SSAValue]:
+    """`buffer` and every value that points into it: the results of the views, casts and
+    pointer arithmetic of it (any op but a read, a store or a dealloc that gives a
+    buffer or a pointer), transitively."""
+    found, pending = {buffer}, [buffer]
+    while pending:
+        for use in pending.pop().uses:
+            user = use.operation
+            if _reads(user, use.index) or isinstance(user, memref.DeallocOp | memref.StoreOp | llvm.StoreOp):
+                continue
+            for result in user.results:
+                if isinstance(result.type, MemRefType | llvm.LLVMPointerType) and result not in found:
+                    found.add(result)
+                    pending.append(result)
+    return found
+
+
+def _unwritten_between(buffer: SSAValue, first: Operation, last: Operation) -> bool:
+    """Whether no op after `first` and before `last` in their block (nested ops included)
+    can write `buffer`: each use there of it or of a value pointing into it (`_aliases`)
+    reads it, makes such a value, or deallocates `buffer` itself (a dealloc the caller
+    moves after `last`)."""
+    aliases = _aliases(buffer)
+    op = first.next_op
+    while op is not None and op is not last:
+        for inner in op.walk():
+            for index, operand in enumerate(inner.operands):
+                if operand not in aliases:
+                    continue
+                if isinstance(inner, memref.DeallocOp) and operand is buffer and inner is op:
+                    continue
+                if _reads(inner, index):
+                    continue
+                if any(result in aliases for result in inner.results):
+                    continue
+                return False
+        op = op.next_op
+    return op is last
+
+
+def copied_operand(buffer: SSAValue, reader: linalg.GenericOp) -> linalg.GenericOp | None:
+    """The data move whose copy `buffer` is, when the product `reader` may read its
+    source instead: `buffer` is an allocation used only by that generic (which writes
+    all of it, yielding its one input through a permutation of its loops), by `reader`
+    after it in the same block, and by deallocs; the source is not written in between
+    (deallocs of it there are moved after `reader` by the caller)."""
+    if not isinstance(buffer.owner, memref.AllocOp | memref.AllocaOp):
+        return None
+    copy, reads = None, 0
+    for use in buffer.uses:
+        user = use.operation
+        if user is reader:
+            reads += 1
+        elif isinstance(user, linalg.GenericOp) and copy is None:
+            copy = user
+        elif not isinstance(user, memref.DeallocOp):
+            return None
+    if copy is None or reads != 1:
+        return None
+    if (
+        len(copy.inputs) != 1
+        or tuple(copy.outputs) != (buffer,)
+        or not isinstance(copy.inputs[0].type, MemRefType)
+        or not isinstance(copy.inputs[0].type.layout, NoneAttr)
+        or any(it.data != PARALLEL.data for it in copy.iterator_types.data)
+        or not only_moves_data(copy)
+        or copy.indexing_maps.data[-1].data.inverse_permutation() is None
+        or copy.parent_block() is not reader.parent_block()
+        or not copy.is_before_in_block(reader)
+        or not _unwritten_between(copy.inputs[0], copy, reader)
+    ):
+        return None
+    return copy
+
+
+def kernel_matmul(op: linalg.GenericOp, through_copies: bool = False) -> KernelMatmul | None:
     """The matrix product `op` computes if the kernel takes it (see the module doc), on
-    tensors (so that `linalg-block-rows` leaves it alone) or memrefs."""
+    tensors (so that `linalg-block-rows` leaves it alone) or memrefs; with
+    `through_copies`, an operand that is a copy of a buffer (`copied_operand`) is read
+    from that buffer when the kernel can follow the copy's map by strides (the copy is
+    then in `copies`)."""
     if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.iterator_types.data) < 3:
         return None
     operands = [*op.inputs, *op.outputs]
@@ -227,11 +327,27 @@ def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
     if any(m.num_symbols for m in maps):
         return None
     shapes = [t.get_shape() for t in types]  # type: ignore[attr-defined]
-    strides = [_loop_strides(shape, m.results) for shape, m in zip(shapes, maps, strict=True)]
-    if any(st is None for st in strides):
+    if not all(isinstance(e, AffineDimExpr) for e in maps[2].results):
+        return None  # C written at plain loop indices, each element once
+    forms = [loop_strides(shape, m.results) for shape, m in zip(shapes, maps, strict=True)]
+    if any(form is None for form in forms):
         return None
+    copies: list[linalg.GenericOp | None] = [None, None, None]
+    for index in (0, 1) if through_copies else ():
+        if (copy := copied_operand(operands[index], op)) is None:
+            continue
+        copy_maps = [m.data for m in copy.indexing_maps.data]
+        to_copy_loops = copy_maps[1].inverse_permutation()
+        assert to_copy_loops is not None  # copied_operand checked it
+        read = copy_maps[0].compose(to_copy_loops.compose(maps[index]))
+        source_form = loop_strides(copy.inputs[0].type.get_shape(), read.results)  # type: ignore[attr-defined]
+        if source_form is not None and set(source_form[0]) == set(forms[index][0]):  # type: ignore[index]
+            forms[index], copies[index] = source_form, copy
+    strides = [form[0] for form in forms]  # type: ignore[index]
     k = iterators.index(REDUCTION.data)
-    c_loops = list(strides[2])  # type: ignore[arg-type]
+    c_loops = list(strides[2])
+    if len(c_loops) != len(maps[2].results):
+        return None  # C's dimensions indexed by distinct loops
     if len(c_loops) != len(iterators) - 1 or k in c_loops:
         return None  # the output indexed by every parallel loop
     *batch_loops, i, j = c_loops  # the output's rows i, contiguous columns j
@@ -242,7 +358,12 @@ def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
         first, second = 1, 0
     else:
         return None
-    extent = {e.position: shape[d] for shape, m in zip(shapes, maps, strict=True) for d, e in enumerate(m.results)}
+    extent = {
+        e.position: shape[d]
+        for shape, m in zip(shapes, maps, strict=True)
+        for d, e in enumerate(m.results)
+        if isinstance(e, AffineDimExpr)
+    }
     m, n, depth = extent[i], extent[j], extent[k]
     if not kernel_wins(m, n, depth):
         return None
@@ -257,18 +378,22 @@ def kernel_matmul(op: linalg.GenericOp) -> KernelMatmul | None:
         merged = merged_batch(batch_loops[-1:], extent, all_strides)  # type: ignore[arg-type]
         assert merged is not None  # one loop always merges
     batch, (ab, bb, cb) = merged
+    read_from = [operand if copy is None else copy.inputs[0] for operand, copy in zip(operands, copies, strict=True)]
     return KernelMatmul(
         symbol,
         batch,
         m,
         n,
         depth,
-        operands[first],
+        read_from[first],
         (ab, sa[i], sa[k]),  # type: ignore[index]
-        operands[second],
+        read_from[second],
         (bb, sb[k], sb[j]),  # type: ignore[index]
         (cb, sc[i]),  # type: ignore[index]
         outer,
+        forms[first][1],  # type: ignore[index]
+        forms[second][1],  # type: ignore[index]
+        tuple(copy for copy in copies if copy is not None),
     )
 
 
@@ -409,18 +534,25 @@ class MatmulToKernel(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        product = kernel_matmul(op)
-        if product is None or not isinstance(op.outputs[0].type, MemRefType):
+        if not isinstance(op.outputs[0].type, MemRefType):
             return  # on tensors, linalg-block-rows only asks kernel_matmul
+        product = kernel_matmul(op, through_copies=True)
+        if product is None:
+            return
         new_ops = []
 
         def constant(value: int) -> SSAValue:
             new_ops.append(c := llvm.ConstantOp(IntegerAttr(value, i64), i64))
             return c.result
 
-        def pointer(buffer: SSAValue) -> SSAValue:
+        def pointer(buffer: SSAValue, offset: int = 0) -> SSAValue:
             new_ops.append(cast := llvm.BitcastOp(buffer, PTR))
-            return cast.result
+            if not offset:
+                return cast.result
+            element = storage_type(buffer.type.get_element_type())  # type: ignore[attr-defined]
+            at = [llvm.GEP_USE_SSA_VAL]
+            new_ops.append(gep := llvm.GEPOp(cast.result, at, element, ssa_indices=[constant(offset)], inbounds=True))
+            return gep.result
 
         fill = op.prev_op
         c = op.outputs[0]
@@ -434,9 +566,9 @@ class MatmulToKernel(RewritePattern):
             flags |= BIAS | (RELU if epilogue.relu else 0)
         args = [
             *(constant(x) for x in (product.batch, product.m, product.n, product.k)),
-            pointer(product.a),
+            pointer(product.a, product.a_offset),
             *(constant(x) for x in product.a_strides),
-            pointer(product.b),
+            pointer(product.b, product.b_offset),
             *(constant(x) for x in product.b_strides),
             pointer(c if epilogue is None else epilogue.out),
             *(constant(x) for x in product.c_strides),
@@ -448,7 +580,23 @@ class MatmulToKernel(RewritePattern):
         else:
             args.append(pointer(epilogue.bias))
         elements = [storage_type(v.type.get_element_type()) for v in (product.a, product.b, c)]  # type: ignore[attr-defined]
-        rewriter.replace(op, [*new_ops, *_calls_over(product, args, elements)], new_results=[])
+        sources_freed_before = [
+            use.operation
+            for copy in product.copies
+            for use in copy.inputs[0].uses
+            if isinstance(use.operation, memref.DeallocOp)
+            and use.operation.parent_block() is op.parent_block()
+            and use.operation.is_before_in_block(op)
+        ]
+        new_ops += _calls_over(product, args, elements)
+        rewriter.replace(op, new_ops, new_results=[])
+        for dealloc in sources_freed_before:  # the kernel reads the copies' sources now
+            dealloc.detach()
+            rewriter.insert_op(dealloc, InsertPoint.after(new_ops[-1]))
+        for copy in product.copies:
+            buffer = copy.outputs[0]
+            rewriter.erase(copy)
+            _drop_if_unused(buffer, rewriter)
         if overwrite and fill is not None:
             rewriter.erase(fill)
         if epilogue is not None:

@@ -787,3 +787,47 @@ def test_few_columns_call_the_narrow_gemm(m, k, n, narrow):
     program = dot_general(a, b, 1, 0)
     assert bool(re.search(rf"@\"?{SGEMM_NARROW.symbol}\"?\(", llvm_ir_of(program))) == narrow
     np.testing.assert_array_equal(xla_opt.run(program, a, b, backend="jit")[0], a @ b)
+
+
+def attention_scores_program(seq: int, d: int, heads: int) -> str:
+    """Attention's scores as JAX writes them: the qkv projection, q and k sliced out of
+    it, split into heads (a reshape), heads first (a transpose), then one batched
+    product over the heads."""
+    hd = d // heads
+    qkv = t((seq, 3 * d))
+    split = t((seq, heads, hd))
+    return f"""
+func.func @main(%x: {t((seq, d))}, %w: {t((d, 3 * d))}) -> {t((heads, seq, seq))} {{
+  %qkv = xla.dot %x, %w : ({t((seq, d))}, {t((d, 3 * d))}) -> {qkv}
+  %q = xla.slice %qkv, start_indices = [0, 0], limit_indices = [{seq}, {d}], strides = [1, 1] : ({qkv}) -> {t((seq, d))}
+  %k = xla.slice %qkv, start_indices = [0, {d}], limit_indices = [{seq}, {2 * d}], strides = [1, 1] : ({qkv}) -> {t((seq, d))}
+  %qs = xla.reshape %q : ({t((seq, d))}) -> {split}
+  %ks = xla.reshape %k : ({t((seq, d))}) -> {split}
+  %qh = xla.transpose %qs, permutation = [1, 0, 2] : ({split}) -> {t((heads, seq, hd))}
+  %kh = xla.transpose %ks, permutation = [1, 0, 2] : ({split}) -> {t((heads, seq, hd))}
+  %s = xla.dot_general %qh, %kh, lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [2] : ({t((heads, seq, hd))}, {t((heads, seq, hd))}) -> {t((heads, seq, seq))}
+  func.return %s : {t((heads, seq, seq))}
+}}
+"""
+
+
+def test_products_read_slices_of_reshapes_by_strides():
+    """The heads' product reads k straight out of the qkv product's buffer (the slice,
+    the split and the transpose are strides and an offset of the kernel's operand):
+    no copy loop is left for k, the values are numpy's (small integers: exact)."""
+    seq, d, heads = 48, 64, 2
+    rng = np.random.default_rng(7)
+    x, w = small_ints(rng, (seq, d)), small_ints(rng, (d, 3 * d))
+    program = attention_scores_program(seq, d, heads)
+    compiled = xla_opt.compile(program, backend="jit")
+    (got,) = compiled(x, w)
+    qkv = x @ w
+    q = qkv[:, :d].reshape(seq, heads, d // heads).transpose(1, 0, 2)
+    k = qkv[:, d : 2 * d].reshape(seq, heads, d // heads).transpose(1, 0, 2)
+    np.testing.assert_array_equal(got, q @ k.transpose(0, 2, 1))
+    ir = compiled.jit.llvm_ir
+    assert len(re.findall(r'call ccc void @"xla_opt_sgemm', ir)) == 2
+    # k's offset in the qkv buffer (d elements) passed to the heads' product, and no
+    # copy loop for k (q's slice, which starts at column 0, is a gather copy still)
+    assert re.search(rf"getelementptr inbounds float, ptr %\"[\w.]+\", i64 {d}\n", ir)
+    assert len(re.findall(r'call ccc void @"main_kernel_', ir)) < 2

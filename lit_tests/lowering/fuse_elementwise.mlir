@@ -85,6 +85,40 @@ func.func @not_into_a_projection(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>, %in
 
 // -----
 
+// Data moves fuse into a matrix product while the kernel can still read the operand
+// by strides: a slice of a split (attention's q out of the qkv product) becomes the
+// map (h, i, j, k) -> (i, h * 16 + k + 32); a reverse (a negative stride) stays a
+// copy the product reads.
+// CHECK-LABEL: func.func @data_moves_into_a_product
+// CHECK:         %[[REV:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, ((d2 * -1) + 47))>
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, (((d0 * 16) + d3) + 32))>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %[[REV]] : tensor<40x96xf32>, tensor<2x16x48xf32>)
+func.func @data_moves_into_a_product(%x: tensor<40x96xf32>, %w: tensor<2x16x48xf32>, %init: tensor<2x40x48xf32>) -> tensor<2x40x48xf32> {
+  %e0 = tensor.empty() : tensor<40x32xf32>
+  %slice = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1 + 32)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<40x96xf32>) outs(%e0 : tensor<40x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<40x32xf32>
+  %e1 = tensor.empty() : tensor<40x2x16xf32>
+  %split = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1 * 16 + d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%slice : tensor<40x32xf32>) outs(%e1 : tensor<40x2x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<40x2x16xf32>
+  %e2 = tensor.empty() : tensor<2x16x48xf32>
+  %rev = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, 47 - d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%w : tensor<2x16x48xf32>) outs(%e2 : tensor<2x16x48xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<2x16x48xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(h, i, j, k) -> (i, h, k)>, affine_map<(h, i, j, k) -> (h, k, j)>, affine_map<(h, i, j, k) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%split, %rev : tensor<40x2x16xf32>, tensor<2x16x48xf32>) outs(%init : tensor<2x40x48xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x40x48xf32>
+  func.return %r : tensor<2x40x48xf32>
+}
+
+// -----
+
 // A producer that evaluates a math function (softmax's exp) and feeds a reduction
 // and another user is computed once, in the reduction, which also stores it (a
 // second result, XLA's multi-output fusion); the division, its last reader, then

@@ -246,6 +246,139 @@ func.func @outer_batch(%q: memref<2x8x3x4xf32>, %k: memref<2x16x3x4xf32>, %s: me
   func.return
 }
 
+// An operand read through a linear map (a slice of a reshape fused into the product:
+// A[h, i, k] = x[i, h * 16 + k + 32] of a 40x96 buffer) is strides and an offset:
+// along b (h) 16, i 96, k 1, from element 32 of x.
+// CHECK-LABEL: func.func @linear_operand
+// CHECK-NOT:     linalg.generic
+// CHECK:         %[[X:.*]] = llvm.bitcast %x : memref<40x96xf32> to !llvm.ptr
+// CHECK-NEXT:    %[[OFFSET:.*]] = llvm.mlir.constant(32) : i64
+// CHECK-NEXT:    %[[A:.*]] = llvm.getelementptr inbounds %[[X]][%[[OFFSET]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:    %[[AB:.*]] = llvm.mlir.constant(16) : i64
+// CHECK-NEXT:    %[[AI:.*]] = llvm.mlir.constant(96) : i64
+// CHECK-NEXT:    %[[AK:.*]] = llvm.mlir.constant(1) : i64
+// CHECK:         llvm.call @xla_opt_sgemm_narrow(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[A]], %[[AB]], %[[AI]], %[[AK]],
+func.func @linear_operand(%x: memref<40x96xf32>, %w: memref<4x16x48xf32>, %c: memref<4x40x48xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(h, i, j, k) -> (i, h * 16 + k + 32)>, affine_map<(h, i, j, k) -> (h, k, j)>, affine_map<(h, i, j, k) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : memref<40x96xf32>, memref<4x16x48xf32>) outs(%c : memref<4x40x48xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %t = arith.addf %acc, %p : f32
+    linalg.yield %t : f32
+  }
+  func.return
+}
+
+// A negative stride (a reversed operand) is not the kernel's: the product stays.
+// CHECK-LABEL: func.func @reversed_operand
+// CHECK:         linalg.generic
+// CHECK-NOT:     llvm.call
+func.func @reversed_operand(%a: memref<40x33xf32>, %b: memref<33x48xf32>, %c: memref<40x48xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, 32 - d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<40x33xf32>, memref<33x48xf32>) outs(%c : memref<40x48xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
+
+// An operand that is a copy of another buffer through a data move the product could
+// not fuse (k transposed out of a qkv product: no plain index would be left for the
+// depth loop) is read from that buffer by strides: B[h, k, j] = x[j, h * 16 + k + 32]
+// along b 16, k 1, j 96, from element 32. The copy and its buffer go; the source's
+// dealloc moves after the call.
+// CHECK-LABEL: func.func @copied_operand
+// CHECK:         %src = memref.alloc() : memref<40x96xf32>
+// CHECK-NEXT:    linalg.generic {{.*}} outs(%src : memref<40x96xf32>)
+// CHECK-NOT:     linalg.generic
+// CHECK-NOT:     memref.alloc
+// CHECK:         %[[X:.*]] = llvm.bitcast %src : memref<40x96xf32> to !llvm.ptr
+// CHECK-NEXT:    %[[OFFSET:.*]] = llvm.mlir.constant(32) : i64
+// CHECK-NEXT:    %[[B:.*]] = llvm.getelementptr inbounds %[[X]][%[[OFFSET]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:    %[[BB:.*]] = llvm.mlir.constant(16) : i64
+// CHECK-NEXT:    %[[BK:.*]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    %[[BJ:.*]] = llvm.mlir.constant(96) : i64
+// CHECK:         llvm.call @xla_opt_sgemm_narrow(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[B]], %[[BB]], %[[BK]], %[[BJ]],
+// CHECK-NEXT:    memref.dealloc %src : memref<40x96xf32>
+// CHECK-NEXT:    func.return
+func.func @copied_operand(%q: memref<4x40x16xf32>, %c: memref<4x40x40xf32>) {
+  %src = memref.alloc() : memref<40x96xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%src : memref<40x96xf32>) {
+  ^bb0(%o: f32):
+    %one = arith.constant 1.000000e+00 : f32
+    linalg.yield %one : f32
+  }
+  %kt = memref.alloc() : memref<4x16x40xf32>
+  linalg.generic {indexing_maps = [affine_map<(h, k, j) -> (j, h * 16 + k + 32)>, affine_map<(h, k, j) -> (h, k, j)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%src : memref<40x96xf32>) outs(%kt : memref<4x16x40xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  memref.dealloc %src : memref<40x96xf32>
+  linalg.generic {indexing_maps = [affine_map<(h, i, j, k) -> (h, i, k)>, affine_map<(h, i, j, k) -> (h, k, j)>, affine_map<(h, i, j, k) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %kt : memref<4x40x16xf32>, memref<4x16x40xf32>) outs(%c : memref<4x40x40xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %t = arith.addf %acc, %p : f32
+    linalg.yield %t : f32
+  }
+  memref.dealloc %kt : memref<4x16x40xf32>
+  func.return
+}
+
+// A source written between the copy and the product keeps the copy: the product
+// reads the copied values.
+// CHECK-LABEL: func.func @source_written_after_the_copy
+// CHECK:         linalg.generic {{.*}} ins(%src : memref<40x96xf32>) outs(%[[KT:.*]] : memref<4x16x40xf32>)
+// CHECK:         linalg.generic {{.*}} outs(%src : memref<40x96xf32>)
+// CHECK:         %[[B:.*]] = llvm.bitcast %[[KT]] : memref<4x16x40xf32> to !llvm.ptr
+// CHECK:         llvm.call @xla_opt_sgemm_narrow(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[B]],
+func.func @source_written_after_the_copy(%src: memref<40x96xf32>, %q: memref<4x40x16xf32>, %c: memref<4x40x40xf32>) {
+  %kt = memref.alloc() : memref<4x16x40xf32>
+  linalg.generic {indexing_maps = [affine_map<(h, k, j) -> (j, h * 16 + k + 32)>, affine_map<(h, k, j) -> (h, k, j)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%src : memref<40x96xf32>) outs(%kt : memref<4x16x40xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%src : memref<40x96xf32>) {
+  ^bb0(%o: f32):
+    %one = arith.constant 1.000000e+00 : f32
+    linalg.yield %one : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(h, i, j, k) -> (h, i, k)>, affine_map<(h, i, j, k) -> (h, k, j)>, affine_map<(h, i, j, k) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %kt : memref<4x40x16xf32>, memref<4x16x40xf32>) outs(%c : memref<4x40x40xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %t = arith.addf %acc, %p : f32
+    linalg.yield %t : f32
+  }
+  memref.dealloc %kt : memref<4x16x40xf32>
+  func.return
+}
+
+// The same through a pointer made before the copy: a GEMM call between writes the
+// source as its C.
+// CHECK-LABEL: func.func @source_written_through_a_pointer
+// CHECK:         linalg.generic {{.*}} ins(%src : memref<40x96xf32>) outs(%[[KT:.*]] : memref<4x16x40xf32>)
+// CHECK:         llvm.call @xla_opt_sgemm
+// CHECK:         %[[B:.*]] = llvm.bitcast %[[KT]] : memref<4x16x40xf32> to !llvm.ptr
+// CHECK:         llvm.call @xla_opt_sgemm_narrow(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[B]],
+func.func @source_written_through_a_pointer(%src: memref<40x96xf32>, %q: memref<4x40x16xf32>, %c: memref<4x40x40xf32>, %p: !llvm.ptr) {
+  %c1 = llvm.mlir.constant(1) : i64
+  %dst = llvm.bitcast %src : memref<40x96xf32> to !llvm.ptr
+  %kt = memref.alloc() : memref<4x16x40xf32>
+  linalg.generic {indexing_maps = [affine_map<(h, k, j) -> (j, h * 16 + k + 32)>, affine_map<(h, k, j) -> (h, k, j)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%src : memref<40x96xf32>) outs(%kt : memref<4x16x40xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  llvm.call @xla_opt_sgemm(%c1, %c1, %c1, %c1, %p, %c1, %c1, %c1, %p, %c1, %c1, %c1, %dst, %c1, %c1, %c1, %p) : (i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr) -> ()
+  linalg.generic {indexing_maps = [affine_map<(h, i, j, k) -> (h, i, k)>, affine_map<(h, i, j, k) -> (h, k, j)>, affine_map<(h, i, j, k) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %kt : memref<4x40x16xf32>, memref<4x16x40xf32>) outs(%c : memref<4x40x40xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %t = arith.addf %acc, %m : f32
+    linalg.yield %t : f32
+  }
+  memref.dealloc %kt : memref<4x16x40xf32>
+  func.return
+}
+llvm.func @xla_opt_sgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
+
 // The declarations, once per module.
 // CHECK-DAG:   llvm.func @xla_opt_sgemm_narrow(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
 // CHECK-DAG:   llvm.func @xla_opt_igemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)

@@ -92,6 +92,28 @@ func.func @reshape_dimensions(%x: tensor<2x3xf32>) -> tensor<6xf32> {
   func.return %r : tensor<6xf32>
 }
 
+// A reshape that only splits dimensions (size-1 ones aside) reads the operand through
+// an affine map, a data move like a transpose's: 2x12 -> 2x1x3x4 reads
+// (d0, d2 * 4 + d3); the removed size-1 dimension of 1x2x12 reads index 0.
+// CHECK-LABEL: func.func @reshape_splitting
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x2x12xf32>)
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (0, d0, ((d2 * 4) + d3))>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[X]] : tensor<1x2x12xf32>)
+// CHECK-NEXT:    ^{{.*}}(%[[IN:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      linalg.yield %[[IN]] : f32
+func.func @reshape_splitting(%x: tensor<1x2x12xf32>) -> tensor<2x1x3x4xf32> {
+  %r = xla.reshape %x : (tensor<1x2x12xf32>) -> tensor<2x1x3x4xf32>
+  func.return %r : tensor<2x1x3x4xf32>
+}
+
+// With `dimensions`, the split applies to the transposed operand: 3x2 in the order
+// [1, 0] is 2x3, which splits (trivially) into the result 2x3: a transpose.
+// CHECK-LABEL: func.func @reshape_splitting_dimensions
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>]
+func.func @reshape_splitting_dimensions(%x: tensor<3x2xf32>) -> tensor<2x3xf32> {
+  %r = xla.reshape %x, dimensions = [1, 0] : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  func.return %r : tensor<2x3xf32>
+}
+
 // A reshape to the same type in the default order is the operand.
 // CHECK-LABEL: func.func @reshape_identity
 // CHECK-SAME:    (%[[X:.*]]: tensor<2x3xf32>)

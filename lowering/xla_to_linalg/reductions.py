@@ -54,12 +54,13 @@ from xla_opt.dialects.xla.computation import ReturnOp
 from xla_opt.dialects.xla.element_types import bit_width, elem_of, is_float, shape_of
 from xla_opt.dialects.xla.reductions import REDUCTION_OPS
 from xla_opt.lowering.kernels.sort import WIDE_DIGIT_LENGTH, SortVariant
+from xla_opt.lowering.llvm_types import row_major_strides
 
 from .common import PARALLEL, REDUCTION, affine_map, fill_from_scalar, generic, padded_and_dilated
 from .computation import inline_computation
 from .elementwise import identity_generic, in_computation
 from .host_calls import call_external
-from .shape_ops import IndexArithmetic, row_major_strides
+from .shape_ops import IndexArithmetic
 
 
 def reduce_loops(rank: int, reduced: Sequence[int]) -> list[int]:

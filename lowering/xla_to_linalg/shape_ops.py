@@ -14,6 +14,7 @@ element (or a padding value), found through an indexing map or computed indices.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
@@ -42,6 +43,7 @@ from xdsl.pattern_rewriter import (
 from xla_opt.dialects.shapes.common import num_elements
 from xla_opt.dialects.xla import shape_ops as so
 from xla_opt.dialects.xla.element_types import elem_of, is_unsigned, shape_of
+from xla_opt.lowering.llvm_types import row_major_strides
 from xla_opt.lowering.scalar_ops import emit_convert
 
 from .common import PARALLEL, affine_map, generic
@@ -286,22 +288,56 @@ class SliceToGeneric(RewritePattern):
 # --------------------------------------------------------------------------------------
 
 
-def row_major_strides(shape: Sequence[int]) -> list[int]:
-    strides = [1] * len(shape)
-    for i in range(len(shape) - 2, -1, -1):
-        strides[i] = strides[i + 1] * shape[i + 1]
-    return strides
+def expansion_indices(
+    operand_shape: Sequence[int], result_shape: Sequence[int], collapse_order: Sequence[int]
+) -> list[AffineExpr] | None:
+    """The operand's indices as affine expressions of the result's loops when the
+    reshape only splits dimensions (each dimension of the operand transposed by
+    `collapse_order`, size-1 dimensions aside, is a run of consecutive result
+    dimensions: 128x256 -> 128x4x64 reads (d0, d1 * 64 + d2)); None when it merges
+    dimensions, whose indices need a division. Such a reshape is a plain data-move
+    generic, which `linalg-fuse-elementwise` fuses like a transpose or a slice, and a
+    matrix product reads through it by strides."""
+    transposed = [operand_shape[k] for k in collapse_order]
+    loops = [d for d, size in enumerate(result_shape) if size != 1]
+    exprs: list[AffineExpr] = []
+    taken = 0
+    for size in transposed:
+        if size == 1:
+            exprs.append(AffineExpr.constant(0))
+            continue
+        group: list[int] = []
+        while prod(result_shape[d] for d in group) < size and taken < len(loops):
+            group.append(loops[taken])
+            taken += 1
+        if prod(result_shape[d] for d in group) != size:
+            return None  # a result dimension spans several operand dimensions
+        strides = row_major_strides([result_shape[d] for d in group])
+        expr = AffineExpr.dimension(group[-1])
+        for d, stride in zip(group[:-1], strides[:-1], strict=True):
+            expr = AffineExpr.dimension(d) * stride + expr
+        exprs.append(expr)
+    if taken != len(loops):
+        return None
+    indices: list[AffineExpr] = [AffineExpr.constant(0)] * len(operand_shape)
+    for position, dim in enumerate(collapse_order):
+        indices[dim] = exprs[position]
+    return indices
 
 
 def reshape_ops(
     operand: SSAValue, result_type: TensorType, collapse_order: Sequence[int]
 ) -> list[Operation]:
-    """A generic over the result: the linear (row-major) index of each result element
-    is split into the coordinates of the operand transposed by `collapse_order`, which
-    address the operand (tensor.extract); the last op gives the result."""
+    """A generic over the result, the last op giving it: through an affine map when the
+    reshape only splits dimensions (`expansion_indices`); otherwise the linear
+    (row-major) index of each result element is split into the coordinates of the
+    operand transposed by `collapse_order`, which address the operand
+    (tensor.extract)."""
     operand_shape = shape_of(operand.type)
     result_shape = shape_of(result_type)
     element = elem_of(result_type)
+    if (indices := expansion_indices(operand_shape, result_shape, collapse_order)) is not None:
+        return copy_through_map(operand, result_type, indices)
 
     def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
         b = IndexArithmetic()

@@ -1,0 +1,69 @@
+"""Linear forms of a loop nest's indices: an indexing map's result written as
+sum(coefficient * loop) + constant, which the kernels' matchers read strides and
+offsets from (`linalg-matmul-to-kernel`, `linalg-conv-to-kernel`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+)
+
+Term = int | tuple[int, int]  # loop d, or (d, q) for d floordiv q
+
+
+@dataclass(frozen=True)
+class Linear:
+    """sum(coefficient * term) + constant over the loops (terms sorted, no zero
+    coefficient: equal forms compare and hash equal)."""
+
+    terms: tuple[tuple[Term, int], ...] = ()
+    constant: int = 0
+
+    @staticmethod
+    def make(terms: dict[Term, int], constant: int = 0) -> Linear:
+        return Linear(tuple(sorted(((t, c) for t, c in terms.items() if c), key=repr)), constant)
+
+    @staticmethod
+    def of(term: Term) -> Linear:
+        return Linear(((term, 1),))
+
+    def coefficients(self) -> dict[Term, int]:
+        return dict(self.terms)
+
+    def plus(self, other: Linear, sign: int = 1) -> Linear:
+        terms = self.coefficients()
+        for t, c in other.terms:
+            terms[t] = terms.get(t, 0) + sign * c
+        return Linear.make(terms, self.constant + sign * other.constant)
+
+    def times(self, k: int) -> Linear:
+        return Linear.make({t: c * k for t, c in self.terms}, self.constant * k)
+
+    def as_constant(self) -> int | None:
+        return None if self.terms else self.constant
+
+
+def linear_form(expr: AffineExpr) -> Linear | None:
+    """An indexing map result as a linear form (sums and constant multiples only)."""
+    if isinstance(expr, AffineDimExpr):
+        return Linear.of(expr.position)
+    if isinstance(expr, AffineConstantExpr):
+        return Linear(constant=expr.value)
+    if not isinstance(expr, AffineBinaryOpExpr):
+        return None
+    lhs, rhs = linear_form(expr.lhs), linear_form(expr.rhs)
+    if lhs is None or rhs is None:
+        return None
+    if expr.kind == AffineBinaryOpKind.Add:
+        return lhs.plus(rhs)
+    if expr.kind == AffineBinaryOpKind.Mul:
+        k = rhs.as_constant() if rhs.as_constant() is not None else lhs.as_constant()
+        other = lhs if rhs.as_constant() is not None else rhs
+        return None if k is None else other.times(k)
+    return None
