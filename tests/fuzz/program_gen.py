@@ -1216,8 +1216,12 @@ class ProgramGenerator:
         names = ", ".join(v.name for v in values)
         types = [v.type for v in values]
         results = self.emit(f"xla.optimization_barrier {names} {_signature(values, types, compact=False)}", types, [])
-        # each result is its operand: keep each one's own flags
-        fixed = [replace(r, **_flag_dict(v)) for r, v in zip(results, values)]
+        # each result is its operand: keep each one's own flags, but XLA compiles the
+        # whole barrier, so what keeps one operand from XLA keeps every result (seed
+        # 9610475: XLA's constant folder died of SIGFPE on a u16 remainder by zero
+        # feeding the other operand of a result that was compared)
+        skip = frozenset().union(*(v.xla_skip for v in values))
+        fixed = [replace(r, **{**_flag_dict(v), "xla_skip": skip}) for r, v in zip(results, values)]
         self.scope.pool[-len(results) :] = fixed
         for v in values:
             self.scope.used.add(v.name)
