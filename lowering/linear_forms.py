@@ -49,15 +49,20 @@ class Linear:
         return None if self.terms else self.constant
 
 
-def linear_form(expr: AffineExpr) -> Linear | None:
-    """An indexing map result as a linear form (sums and constant multiples only)."""
+def linear_form(expr: AffineExpr, divisions: bool = False) -> Linear | None:
+    """An indexing map result as a linear form: sums and constant multiples; with
+    `divisions`, also `d floordiv q` of a loop (or of such a quotient: floor divisions
+    by positive constants compose, (d floordiv 96) floordiv 96 = d floordiv 9216) as the
+    term (d, q), and `e mod q` as e - q * (e floordiv q), exact for q > 0. Then the
+    coordinates a reshape merged, addressed in row-major order, cancel back to the
+    loop: 96 * (d floordiv 96) + (d mod 96) is d."""
     if isinstance(expr, AffineDimExpr):
         return Linear.of(expr.position)
     if isinstance(expr, AffineConstantExpr):
         return Linear(constant=expr.value)
     if not isinstance(expr, AffineBinaryOpExpr):
         return None
-    lhs, rhs = linear_form(expr.lhs), linear_form(expr.rhs)
+    lhs, rhs = linear_form(expr.lhs, divisions), linear_form(expr.rhs, divisions)
     if lhs is None or rhs is None:
         return None
     if expr.kind == AffineBinaryOpKind.Add:
@@ -66,4 +71,26 @@ def linear_form(expr: AffineExpr) -> Linear | None:
         k = rhs.as_constant() if rhs.as_constant() is not None else lhs.as_constant()
         other = lhs if rhs.as_constant() is not None else rhs
         return None if k is None else other.times(k)
+    divisor = rhs.as_constant()
+    if not divisions or divisor is None or divisor <= 0:
+        return None
+    quotient = _floor_divided(lhs, divisor)
+    if quotient is None:
+        return None
+    if expr.kind == AffineBinaryOpKind.FloorDiv:
+        return quotient
+    if expr.kind == AffineBinaryOpKind.Mod:
+        return lhs.plus(quotient.times(divisor), sign=-1)
     return None
+
+
+def _floor_divided(form: Linear, divisor: int) -> Linear | None:
+    """`form floordiv divisor` as a term, when `form` is one loop or one quotient of a
+    loop (coefficient 1, no constant); else None."""
+    if divisor == 1:
+        return form
+    if form.constant or len(form.terms) != 1 or form.terms[0][1] != 1:
+        return None
+    term = form.terms[0][0]
+    loop, q = (term, 1) if isinstance(term, int) else term
+    return Linear.of((loop, q * divisor))

@@ -94,7 +94,7 @@ from xla_opt.lowering.kernels.gemm import (
     narrow_product,
 )
 from xla_opt.lowering.kernels.gemm import PARAMS as GEMM_PARAMS  # the call's argument order
-from xla_opt.lowering.linear_forms import linear_form
+from xla_opt.lowering.linear_forms import Linear, linear_form
 from xla_opt.lowering.llvm_types import PTR, row_major_strides, storage_type
 from xla_opt.lowering.xla_to_linalg.common import PARALLEL, REDUCTION
 
@@ -181,16 +181,21 @@ def loop_strides(shape, results) -> tuple[dict[int, int], int] | None:
     are linear forms of the loops, and the constant offset of its first element read:
     (d0, d1 * 64 + d2 + 256) in a 128x768 buffer is {d0: 768, d1: 64, d2: 1} and 256
     (a slice of a reshape, read through the data-move generics fused into the
-    product). None if an index is not linear or a loop's stride is not positive."""
+    product; a merge of contiguous dimensions, (d0, d1 floordiv 64, d1 mod 64) in a
+    128x4x64 buffer, is {d0: 256, d1: 1}). None if the address is not linear or a
+    loop's stride is not positive."""
     strides: dict[int, int] = {}
-    offset = 0
+    address = Linear()
     for result, row_stride in zip(results, row_major_strides(shape), strict=True):
-        form = linear_form(result)
-        if form is None or any(not isinstance(term, int) for term, _ in form.terms):
+        form = linear_form(result, divisions=True)
+        if form is None:
             return None
-        for loop, coefficient in form.terms:
-            strides[loop] = strides.get(loop, 0) + coefficient * row_stride  # type: ignore[index]
-        offset += form.constant * row_stride
+        address = address.plus(form.times(row_stride))
+    for term, coefficient in address.terms:
+        if not isinstance(term, int):
+            return None  # a division left: merged dimensions not in memory order
+        strides[term] = coefficient
+    offset = address.constant
     if any(stride <= 0 for stride in strides.values()) or offset < 0:
         return None
     return strides, offset

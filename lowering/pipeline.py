@@ -16,6 +16,7 @@
          --buffer-loop-hoisting-->    a loop's per-trip allocations made once around it
          --convert-linalg-to-parallel-loops--> big generics' outer parallel loops as scf.parallel
          --convert-linalg-to-loops--> scf loops with memref.load/store
+         --fold-delinearized-accesses--> a reshape's merged dimensions read in memory order: 1-D views, no division
          --lower-affine-->            index arithmetic of non-trivial indexing maps
          --coalesce-contiguous-loops--> nests walking buffers in memory order as one loop
          --fuse-loop-nests-->         consecutive nests over the same rows as one nest
@@ -58,6 +59,7 @@ STAGES: tuple[str, ...] = (
     "buffer-loop-hoisting",
     "convert-linalg-to-parallel-loops",
     "convert-linalg-to-loops",
+    "fold-delinearized-accesses",
     "lower-affine",
     "coalesce-contiguous-loops",
     "fuse-loop-nests",

@@ -779,6 +779,26 @@ def _rsqrt(c: _FunctionConverter, op: Operation):
     return [c.narrowed(c.emit(llvm.FDivOp(one, root)).results[0], t)]
 
 
+@handles(arith.FloorDivSIOp)
+def _floordivsi(c: _FunctionConverter, op: arith.FloorDivSIOp):
+    """Division rounding toward negative infinity (`lower-affine`'s `floordiv`, the
+    index arithmetic of a reshape's merged dimensions): the truncated quotient, less
+    one where the remainder is not zero and its sign differs from the divisor's. On
+    indices LLVM proves non-negative, that is a plain (unsigned) division."""
+    a, b = c.v(op.lhs), c.v(op.rhs)
+    t = a.type
+    quotient = c.emit(llvm.SDivOp(a, b)).results[0]
+    remainder = c.emit(llvm.SRemOp(a, b)).results[0]
+    zero = c.emit(llvm.ConstantOp(IntegerAttr(0, t), t)).results[0]
+    signs = c.emit(llvm.XOrOp(remainder, b)).results[0]
+    opposite = c.emit(llvm.ICmpOp(signs, zero, IntegerAttr(2, i64))).results[0]  # slt
+    inexact = c.emit(llvm.ICmpOp(remainder, zero, IntegerAttr(1, i64))).results[0]  # ne
+    adjust = c.emit(llvm.AndOp(opposite, inexact)).results[0]
+    one = c.emit(llvm.ConstantOp(IntegerAttr(1, t), t)).results[0]
+    lower = c.emit(llvm.SubOp(quotient, one)).results[0]
+    return list(c.emit(llvm.SelectOp(adjust, lower, quotient)).results)
+
+
 @handles(arith.MaxSIOp, arith.MinSIOp, arith.MaxUIOp, arith.MinUIOp)
 def _int_minmax(c: _FunctionConverter, op: Operation):
     predicate = {arith.MaxSIOp: 4, arith.MinSIOp: 2, arith.MaxUIOp: 8, arith.MinUIOp: 6}[type(op)]

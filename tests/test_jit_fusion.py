@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pytest
 
 import xla_opt
 from tests.util import tensor_type
@@ -113,3 +114,67 @@ def test_row_nests_of_layer_norm_and_softmax_fuse_and_compute_what_numpy_does():
     e = np.exp(y - y.max(axis=1, keepdims=True))
     np.testing.assert_allclose(got, e / e.sum(axis=1, keepdims=True), rtol=2e-5, atol=1e-7)
     np.testing.assert_allclose(got, xla_opt.run(program, x, backend="interpreter")[0], rtol=2e-5, atol=1e-7)
+
+
+def reshape_program(shape_in, shape_out, order=None) -> str:
+    """exp(reshape(x)) + y: a reshape fused into an element-wise consumer."""
+    dims = f", dimensions = [{', '.join(map(str, order))}]" if order else ""
+    return f"""
+func.func @main(%x: {t(shape_in)}, %y: {t(shape_out)}) -> {t(shape_out)} {{
+  %r = xla.reshape %x{dims} : ({t(shape_in)}) -> {t(shape_out)}
+  %e = xla.exponential %r : {t(shape_out)}
+  %s = xla.add %e, %y : {t(shape_out)}
+  func.return %s : {t(shape_out)}
+}}"""
+
+
+RESHAPES = [
+    ((12, 8), (12, 2, 4), None),  # a split
+    ((4, 6, 5), (4, 30), None),  # a merge
+    ((6, 7, 9), (378,), None),  # everything merged into one dimension
+    ((6, 4), (4, 6), None),  # one group, neither a split nor a merge
+    ((1, 6, 1, 10), (3, 2, 10, 1), None),  # size-1 dimensions on both sides
+    ((3, 4, 5), (5, 12), (2, 0, 1)),  # xla.reshape's dimensions: transposed first
+]
+
+
+@pytest.mark.parametrize("shape_in,shape_out,order", RESHAPES, ids=str)
+def test_reshapes_fuse_into_their_consumer(shape_in, shape_out, order):
+    """A reshape is a data move (an affine map) fused into the exponential after it: one
+    loop nest, and the values numpy's reshape gives. Merged dimensions read in memory
+    order leave no division in the kernel (`fold-delinearized-accesses`)."""
+    rng = np.random.default_rng(len(shape_in))
+    x = rng.standard_normal(shape_in).astype(F32)
+    y = rng.standard_normal(shape_out).astype(F32)
+    compiled = xla_opt.compile(reshape_program(shape_in, shape_out, order), backend="jit")
+    (got,) = compiled(x, y)
+    moved = np.transpose(x, order) if order else x
+    np.testing.assert_allclose(got, np.exp(moved.reshape(shape_out)) + y, rtol=2e-6, atol=1e-6)
+    ir = compiled.jit.llvm_ir
+    assert len(re.findall(r'define void @"main_kernel_\d+"\(', ir)) == 1
+    if order is None and shape_in != (6, 4):
+        assert not re.search(r"\b[su](div|rem) i64", ir)
+
+
+def test_merge_feeding_a_product_is_read_by_strides():
+    """A product reads the merge of contiguous dimensions in place (no copy loop) and
+    the merge of transposed ones from one copy (a transpose fused into the reshape)."""
+    rng = np.random.default_rng(3)
+    w = small_ints(rng, (256, 48))
+    for transposed in (False, True):
+        shape = (4, 40, 64) if transposed else (40, 4, 64)
+        x = small_ints(rng, shape)
+        moved = "%t = xla.transpose %x, permutation = [1, 0, 2] : ({0}) -> {1}\n  ".format(t(shape), t((40, 4, 64)))
+        program = f"""
+func.func @main(%x: {t(shape)}, %w: {t((256, 48))}) -> {t((40, 48))} {{
+  {moved if transposed else ""}%r = xla.reshape {"%t" if transposed else "%x"} : ({t((40, 4, 64))}) -> {t((40, 256))}
+  %d = xla.dot %r, %w : ({t((40, 256))}, {t((256, 48))}) -> {t((40, 48))}
+  func.return %d : {t((40, 48))}
+}}"""
+        compiled = xla_opt.compile(program, backend="jit")
+        (got,) = compiled(x, w)
+        rows = (x.transpose(1, 0, 2) if transposed else x).reshape(40, 256)
+        np.testing.assert_array_equal(got, rows @ w)
+        ir = compiled.jit.llvm_ir
+        assert SYMBOL in ir or "xla_opt_sgemm" in ir
+        assert len(re.findall(r'define void @"main_kernel_\d+"\(', ir)) == (1 if transposed else 0)

@@ -59,6 +59,7 @@ PASSES: dict[str, str] = {
     "linalg-write-in-place": "xla_opt.lowering.write_in_place:WriteInPlacePass",
     "buffer-loop-hoisting": "xla_opt.lowering.buffer_loop_hoisting:BufferLoopHoistingPass",
     "convert-linalg-to-parallel-loops": "xla_opt.lowering.parallel_loops:ConvertLinalgToParallelLoopsPass",
+    "fold-delinearized-accesses": "xla_opt.lowering.fold_delinearized_accesses:FoldDelinearizedAccessesPass",
     "coalesce-contiguous-loops": "xla_opt.lowering.coalesce_loops:CoalesceContiguousLoopsPass",
     "fuse-loop-nests": "xla_opt.lowering.fuse_loop_nests:FuseLoopNestsPass",
     "outline-loop-nests": "xla_opt.lowering.outline_loop_nests:OutlineLoopNestsPass",

@@ -54,47 +54,34 @@ func.func @slice(%x: tensor<10xf32>) -> tensor<4xf32> {
   func.return %r : tensor<4xf32>
 }
 
-// reshape: the row-major linear index of the result element, split into operand
-// coordinates, reads the operand with tensor.extract.
+// reshape: the result's row-major index L (here one group: 2x3 and 3x2 have no
+// common split) is split into the operand's coordinates, L floordiv 3 and L mod 3:
+// an affine map, so the reshape is a data move like a transpose.
 // CHECK-LABEL: func.func @reshape
 // CHECK-SAME:    (%[[X:.*]]: tensor<2x3xf32>)
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<3x2xf32>
-// CHECK-NEXT:    %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%[[E]] : tensor<3x2xf32>) {
-// CHECK-NEXT:    ^{{.*}}(%{{.*}}: f32):
-// CHECK-NEXT:      %[[I0:.*]] = linalg.index 0 : index
-// CHECK-NEXT:      %[[C2:.*]] = arith.constant 2 : index
-// CHECK-NEXT:      %[[ROW:.*]] = arith.muli %[[I0]], %[[C2]] : index
-// CHECK-NEXT:      %[[I1:.*]] = linalg.index 1 : index
-// CHECK-NEXT:      %[[LIN:.*]] = arith.addi %[[ROW]], %[[I1]] : index
-// CHECK-NEXT:      %[[C3:.*]] = arith.constant 3 : index
-// CHECK-NEXT:      %[[A:.*]] = arith.divsi %[[LIN]], %[[C3]] : index
-// CHECK-NEXT:      %[[C3B:.*]] = arith.constant 3 : index
-// CHECK-NEXT:      %[[B:.*]] = arith.remsi %[[LIN]], %[[C3B]] : index
-// CHECK-NEXT:      %[[V:.*]] = tensor.extract %[[X]][%[[A]], %[[B]]] : tensor<2x3xf32>
-// CHECK-NEXT:      linalg.yield %[[V]] : f32
+// CHECK-NEXT:    %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ((((d0 * 2) + d1) floordiv 3), (((d0 * 2) + d1) mod 3))>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[X]] : tensor<2x3xf32>) outs(%[[E]] : tensor<3x2xf32>) {
+// CHECK-NEXT:    ^{{.*}}(%[[IN:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      linalg.yield %[[IN]] : f32
 func.func @reshape(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
   %r = xla.reshape %x : (tensor<2x3xf32>) -> tensor<3x2xf32>
   func.return %r : tensor<3x2xf32>
 }
 
-// reshape with `dimensions` collapses in that order: the linear index is split over
-// the transposed shape [3, 2].
+// reshape with `dimensions` collapses in that order: the index is split over the
+// transposed shape [3, 2], so operand dimension 1 reads d0 floordiv 2, dimension 0
+// d0 mod 2.
 // CHECK-LABEL: func.func @reshape_dimensions
 // CHECK-SAME:    (%[[X:.*]]: tensor<2x3xf32>)
-// CHECK:           %[[I:.*]] = linalg.index 0 : index
-// CHECK-NEXT:      %[[C2:.*]] = arith.constant 2 : index
-// CHECK-NEXT:      %[[COL:.*]] = arith.divsi %[[I]], %[[C2]] : index
-// CHECK-NEXT:      %[[C2B:.*]] = arith.constant 2 : index
-// CHECK-NEXT:      %[[ROW:.*]] = arith.remsi %[[I]], %[[C2B]] : index
-// CHECK-NEXT:      %[[V:.*]] = tensor.extract %[[X]][%[[ROW]], %[[COL]]] : tensor<2x3xf32>
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0) -> ((d0 mod 2), (d0 floordiv 2))>, affine_map<(d0) -> (d0)>]
 func.func @reshape_dimensions(%x: tensor<2x3xf32>) -> tensor<6xf32> {
   %r = xla.reshape %x, dimensions = [1, 0] : (tensor<2x3xf32>) -> tensor<6xf32>
   func.return %r : tensor<6xf32>
 }
 
-// A reshape that only splits dimensions (size-1 ones aside) reads the operand through
-// an affine map, a data move like a transpose's: 2x12 -> 2x1x3x4 reads
-// (d0, d2 * 4 + d3); the removed size-1 dimension of 1x2x12 reads index 0.
+// A reshape that only splits dimensions (size-1 ones aside) reads no division:
+// 2x12 -> 2x1x3x4 reads (d0, d2 * 4 + d3); the removed size-1 dimension of 1x2x12
+// reads index 0.
 // CHECK-LABEL: func.func @reshape_splitting
 // CHECK-SAME:    (%[[X:.*]]: tensor<1x2x12xf32>)
 // CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (0, d0, ((d2 * 4) + d3))>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[X]] : tensor<1x2x12xf32>)
@@ -123,11 +110,9 @@ func.func @reshape_identity(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   func.return %r : tensor<2x3xf32>
 }
 
-// collapse: a row-major reshape.
+// collapse: a row-major reshape; the merged dimensions read d1 floordiv 4, d1 mod 4.
 // CHECK-LABEL: func.func @collapse
-// CHECK:           %[[V:.*]] = tensor.extract %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : tensor<2x3x4xf32>
-// CHECK-NEXT:      linalg.yield %[[V]] : f32
-// CHECK-NEXT:    } -> tensor<2x12xf32>
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, (d1 floordiv 4), (d1 mod 4))>, affine_map<(d0, d1) -> (d0, d1)>]
 func.func @collapse(%x: tensor<2x3x4xf32>) -> tensor<2x12xf32> {
   %r = xla.collapse %x, dimensions = [1, 2] : (tensor<2x3x4xf32>) -> tensor<2x12xf32>
   func.return %r : tensor<2x12xf32>

@@ -288,83 +288,52 @@ class SliceToGeneric(RewritePattern):
 # --------------------------------------------------------------------------------------
 
 
-def expansion_indices(
+def reshape_indices(
     operand_shape: Sequence[int], result_shape: Sequence[int], collapse_order: Sequence[int]
-) -> list[AffineExpr] | None:
-    """The operand's indices as affine expressions of the result's loops when the
-    reshape only splits dimensions (each dimension of the operand transposed by
-    `collapse_order`, size-1 dimensions aside, is a run of consecutive result
-    dimensions: 128x256 -> 128x4x64 reads (d0, d1 * 64 + d2)); None when it merges
-    dimensions, whose indices need a division. Such a reshape is a plain data-move
-    generic, which `linalg-fuse-elementwise` fuses like a transpose or a slice, and a
-    matrix product reads through it by strides."""
+) -> list[AffineExpr]:
+    """The operand's indices as affine expressions of the result's loops. The operand
+    transposed by `collapse_order` and the result, size-1 dimensions aside, split into
+    groups of consecutive dimensions with equal element counts; within a group, the
+    result's row-major index L splits into the operand's: `L floordiv stride mod size`.
+    A split reads `(d0, d1 * 64 + d2)` (128x256 -> 128x4x64), a merge
+    `(d0, d1 floordiv 64, d1 mod 64)` (128x4x64 -> 128x256), 6x4 -> 4x6
+    `((d0 * 6 + d1) floordiv 4, (d0 * 6 + d1) mod 4)`. Such a reshape is a plain
+    data-move generic, which `linalg-fuse-elementwise` fuses like a transpose or a slice
+    (and a matrix product reads a split or a merge of contiguous dimensions by
+    strides). Size-1 operand dimensions read index 0."""
     transposed = [operand_shape[k] for k in collapse_order]
+    sources = [p for p, size in enumerate(transposed) if size != 1]
     loops = [d for d, size in enumerate(result_shape) if size != 1]
-    exprs: list[AffineExpr] = []
-    taken = 0
-    for size in transposed:
-        if size == 1:
-            exprs.append(AffineExpr.constant(0))
-            continue
-        group: list[int] = []
-        while prod(result_shape[d] for d in group) < size and taken < len(loops):
-            group.append(loops[taken])
-            taken += 1
-        if prod(result_shape[d] for d in group) != size:
-            return None  # a result dimension spans several operand dimensions
-        strides = row_major_strides([result_shape[d] for d in group])
-        expr = AffineExpr.dimension(group[-1])
-        for d, stride in zip(group[:-1], strides[:-1], strict=True):
-            expr = AffineExpr.dimension(d) * stride + expr
-        exprs.append(expr)
-    if taken != len(loops):
-        return None
+    exprs: list[AffineExpr] = [AffineExpr.constant(0)] * len(transposed)
+    i = j = 0
+    while i < len(sources):
+        group_sources, group_loops = [sources[i]], [loops[j]]
+        i, j = i + 1, j + 1
+        while prod(transposed[p] for p in group_sources) != prod(result_shape[d] for d in group_loops):
+            if prod(transposed[p] for p in group_sources) < prod(result_shape[d] for d in group_loops):
+                group_sources.append(sources[i])
+                i += 1
+            else:
+                group_loops.append(loops[j])
+                j += 1
+        linear = AffineExpr.constant(0)
+        for d, stride in zip(group_loops, row_major_strides([result_shape[d] for d in group_loops]), strict=True):
+            linear = linear + AffineExpr.dimension(d) * stride
+        strides = row_major_strides([transposed[p] for p in group_sources])
+        for position, (p, stride) in enumerate(zip(group_sources, strides, strict=True)):
+            expr = linear if stride == 1 else linear // stride
+            exprs[p] = expr if position == 0 else expr % transposed[p]
     indices: list[AffineExpr] = [AffineExpr.constant(0)] * len(operand_shape)
     for position, dim in enumerate(collapse_order):
         indices[dim] = exprs[position]
     return indices
 
 
-def reshape_ops(
-    operand: SSAValue, result_type: TensorType, collapse_order: Sequence[int]
-) -> list[Operation]:
-    """A generic over the result, the last op giving it: through an affine map when the
-    reshape only splits dimensions (`expansion_indices`); otherwise the linear
-    (row-major) index of each result element is split into the coordinates of the
-    operand transposed by `collapse_order`, which address the operand
-    (tensor.extract)."""
-    operand_shape = shape_of(operand.type)
-    result_shape = shape_of(result_type)
-    element = elem_of(result_type)
-    if (indices := expansion_indices(operand_shape, result_shape, collapse_order)) is not None:
-        return copy_through_map(operand, result_type, indices)
-
-    def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
-        b = IndexArithmetic()
-        linear = None
-        for d, stride in enumerate(row_major_strides(result_shape)):
-            if result_shape[d] == 1:
-                continue  # contributes nothing
-            term = b.mul_const(b.loop_index(d), stride)
-            linear = term if linear is None else b.add(linear, term)
-        if linear is None:
-            linear = b.const(0)
-        transposed_shape = [operand_shape[k] for k in collapse_order]
-        coordinates: list[SSAValue | None] = [None] * len(operand_shape)
-        for position, (dim, stride) in enumerate(
-            zip(collapse_order, row_major_strides(transposed_shape), strict=True)
-        ):
-            if operand_shape[dim] == 1:
-                coordinates[dim] = b.const(0)
-                continue
-            coordinate = b.div_const(linear, stride)
-            if position > 0:  # the first coordinate is below its size already
-                coordinate = b.rem_const(coordinate, operand_shape[dim])
-            coordinates[dim] = coordinate
-        read = tensor.ExtractOp(operand, [c for c in coordinates if c is not None], element)
-        return [*b.ops, read], [read.result]
-
-    return identity_generic([], result_type, body)
+def reshape_ops(operand: SSAValue, result_type: TensorType, collapse_order: Sequence[int]) -> list[Operation]:
+    """A generic over the result reading the operand through `reshape_indices`; the last
+    op gives the result."""
+    indices = reshape_indices(shape_of(operand.type), shape_of(result_type), collapse_order)
+    return copy_through_map(operand, result_type, indices)
 
 
 class ReshapeToGeneric(RewritePattern):
