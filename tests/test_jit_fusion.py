@@ -164,7 +164,7 @@ def test_merge_feeding_a_product_is_read_by_strides():
     for transposed in (False, True):
         shape = (4, 40, 64) if transposed else (40, 4, 64)
         x = small_ints(rng, shape)
-        moved = "%t = xla.transpose %x, permutation = [1, 0, 2] : ({0}) -> {1}\n  ".format(t(shape), t((40, 4, 64)))
+        moved = f"%t = xla.transpose %x, permutation = [1, 0, 2] : ({t(shape)}) -> {t((40, 4, 64))}\n  "
         program = f"""
 func.func @main(%x: {t(shape)}, %w: {t((256, 48))}) -> {t((40, 48))} {{
   {moved if transposed else ""}%r = xla.reshape {"%t" if transposed else "%x"} : ({t((40, 4, 64))}) -> {t((40, 256))}
