@@ -70,7 +70,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -173,7 +173,7 @@ class KernelMatmul:
     outer: tuple[tuple[int, int, int, int], ...] = ()
     a_offset: int = 0  # elements from A's buffer to its first element read
     b_offset: int = 0
-    copies: tuple[linalg.GenericOp, ...] = ()  # data moves the kernel reads through
+    copies: tuple[tuple[linalg.GenericOp, MovedFrom], ...] = ()  # data moves the kernel reads through
 
 
 def loop_strides(shape, results) -> tuple[dict[int, int], int] | None:
@@ -268,12 +268,68 @@ def _unwritten_between(buffer: SSAValue, first: Operation, last: Operation) -> b
     return op is last
 
 
-def copied_operand(buffer: SSAValue, reader: linalg.GenericOp) -> linalg.GenericOp | None:
-    """The data move whose copy `buffer` is, when the product `reader` may read its
-    source instead: `buffer` is an allocation used only by that generic (which writes
-    all of it, yielding its one input through a permutation of its loops), by `reader`
-    after it in the same block, and by deallocs; the source is not written in between
-    (deallocs of it there are moved after `reader` by the caller)."""
+@dataclass(frozen=True)
+class MovedFrom:
+    """What a data-move generic copies: `source` read at `read` (the generic's loops ->
+    the source's indices)."""
+
+    source: SSAValue
+    read: AffineMap
+
+
+_INDEX_ARITHMETIC = {
+    arith.AddiOp: AffineExpr.__add__,
+    arith.SubiOp: AffineExpr.__sub__,
+    arith.MuliOp: AffineExpr.__mul__,
+}
+
+
+def moved_from(copy: linalg.GenericOp) -> MovedFrom | None:
+    """The source and read map of a generic that copies a buffer: one yielding its one
+    input (a transpose, slice, reshape...: the input's map), or one loading from a
+    buffer at sums and constant multiples of its `linalg.index`es (a slice from 0,
+    which cannot be a map: a plain index that is not the loop's whole range); None for
+    anything else."""
+    maps = [m.data for m in copy.indexing_maps.data]
+    to_loops = maps[-1].inverse_permutation()
+    if len(copy.outputs) != 1 or to_loops is None or any(it.data != PARALLEL.data for it in copy.iterator_types.data):
+        return None
+    if len(copy.inputs) == 1 and only_moves_data(copy):
+        return MovedFrom(copy.inputs[0], maps[0])
+    if copy.inputs:
+        return None
+    body = copy.body.block
+    exprs: dict[SSAValue, AffineExpr] = {}
+    load = None
+    for op in body.ops:
+        if isinstance(op, linalg.IndexOp):
+            exprs[op.result] = AffineExpr.dimension(op.dim.value.data)
+        elif (
+            isinstance(op, arith.ConstantOp)
+            and isinstance(op.value, IntegerAttr)
+            and isinstance(op.value.type, IndexType)
+        ):
+            exprs[op.result] = AffineExpr.constant(op.value.value.data)
+        elif type(op) in _INDEX_ARITHMETIC and all(v in exprs for v in op.operands):
+            try:
+                exprs[op.results[0]] = _INDEX_ARITHMETIC[type(op)](*(exprs[v] for v in op.operands))
+            except NotImplementedError:  # a product of two loop-dependent values
+                return None
+        elif isinstance(op, memref.LoadOp) and load is None and all(v in exprs for v in op.indices):
+            load = op
+        elif not (isinstance(op, linalg.YieldOp) and load is not None and tuple(op.operands) == (load.res,)):
+            return None
+    if load is None:
+        return None
+    return MovedFrom(load.memref, AffineMap(len(maps[-1].results), 0, tuple(exprs[v] for v in load.indices)))
+
+
+def copied_operand(buffer: SSAValue, reader: linalg.GenericOp) -> tuple[linalg.GenericOp, MovedFrom] | None:
+    """The data move whose copy `buffer` is (`moved_from`), when the product `reader`
+    may read its source instead: `buffer` is an allocation used only by that generic
+    (which writes all of it through a permutation of its loops), by `reader` after it
+    in the same block, and by deallocs; the source is not written in between (deallocs
+    of it there are moved after `reader` by the caller)."""
     if not isinstance(buffer.owner, memref.AllocOp | memref.AllocaOp):
         return None
     copy, reads = None, 0
@@ -285,22 +341,19 @@ def copied_operand(buffer: SSAValue, reader: linalg.GenericOp) -> linalg.Generic
             copy = user
         elif not isinstance(user, memref.DeallocOp):
             return None
-    if copy is None or reads != 1:
+    if copy is None or reads != 1 or tuple(copy.outputs) != (buffer,):
         return None
+    moved = moved_from(copy)
     if (
-        len(copy.inputs) != 1
-        or tuple(copy.outputs) != (buffer,)
-        or not isinstance(copy.inputs[0].type, MemRefType)
-        or not isinstance(copy.inputs[0].type.layout, NoneAttr)
-        or any(it.data != PARALLEL.data for it in copy.iterator_types.data)
-        or not only_moves_data(copy)
-        or copy.indexing_maps.data[-1].data.inverse_permutation() is None
+        moved is None
+        or not isinstance(moved.source.type, MemRefType)
+        or not isinstance(moved.source.type.layout, NoneAttr)
         or copy.parent_block() is not reader.parent_block()
         or not copy.is_before_in_block(reader)
-        or not _unwritten_between(copy.inputs[0], copy, reader)
+        or not _unwritten_between(moved.source, copy, reader)
     ):
         return None
-    return copy
+    return copy, moved
 
 
 def kernel_matmul(op: linalg.GenericOp, through_copies: bool = False) -> KernelMatmul | None:
@@ -337,17 +390,17 @@ def kernel_matmul(op: linalg.GenericOp, through_copies: bool = False) -> KernelM
     forms = [loop_strides(shape, m.results) for shape, m in zip(shapes, maps, strict=True)]
     if any(form is None for form in forms):
         return None
-    copies: list[linalg.GenericOp | None] = [None, None, None]
+    copies: list[tuple[linalg.GenericOp, MovedFrom] | None] = [None, None, None]
     for index in (0, 1) if through_copies else ():
-        if (copy := copied_operand(operands[index], op)) is None:
+        if (copied := copied_operand(operands[index], op)) is None:
             continue
-        copy_maps = [m.data for m in copy.indexing_maps.data]
-        to_copy_loops = copy_maps[1].inverse_permutation()
-        assert to_copy_loops is not None  # copied_operand checked it
-        read = copy_maps[0].compose(to_copy_loops.compose(maps[index]))
-        source_form = loop_strides(copy.inputs[0].type.get_shape(), read.results)  # type: ignore[attr-defined]
+        copy, moved = copied
+        to_copy_loops = copy.indexing_maps.data[-1].data.inverse_permutation()
+        assert to_copy_loops is not None  # moved_from checked it
+        read = moved.read.compose(to_copy_loops.compose(maps[index]))
+        source_form = loop_strides(moved.source.type.get_shape(), read.results)  # type: ignore[attr-defined]
         if source_form is not None and set(source_form[0]) == set(forms[index][0]):  # type: ignore[index]
-            forms[index], copies[index] = source_form, copy
+            forms[index], copies[index] = source_form, copied
     strides = [form[0] for form in forms]  # type: ignore[index]
     k = iterators.index(REDUCTION.data)
     c_loops = list(strides[2])
@@ -383,7 +436,9 @@ def kernel_matmul(op: linalg.GenericOp, through_copies: bool = False) -> KernelM
         merged = merged_batch(batch_loops[-1:], extent, all_strides)  # type: ignore[arg-type]
         assert merged is not None  # one loop always merges
     batch, (ab, bb, cb) = merged
-    read_from = [operand if copy is None else copy.inputs[0] for operand, copy in zip(operands, copies, strict=True)]
+    read_from = [
+        operand if copied is None else copied[1].source for operand, copied in zip(operands, copies, strict=True)
+    ]
     return KernelMatmul(
         symbol,
         batch,
@@ -398,7 +453,7 @@ def kernel_matmul(op: linalg.GenericOp, through_copies: bool = False) -> KernelM
         outer,
         forms[first][1],  # type: ignore[index]
         forms[second][1],  # type: ignore[index]
-        tuple(copy for copy in copies if copy is not None),
+        tuple(copied for copied in copies if copied is not None),
     )
 
 
@@ -585,20 +640,20 @@ class MatmulToKernel(RewritePattern):
         else:
             args.append(pointer(epilogue.bias))
         elements = [storage_type(v.type.get_element_type()) for v in (product.a, product.b, c)]  # type: ignore[attr-defined]
-        sources_freed_before = [
+        sources_freed_before = dict.fromkeys(  # both operands may be copies of one source
             use.operation
-            for copy in product.copies
-            for use in copy.inputs[0].uses
+            for _, moved in product.copies
+            for use in moved.source.uses
             if isinstance(use.operation, memref.DeallocOp)
             and use.operation.parent_block() is op.parent_block()
             and use.operation.is_before_in_block(op)
-        ]
+        )
         new_ops += _calls_over(product, args, elements)
         rewriter.replace(op, new_ops, new_results=[])
         for dealloc in sources_freed_before:  # the kernel reads the copies' sources now
             dealloc.detach()
             rewriter.insert_op(dealloc, InsertPoint.after(new_ops[-1]))
-        for copy in product.copies:
+        for copy, _ in product.copies:
             buffer = copy.outputs[0]
             rewriter.erase(copy)
             _drop_if_unused(buffer, rewriter)

@@ -324,6 +324,35 @@ func.func @copied_operand(%q: memref<4x40x16xf32>, %c: memref<4x40x40xf32>) {
   func.return
 }
 
+// A copy by loads at sums of the loop indices (a slice from column 0, which an
+// indexing map cannot express: its plain index would not span the buffer) is read
+// through as well: A[i, k] = x[i, k] of the 40x96 buffer, strides 96 and 1.
+// CHECK-LABEL: func.func @copied_by_loads
+// CHECK-NOT:     linalg.generic
+// CHECK:         %[[X:.*]] = llvm.bitcast %x : memref<40x96xf32> to !llvm.ptr
+// CHECK-NEXT:    %[[AB:.*]] = llvm.mlir.constant(0) : i64
+// CHECK-NEXT:    %[[AI:.*]] = llvm.mlir.constant(96) : i64
+// CHECK-NEXT:    %[[AK:.*]] = llvm.mlir.constant(1) : i64
+// CHECK:         llvm.call @xla_opt_sgemm_narrow(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[X]], %[[AB]], %[[AI]], %[[AK]],
+func.func @copied_by_loads(%x: memref<40x96xf32>, %w: memref<32x40xf32>, %c: memref<40x40xf32>) {
+  %q = memref.alloc() : memref<40x32xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%q : memref<40x32xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %v = memref.load %x[%i, %j] : memref<40x96xf32>
+    linalg.yield %v : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%q, %w : memref<40x32xf32>, memref<32x40xf32>) outs(%c : memref<40x40xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %t = arith.addf %acc, %p : f32
+    linalg.yield %t : f32
+  }
+  memref.dealloc %q : memref<40x32xf32>
+  func.return
+}
+
 // A source written between the copy and the product keeps the copy: the product
 // reads the copied values.
 // CHECK-LABEL: func.func @source_written_after_the_copy
