@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from math import prod
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, memref, scf
 from xdsl.dialects.builtin import (
@@ -70,7 +71,14 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -174,6 +182,7 @@ class KernelMatmul:
     a_offset: int = 0  # elements from A's buffer to its first element read
     b_offset: int = 0
     copies: tuple[tuple[linalg.GenericOp, MovedFrom], ...] = ()  # data moves the kernel reads through
+    written: tuple[linalg.GenericOp, SSAValue] | None = None  # a copy of C, and its buffer the kernel writes
 
 
 def loop_strides(shape, results) -> tuple[dict[int, int], int] | None:
@@ -245,11 +254,11 @@ def _aliases(buffer: SSAValue) -> set[SSAValue]:
     return found
 
 
-def _unwritten_between(buffer: SSAValue, first: Operation, last: Operation) -> bool:
+def _unwritten_between(buffer: SSAValue, first: Operation, last: Operation, reads: bool = True) -> bool:
     """Whether no op after `first` and before `last` in their block (nested ops included)
-    can write `buffer`: each use there of it or of a value pointing into it (`_aliases`)
-    reads it, makes such a value, or deallocates `buffer` itself (a dealloc the caller
-    moves after `last`)."""
+    can write `buffer` (nor, without `reads`, read it): each use there of it or of a
+    value pointing into it (`_aliases`) reads it, makes such a value, or deallocates
+    `buffer` itself (a dealloc the caller moves after `last`)."""
     aliases = _aliases(buffer)
     op = first.next_op
     while op is not None and op is not last:
@@ -259,7 +268,7 @@ def _unwritten_between(buffer: SSAValue, first: Operation, last: Operation) -> b
                     continue
                 if isinstance(inner, memref.DeallocOp) and operand is buffer and inner is op:
                     continue
-                if _reads(inner, index):
+                if reads and _reads(inner, index):
                     continue
                 if any(result in aliases for result in inner.results):
                     continue
@@ -356,6 +365,113 @@ def copied_operand(buffer: SSAValue, reader: linalg.GenericOp) -> tuple[linalg.G
     return copy, moved
 
 
+# The most elements of a product's result `written_through` maps one by one (numpy,
+# some 20 ns each: 20 ms at the limit).
+WRITE_THROUGH_MAX_ELEMENTS = 1 << 20
+
+
+def _evaluate(expr: AffineExpr, loops: list[np.ndarray]) -> np.ndarray:
+    """An affine expression at every point of `loops` (index arrays)."""
+    if isinstance(expr, AffineDimExpr):
+        return loops[expr.position]
+    if isinstance(expr, AffineConstantExpr):
+        return np.int64(expr.value)  # type: ignore[return-value]
+    assert isinstance(expr, AffineBinaryOpExpr)
+    lhs, rhs = _evaluate(expr.lhs, loops), _evaluate(expr.rhs, loops)
+    if expr.kind == AffineBinaryOpKind.Add:
+        return lhs + rhs
+    if expr.kind == AffineBinaryOpKind.Mul:
+        return lhs * rhs
+    if expr.kind == AffineBinaryOpKind.FloorDiv:
+        return np.floor_divide(lhs, rhs)
+    if expr.kind == AffineBinaryOpKind.Mod:
+        return np.mod(lhs, rhs)
+    return -np.floor_divide(-lhs, rhs)  # CeilDiv
+
+
+def _inverse_strides(copy: linalg.GenericOp, read: AffineMap, source_shape, target_shape) -> tuple[int, ...] | None:
+    """The stride in the copy's target of each dimension of its source, when every
+    source element lands at sum(index * stride) (checked at every element); None when
+    the copy is not one-to-one or some element lands elsewhere."""
+    count = prod(target_shape)
+    to_loops = copy.indexing_maps.data[-1].data
+    target_index = np.unravel_index(np.arange(count, dtype=np.int64), target_shape)
+    loops: list[np.ndarray] = [np.zeros(count, np.int64)] * len(to_loops.results)
+    for position, result in enumerate(to_loops.results):
+        loops[result.position] = target_index[position]  # type: ignore[attr-defined]
+    source_index = [np.broadcast_to(_evaluate(e, loops), (count,)) for e in read.results]
+    if any(((i < 0) | (i >= n)).any() for i, n in zip(source_index, source_shape, strict=True)):
+        return None
+    source_flat = np.ravel_multi_index(source_index, source_shape)
+    landing = np.full(count, -1, np.int64)
+    landing[source_flat] = np.arange(count, dtype=np.int64)
+    if (landing < 0).any():
+        return None  # not one-to-one
+    strides = tuple(
+        int(landing[row]) if size > 1 else 0
+        for row, size in zip(row_major_strides(source_shape), source_shape, strict=True)
+    )
+    expected = sum(
+        (
+            i * st
+            for i, st in zip(np.unravel_index(np.arange(count, dtype=np.int64), source_shape), strides, strict=True)
+        ),
+        start=np.zeros(count, np.int64),
+    )
+    return strides if np.array_equal(expected, landing) else None
+
+
+def written_through(op: linalg.GenericOp) -> tuple[linalg.GenericOp, SSAValue, tuple[int, ...]] | None:
+    """The copy that moves the product's result C into another buffer D (a transpose
+    and a reshape: attention's heads put back side by side) when the kernel can write
+    D in its place: C is an allocation the product overwrites (a zero fill right
+    before it) used only by the fill, the product, that copy after the product in
+    their block, and deallocs; D has identity layout and is an argument or an
+    allocation of that block, nothing uses it between the product and the copy, and
+    each element of C lands in D at sum(index * stride) with C's last stride 1 (rows
+    stay contiguous). The copy, D and the strides of C's dimensions in D."""
+    c = op.outputs[0]
+    if not isinstance(c.owner, memref.AllocOp | memref.AllocaOp) or not is_zero_fill(op.prev_op, c):
+        return None
+    copy = None
+    for use in c.uses:
+        user = use.operation
+        if user is op or user is op.prev_op or isinstance(user, memref.DeallocOp):
+            continue
+        if not isinstance(user, linalg.GenericOp) or copy is not None:
+            return None
+        copy = user
+    if copy is None or copy.parent_block() is not op.parent_block() or not op.is_before_in_block(copy):
+        return None
+    moved = moved_from(copy)
+    if moved is None or moved.source is not c or len(copy.outputs) != 1:
+        return None
+    d = copy.outputs[0]
+    c_type, d_type = c.type, d.type
+    if (
+        not isinstance(c_type, MemRefType)
+        or not isinstance(d_type, MemRefType)
+        or not isinstance(d_type.layout, NoneAttr)
+        or d_type.get_element_type() != c_type.get_element_type()
+        or prod(d_type.get_shape()) != prod(c_type.get_shape())
+        or prod(c_type.get_shape()) > WRITE_THROUGH_MAX_ELEMENTS
+    ):
+        return None
+    owner = d.owner
+    if isinstance(owner, Operation) and not (
+        isinstance(owner, memref.AllocOp | memref.AllocaOp)
+        and not owner.operands
+        and owner.parent_block() is op.parent_block()
+    ):
+        return None
+    if not _unwritten_between(d, op, copy, reads=False):
+        return None
+    strides = _inverse_strides(copy, moved.read, c_type.get_shape(), d_type.get_shape())
+    if strides is None or strides[-1] != 1:
+        return None
+    return copy, d, strides
+
+
 def kernel_matmul(op: linalg.GenericOp, through_copies: bool = False) -> KernelMatmul | None:
     """The matrix product `op` computes if the kernel takes it (see the module doc), on
     tensors (so that `linalg-block-rows` leaves it alone) or memrefs; with
@@ -390,6 +506,9 @@ def kernel_matmul(op: linalg.GenericOp, through_copies: bool = False) -> KernelM
     forms = [loop_strides(shape, m.results) for shape, m in zip(shapes, maps, strict=True)]
     if any(form is None for form in forms):
         return None
+    written = written_through(op) if through_copies and isinstance(types[2], MemRefType) else None
+    if written is not None:  # C's loops strided in D instead
+        forms[2] = ({e.position: st for e, st in zip(maps[2].results, written[2], strict=True)}, 0)  # type: ignore[attr-defined]
     copies: list[tuple[linalg.GenericOp, MovedFrom] | None] = [None, None, None]
     for index in (0, 1) if through_copies else ():
         if (copied := copied_operand(operands[index], op)) is None:
@@ -454,6 +573,7 @@ def kernel_matmul(op: linalg.GenericOp, through_copies: bool = False) -> KernelM
         forms[first][1],  # type: ignore[index]
         forms[second][1],  # type: ignore[index]
         tuple(copied for copied in copies if copied is not None),
+        None if written is None else written[:2],
     )
 
 
@@ -620,7 +740,7 @@ class MatmulToKernel(RewritePattern):
         following = op.next_op
         while isinstance(following, memref.GetGlobalOp | arith.ConstantOp):  # the epilogue's constants
             following = following.next_op
-        epilogue = epilogue_of(product, c, following) if overwrite else None
+        epilogue = epilogue_of(product, c, following) if overwrite and product.written is None else None
         flags = OVERWRITE if overwrite else 0
         if epilogue is not None:
             flags |= BIAS | (RELU if epilogue.relu else 0)
@@ -630,7 +750,7 @@ class MatmulToKernel(RewritePattern):
             *(constant(x) for x in product.a_strides),
             pointer(product.b, product.b_offset),
             *(constant(x) for x in product.b_strides),
-            pointer(c if epilogue is None else epilogue.out),
+            pointer(epilogue.out if epilogue is not None else product.written[1] if product.written else c),
             *(constant(x) for x in product.c_strides),
             constant(flags),
         ]
@@ -652,7 +772,7 @@ class MatmulToKernel(RewritePattern):
         rewriter.replace(op, new_ops, new_results=[])
         for dealloc in sources_freed_before:  # the kernel reads the copies' sources now
             dealloc.detach()
-            rewriter.insert_op(dealloc, InsertPoint.after(new_ops[-1]))
+            rewriter.insert(dealloc, InsertPoint.after(new_ops[-1]))
         for copy, _ in product.copies:
             buffer = copy.outputs[0]
             rewriter.erase(copy)
@@ -662,6 +782,14 @@ class MatmulToKernel(RewritePattern):
         if epilogue is not None:
             rewriter.erase(epilogue.op)
             _drop_if_unused(c, rewriter)
+        if product.written is not None:  # the kernel writes the copy's buffer itself
+            copy, target = product.written
+            rewriter.erase(copy)
+            _drop_if_unused(c, rewriter)
+            allocation = target.owner
+            if isinstance(allocation, Operation) and not allocation.is_before_in_block(new_ops[0]):
+                allocation.detach()
+                rewriter.insert(allocation, InsertPoint.before(new_ops[0]))
         self.used[product.symbol] = None
 
 

@@ -408,6 +408,84 @@ func.func @source_written_through_a_pointer(%src: memref<40x96xf32>, %q: memref<
 }
 llvm.func @xla_opt_sgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
 
+// A product whose result is only copied into another buffer (the heads put back side
+// by side: D[i, h * 16 + j] = C[h, i, j]) writes that buffer itself: C's strides in D
+// are 16 (h) and 32 (i), its columns contiguous; C, its fill and the copy go, and D's
+// allocation moves before the call.
+// CHECK-LABEL: func.func @written_through_a_copy
+// CHECK:         %[[D:.*]] = memref.alloc() : memref<40x32xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK:         %[[DP:.*]] = llvm.bitcast %[[D]] : memref<40x32xf32> to !llvm.ptr
+// CHECK-NEXT:    %[[CB:.*]] = llvm.mlir.constant(16) : i64
+// CHECK-NEXT:    %[[CI:.*]] = llvm.mlir.constant(32) : i64
+// CHECK-NEXT:    %[[FLAGS:.*]] = llvm.mlir.constant(1) : i64
+// CHECK:         llvm.call @xla_opt_sgemm_narrow(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[DP]], %[[CB]], %[[CI]], %[[FLAGS]],
+// CHECK-NOT:     memref.alloc
+// CHECK-NOT:     linalg.generic
+// CHECK:         func.return %[[D]]
+func.func @written_through_a_copy(%p: memref<2x40x40xf32>, %v: memref<2x40x16xf32>) -> memref<40x32xf32> {
+  %c = memref.alloc() : memref<2x40x16xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} outs(%c : memref<2x40x16xf32>) {
+  ^bb0(%o: f32):
+    %zero = arith.constant 0.000000e+00 : f32
+    linalg.yield %zero : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(h, i, j, k) -> (h, i, k)>, affine_map<(h, i, j, k) -> (h, k, j)>, affine_map<(h, i, j, k) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : memref<2x40x40xf32>, memref<2x40x16xf32>) outs(%c : memref<2x40x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %t = arith.addf %acc, %m : f32
+    linalg.yield %t : f32
+  }
+  %d = memref.alloc() : memref<40x32xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1 floordiv 16, d0, d1 mod 16)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<2x40x16xf32>) outs(%d : memref<40x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  memref.dealloc %c : memref<2x40x16xf32>
+  func.return %d : memref<40x32xf32>
+}
+
+// Not when the product adds to C's old content (no zero fill), nor when D is read
+// between the product and the copy: the copy stays.
+// CHECK-LABEL: func.func @not_written_through
+// CHECK:         llvm.call @xla_opt_sgemm_narrow
+// CHECK:         linalg.generic {{.*}} ins(%c : memref<2x40x16xf32>) outs(%d : memref<40x32xf32>)
+// CHECK:         llvm.call @xla_opt_sgemm_narrow
+// CHECK:         memref.load %e
+// CHECK:         linalg.generic {{.*}} ins(%c2 : memref<2x40x16xf32>) outs(%e : memref<40x32xf32>)
+func.func @not_written_through(%p: memref<2x40x40xf32>, %v: memref<2x40x16xf32>, %c: memref<2x40x16xf32>, %d: memref<40x32xf32>, %e: memref<40x32xf32>) -> f32 {
+  linalg.generic {indexing_maps = [affine_map<(h, i, j, k) -> (h, i, k)>, affine_map<(h, i, j, k) -> (h, k, j)>, affine_map<(h, i, j, k) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : memref<2x40x40xf32>, memref<2x40x16xf32>) outs(%c : memref<2x40x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %t = arith.addf %acc, %m : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1 floordiv 16, d0, d1 mod 16)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<2x40x16xf32>) outs(%d : memref<40x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  %c2 = memref.alloc() : memref<2x40x16xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} outs(%c2 : memref<2x40x16xf32>) {
+  ^bb0(%o: f32):
+    %zero = arith.constant 0.000000e+00 : f32
+    linalg.yield %zero : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(h, i, j, k) -> (h, i, k)>, affine_map<(h, i, j, k) -> (h, k, j)>, affine_map<(h, i, j, k) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : memref<2x40x40xf32>, memref<2x40x16xf32>) outs(%c2 : memref<2x40x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %t = arith.addf %acc, %m : f32
+    linalg.yield %t : f32
+  }
+  %i0 = arith.constant 0 : index
+  %read = memref.load %e[%i0, %i0] : memref<40x32xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1 floordiv 16, d0, d1 mod 16)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c2 : memref<2x40x16xf32>) outs(%e : memref<40x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  memref.dealloc %c2 : memref<2x40x16xf32>
+  func.return %read : f32
+}
+
 // The declarations, once per module.
 // CHECK-DAG:   llvm.func @xla_opt_sgemm_narrow(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
 // CHECK-DAG:   llvm.func @xla_opt_igemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
