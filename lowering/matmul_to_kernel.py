@@ -7,8 +7,15 @@ matrix product, or a batch of them, its operands all f32 or all f64: one reducti
 k and two or more parallel loops, the output indexed by the parallel loops ([b,] i, j:
 its last dimension j, its rows i), one input by {[b,] i, k} and the other by
 {[b,] k, j} (each in any order: a transposed operand is strides for the kernel's
-packing), a body `acc + lhs * rhs`, identity-layout memrefs, and a shape the kernel
-wins (`kernel_wins`: not a matrix-vector product, at least 9 columns). Several batch
+packing; an input's indices may be any linear forms of those loops whose address
+has positive strides, `loop_strides`: a slice of a split fused into the product is
+strides and an offset), a body `acc + lhs * rhs`, identity-layout memrefs, and a
+shape the kernel wins (`kernel_wins`: not a matrix-vector product, at least 9
+columns). Data moves the fusion left as copies are read and written through: an
+input that is a copy of another buffer (`copied_operand`: a data-move generic, or
+loads at sums of its indices, such as a slice from 0) is read from that buffer, and
+a result only copied into another buffer (`written_through`: attention's heads put
+back side by side) is written there, the copies and their buffers gone. Several batch
 loops [b1, b2, ...] are one batch where they merge in every operand (`merged_batch`:
 a (batch, heads) attention product); where they do not (flax's 'bqhd,bkhd->bhqk'),
 the innermost is the kernel's batch and the call runs in an `scf.for` nest over the
