@@ -8,9 +8,11 @@ input (softmax's exp(x - max)) then run as one loop nest without intermediate
 buffers: the memory traffic XLA's loop fusion saves.
 
 A producer is fused when its result has no other user, or when it only moves data
-(its body yields one of its inputs: a broadcast, transpose or slice), which costs
-nothing to recompute, or when it is cheap and every user can inline it (then it is
-computed in each of them and never stored). A producer that evaluates a transcendental
+(its body yields one of its inputs: a broadcast, transpose, slice or reshape), which
+costs nothing to recompute, or when it is cheap and every user can inline it (then it
+is computed in each of them and never stored). A data move fuses into a matrix product
+the GEMM kernel takes only while the kernel can still read the operand by strides
+(`_leaves_the_kernel`: not a reverse, not a merge of transposed dimensions). A producer that evaluates a transcendental
 function (a `math` op: exp, tanh, log...) and also feeds a reduction is instead computed
 once, in the reduction, which stores it as a second result for its other users
 (XLA's multi-output fusion; XLA never duplicates such "expensive" ops either):
