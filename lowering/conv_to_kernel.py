@@ -69,7 +69,7 @@ from xdsl.pattern_rewriter import (
 from xla_opt.lowering.contractions import is_multiply_accumulate
 from xla_opt.lowering.kernels.conv import PARAMS, SYMBOL
 from xla_opt.lowering.kernels.gemm import OVERWRITE
-from xla_opt.lowering.linear_forms import Linear, linear_form
+from xla_opt.lowering.linear_forms import Linear, index_form, linear_form
 from xla_opt.lowering.llvm_types import PTR
 from xla_opt.lowering.matmul_to_kernel import is_zero_fill, rewrite_to_calls
 from xla_opt.lowering.xla_to_linalg.common import PARALLEL, REDUCTION
@@ -144,22 +144,8 @@ def _evaluate(op: Operation, env: dict[SSAValue, object]) -> object | None:
     ]
     if isinstance(op, arith.ConstantOp):
         return _constant_of(op)
-    if isinstance(op, linalg.IndexOp):
-        return Linear.of(op.dim.value.data)
-    if isinstance(op, arith.AddiOp | arith.SubiOp) and all(isinstance(a, Linear) for a in args):
-        return args[0].plus(args[1], 1 if isinstance(op, arith.AddiOp) else -1)  # type: ignore[union-attr]
-    if isinstance(op, arith.MuliOp) and all(isinstance(a, Linear) for a in args):
-        lhs, rhs = args  # type: ignore[misc]
-        k = rhs.as_constant() if rhs.as_constant() is not None else lhs.as_constant()
-        return None if k is None else (lhs if rhs.as_constant() is not None else rhs).times(k)
-    if isinstance(op, arith.DivSIOp | arith.DivUIOp | arith.FloorDivSIOp) and all(isinstance(a, Linear) for a in args):
-        # a loop index (never negative) divided by a positive constant: a group number
-        index, divisor = args  # type: ignore[misc]
-        q = divisor.as_constant()
-        if q is None or q <= 0 or index.constant or len(index.terms) != 1:
-            return None
-        [(term, coefficient)] = index.terms
-        return Linear.of((term, q)) if isinstance(term, int) and coefficient == 1 else None
+    if (form := index_form(op, args)) is not None:  # a group number is a division
+        return form
     if isinstance(op, arith.CmpiOp) and op.predicate.value.data == 7 and all(isinstance(a, Linear) for a in args):
         bound = args[1].as_constant()  # type: ignore[union-attr]
         return None if bound is None else _InRange(frozenset({(args[0], bound)}))

@@ -28,6 +28,7 @@ dimensions read out of order: a transpose before the reshape) is left as it is.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import affine, memref
@@ -35,8 +36,7 @@ from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntegerAttr, MemRefT
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
-from xla_opt.lowering.linear_forms import Linear, linear_form
-from xla_opt.lowering.llvm_types import row_major_strides
+from xla_opt.lowering.linear_forms import linear_address
 
 
 def _has_division(expr: AffineExpr) -> bool:
@@ -77,18 +77,10 @@ def linear_index(op: memref.LoadOp | memref.StoreOp) -> tuple[AffineExpr, tuple[
         exprs.append(expr.replace_dims_and_symbols([dimension(v) for v in apply.mapOperands], []))
     if not any(_has_division(e) for e in exprs):
         return None
-    address = Linear()
-    for expr, stride in zip(exprs, row_major_strides(t.get_shape()), strict=True):
-        form = linear_form(expr, divisions=True)
-        if form is None:
-            return None
-        address = address.plus(form.times(stride))
-    if any(not isinstance(term, int) for term, _ in address.terms):
+    address = linear_address(t.get_shape(), exprs)
+    if address is None or any(not isinstance(term, int) for term, _ in address.terms):
         return None
-    linear = AffineExpr.constant(address.constant)
-    for loop, coefficient in address.terms:
-        linear = linear + AffineExpr.dimension(loop) * coefficient  # type: ignore[arg-type]
-    return linear, tuple(values)
+    return address.as_affine(), tuple(values)
 
 
 def _view(buffer: SSAValue, views: dict[SSAValue, SSAValue]) -> SSAValue:
@@ -96,13 +88,12 @@ def _view(buffer: SSAValue, views: dict[SSAValue, SSAValue]) -> SSAValue:
     if buffer not in views:
         t = buffer.type
         assert isinstance(t, MemRefType)
-        count = 1
-        for size in t.get_shape():
-            count *= size
         view = memref.CollapseShapeOp.build(
             operands=[buffer],
-            result_types=[MemRefType(t.get_element_type(), [count])],
-            properties={"reassociation": ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in range(t.get_num_dims())])])},
+            result_types=[MemRefType(t.get_element_type(), [prod(t.get_shape())])],
+            properties={
+                "reassociation": ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in range(t.get_num_dims())])])
+            },
         )
         owner = buffer.owner
         if isinstance(owner, Block):

@@ -1,11 +1,18 @@
-"""Linear forms of a loop nest's indices: an indexing map's result written as
-sum(coefficient * loop) + constant, which the kernels' matchers read strides and
-offsets from (`linalg-matmul-to-kernel`, `linalg-conv-to-kernel`)."""
+"""Linear forms of a loop nest's indices: an indexing map's result, or a generic body's
+index arithmetic, written as sum(coefficient * loop) + constant, which the kernels'
+matchers read strides and offsets from (`linalg-matmul-to-kernel`,
+`linalg-conv-to-kernel`) and `fold-delinearized-accesses` reads a buffer's linear
+address from."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import Operation
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -13,6 +20,7 @@ from xdsl.ir.affine import (
     AffineDimExpr,
     AffineExpr,
 )
+from xla_opt.lowering.llvm_types import row_major_strides
 
 Term = int | tuple[int, int]  # loop d, or (d, q) for d floordiv q
 
@@ -47,6 +55,14 @@ class Linear:
 
     def as_constant(self) -> int | None:
         return None if self.terms else self.constant
+
+    def as_affine(self) -> AffineExpr:
+        """The form as an affine expression (a term (d, q) as `d floordiv q`)."""
+        expr = AffineExpr.constant(self.constant)
+        for term, coefficient in self.terms:
+            loop = AffineExpr.dimension(term) if isinstance(term, int) else AffineExpr.dimension(term[0]) // term[1]
+            expr = expr + loop * coefficient
+        return expr
 
 
 def linear_form(expr: AffineExpr, divisions: bool = False) -> Linear | None:
@@ -94,3 +110,50 @@ def _floor_divided(form: Linear, divisor: int) -> Linear | None:
     term = form.terms[0][0]
     loop, q = (term, 1) if isinstance(term, int) else term
     return Linear.of((loop, q * divisor))
+
+
+def linear_address(shape: Sequence[int], results: Sequence[AffineExpr]) -> Linear | None:
+    """The element offset that indices `results` address in a row-major buffer of
+    `shape`, as a linear form with divisions (`linear_form`: the coordinates of a merge
+    read in memory order cancel back to the loop); None if an index is not such a form.
+    A form left with a (d, q) term is not linear in the loops."""
+    address = Linear()
+    for result, row_stride in zip(results, row_major_strides(shape), strict=True):
+        form = linear_form(result, divisions=True)
+        if form is None:
+            return None
+        address = address.plus(form.times(row_stride))
+    return address
+
+
+def index_form(op: Operation, args: Sequence[object]) -> Linear | None:
+    """The linear form of one op of a generic body's index arithmetic, from the forms
+    of its operands (`args`; anything but a Linear is not understood): `linalg.index`,
+    an index constant, a sum, a difference, a product by a constant, and a loop index
+    (never negative) divided by a positive constant, the term (d, q); None for
+    anything else."""
+    if isinstance(op, linalg.IndexOp):
+        return Linear.of(op.dim.value.data)
+    if isinstance(op, arith.ConstantOp):
+        value = op.value
+        return (
+            Linear(constant=value.value.data)
+            if isinstance(value, IntegerAttr) and isinstance(value.type, IndexType)
+            else None
+        )
+    if not all(isinstance(a, Linear) for a in args):
+        return None
+    if isinstance(op, arith.AddiOp | arith.SubiOp):
+        return args[0].plus(args[1], 1 if isinstance(op, arith.AddiOp) else -1)  # type: ignore[union-attr, arg-type]
+    if isinstance(op, arith.MuliOp):
+        lhs, rhs = args  # type: ignore[misc]
+        k = rhs.as_constant() if rhs.as_constant() is not None else lhs.as_constant()
+        return None if k is None else (lhs if rhs.as_constant() is not None else rhs).times(k)
+    if isinstance(op, arith.DivSIOp | arith.DivUIOp | arith.FloorDivSIOp):
+        index, divisor = args  # type: ignore[misc]
+        q = divisor.as_constant()
+        if q is None or q <= 0 or index.constant or len(index.terms) != 1:
+            return None
+        [(term, coefficient)] = index.terms
+        return Linear.of((term, q)) if isinstance(term, int) and coefficient == 1 else None
+    return None

@@ -79,11 +79,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
     AffineDimExpr,
-    AffineExpr,
     AffineMap,
 )
 from xdsl.passes import ModulePass
@@ -109,7 +105,7 @@ from xla_opt.lowering.kernels.gemm import (
     narrow_product,
 )
 from xla_opt.lowering.kernels.gemm import PARAMS as GEMM_PARAMS  # the call's argument order
-from xla_opt.lowering.linear_forms import Linear, linear_form
+from xla_opt.lowering.linear_forms import Linear, index_form, linear_address
 from xla_opt.lowering.llvm_types import PTR, row_major_strides, storage_type
 from xla_opt.lowering.xla_to_linalg.common import PARALLEL, REDUCTION
 
@@ -201,12 +197,9 @@ def loop_strides(shape, results) -> tuple[dict[int, int], int] | None:
     128x4x64 buffer, is {d0: 256, d1: 1}). None if the address is not linear or a
     loop's stride is not positive."""
     strides: dict[int, int] = {}
-    address = Linear()
-    for result, row_stride in zip(results, row_major_strides(shape), strict=True):
-        form = linear_form(result, divisions=True)
-        if form is None:
-            return None
-        address = address.plus(form.times(row_stride))
+    address = linear_address(shape, results)
+    if address is None:
+        return None
     for term, coefficient in address.terms:
         if not isinstance(term, int):
             return None  # a division left: merged dimensions not in memory order
@@ -293,13 +286,6 @@ class MovedFrom:
     read: AffineMap
 
 
-_INDEX_ARITHMETIC = {
-    arith.AddiOp: AffineExpr.__add__,
-    arith.SubiOp: AffineExpr.__sub__,
-    arith.MuliOp: AffineExpr.__mul__,
-}
-
-
 def moved_from(copy: linalg.GenericOp) -> MovedFrom | None:
     """The source and read map of a generic that copies a buffer: one yielding its one
     input (a transpose, slice, reshape...: the input's map), or one loading from a
@@ -314,30 +300,23 @@ def moved_from(copy: linalg.GenericOp) -> MovedFrom | None:
         return MovedFrom(copy.inputs[0], maps[0])
     if copy.inputs:
         return None
-    body = copy.body.block
-    exprs: dict[SSAValue, AffineExpr] = {}
+    forms: dict[SSAValue, Linear] = {}
     load = None
-    for op in body.ops:
-        if isinstance(op, linalg.IndexOp):
-            exprs[op.result] = AffineExpr.dimension(op.dim.value.data)
-        elif (
-            isinstance(op, arith.ConstantOp)
-            and isinstance(op.value, IntegerAttr)
-            and isinstance(op.value.type, IndexType)
-        ):
-            exprs[op.result] = AffineExpr.constant(op.value.value.data)
-        elif type(op) in _INDEX_ARITHMETIC and all(v in exprs for v in op.operands):
-            try:
-                exprs[op.results[0]] = _INDEX_ARITHMETIC[type(op)](*(exprs[v] for v in op.operands))
-            except NotImplementedError:  # a product of two loop-dependent values
-                return None
-        elif isinstance(op, memref.LoadOp) and load is None and all(v in exprs for v in op.indices):
+    for op in copy.body.block.ops:
+        if isinstance(op, memref.LoadOp) and load is None and all(v in forms for v in op.indices):
             load = op
-        elif not (isinstance(op, linalg.YieldOp) and load is not None and tuple(op.operands) == (load.res,)):
-            return None
+        elif isinstance(op, linalg.YieldOp) and load is not None and tuple(op.operands) == (load.res,):
+            continue
+        elif (form := index_form(op, [forms.get(v) for v in op.operands])) is None or any(
+            not isinstance(term, int) for term, _ in form.terms
+        ):
+            return None  # not sums and constant multiples of the loops
+        else:
+            forms[op.results[0]] = form
     if load is None:
         return None
-    return MovedFrom(load.memref, AffineMap(len(maps[-1].results), 0, tuple(exprs[v] for v in load.indices)))
+    read = tuple(forms[v].as_affine() for v in load.indices)
+    return MovedFrom(load.memref, AffineMap(len(maps[-1].results), 0, read))
 
 
 def copied_operand(buffer: SSAValue, reader: linalg.GenericOp) -> tuple[linalg.GenericOp, MovedFrom] | None:
@@ -377,25 +356,6 @@ def copied_operand(buffer: SSAValue, reader: linalg.GenericOp) -> tuple[linalg.G
 WRITE_THROUGH_MAX_ELEMENTS = 1 << 20
 
 
-def _evaluate(expr: AffineExpr, loops: list[np.ndarray]) -> np.ndarray:
-    """An affine expression at every point of `loops` (index arrays)."""
-    if isinstance(expr, AffineDimExpr):
-        return loops[expr.position]
-    if isinstance(expr, AffineConstantExpr):
-        return np.int64(expr.value)  # type: ignore[return-value]
-    assert isinstance(expr, AffineBinaryOpExpr)
-    lhs, rhs = _evaluate(expr.lhs, loops), _evaluate(expr.rhs, loops)
-    if expr.kind == AffineBinaryOpKind.Add:
-        return lhs + rhs
-    if expr.kind == AffineBinaryOpKind.Mul:
-        return lhs * rhs
-    if expr.kind == AffineBinaryOpKind.FloorDiv:
-        return np.floor_divide(lhs, rhs)
-    if expr.kind == AffineBinaryOpKind.Mod:
-        return np.mod(lhs, rhs)
-    return -np.floor_divide(-lhs, rhs)  # CeilDiv
-
-
 def _inverse_strides(copy: linalg.GenericOp, read: AffineMap, source_shape, target_shape) -> tuple[int, ...] | None:
     """The stride in the copy's target of each dimension of its source, when every
     source element lands at sum(index * stride) (checked at every element); None when
@@ -406,7 +366,7 @@ def _inverse_strides(copy: linalg.GenericOp, read: AffineMap, source_shape, targ
     loops: list[np.ndarray] = [np.zeros(count, np.int64)] * len(to_loops.results)
     for position, result in enumerate(to_loops.results):
         loops[result.position] = target_index[position]  # type: ignore[attr-defined]
-    source_index = [np.broadcast_to(_evaluate(e, loops), (count,)) for e in read.results]
+    source_index = [np.broadcast_to(e.eval(loops, []), (count,)) for e in read.results]  # ndarray // and % floor
     if any(((i < 0) | (i >= n)).any() for i, n in zip(source_index, source_shape, strict=True)):
         return None
     source_flat = np.ravel_multi_index(source_index, source_shape)

@@ -14,7 +14,6 @@ element (or a padding value), found through an indexing map or computed indices.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import prod
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
@@ -308,13 +307,16 @@ def reshape_indices(
     i = j = 0
     while i < len(sources):
         group_sources, group_loops = [sources[i]], [loops[j]]
+        operand_count, result_count = transposed[sources[i]], result_shape[loops[j]]
         i, j = i + 1, j + 1
-        while prod(transposed[p] for p in group_sources) != prod(result_shape[d] for d in group_loops):
-            if prod(transposed[p] for p in group_sources) < prod(result_shape[d] for d in group_loops):
+        while operand_count != result_count:  # the smaller side takes its next dimension
+            if operand_count < result_count:
                 group_sources.append(sources[i])
+                operand_count *= transposed[sources[i]]
                 i += 1
             else:
                 group_loops.append(loops[j])
+                result_count *= result_shape[loops[j]]
                 j += 1
         linear = AffineExpr.constant(0)
         for d, stride in zip(group_loops, row_major_strides([result_shape[d] for d in group_loops]), strict=True):
