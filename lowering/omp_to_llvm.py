@@ -58,8 +58,10 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.utils.exceptions import PassFailedException
+from xla_opt.lowering.kernels.stream import FENCE as STREAM_FENCE
 from xla_opt.lowering.llvm_types import PTR, llvm_type
 from xla_opt.lowering.outlining import REMATERIALIZED, FreshNames, captured_values, distinct_buffers
+from xla_opt.lowering.stream_result_stores import streams
 
 from xla_opt.diagnostics import locate_unlocated
 from xla_opt.pattern_dispatch import ConversionWalker
@@ -146,6 +148,9 @@ def _static_schedule(b: _Builder, nest: omp.LoopNestOp, tid: SSAValue, team: SSA
     chunk = b.add(arith.DivSIOp(b.add(arith.SubiOp(b.add(arith.AddiOp(total, team_i)), one)), team_i))
     begin = b.add(arith.MinSIOp(b.add(arith.MuliOp(tid_i, chunk)), total))
     end = b.add(arith.MinSIOp(b.add(arith.AddiOp(begin, chunk)), total))
+    allocas, body_ops = _loop_body_ops(nest)
+    for alloca in allocas:  # the thread's own, before its iterations
+        values[alloca.memref] = b.add(alloca.clone(value_mapper=values))
     loop_body = Block(arg_types=[_INDEX])
     b.add(scf.ForOp(begin, end, one, [], Region(loop_body)))
     inner = _Builder(loop_body)
@@ -163,21 +168,29 @@ def _static_schedule(b: _Builder, nest: omp.LoopNestOp, tid: SSAValue, team: SSA
         ivs.insert(0, iv)
     for arg, iv in zip(nest.body.block.args, ivs, strict=True):
         values[arg] = iv
-    for op in _loop_body_ops(nest):
+    for op in body_ops:
         loop_body.add_op(op.clone(value_mapper=values))
     loop_body.add_op(scf.YieldOp())
+    if streams(nest):  # the thread's non-temporal stores done before it reports
+        b.add(llvm.CallOp(STREAM_FENCE))
 
 
-def _loop_body_ops(nest: omp.LoopNestOp) -> list[Operation]:
-    """The loop nest's body without its omp.yield, memref.alloca_scope inlined (no
-    alloca may be in it: the scf.for would grow the stack at every iteration)."""
+def _loop_body_ops(nest: omp.LoopNestOp) -> tuple[list[memref.AllocaOp], list[Operation]]:
+    """The loop nest's body without its omp.yield, memref.alloca_scope inlined: the
+    allocas of static shape it starts with (scratch buffers, `stream-result-stores`),
+    which the thread allocates once for all its iterations (an iteration's alloca is
+    fresh, uninitialized memory: one a thread reuses is as good), and the other ops, in
+    which no alloca may be (the scf.for would grow the stack at every iteration)."""
     ops = list(nest.body.block.ops)[:-1]
     if len(ops) == 1 and isinstance(scope := ops[0], memref.AllocaScopeOp) and not scope.results:
         ops = list(scope.scope.block.ops)[:-1]
+    allocas: list[memref.AllocaOp] = []
+    while ops and isinstance(ops[0], memref.AllocaOp) and not ops[0].dynamic_sizes:
+        allocas.append(ops.pop(0))  # type: ignore[arg-type]
     for op in ops:
         if any(isinstance(o, memref.AllocaOp | memref.AllocaScopeOp) for o in op.walk()):
             raise PassFailedException("convert-omp-to-llvm: a stack allocation in a parallel loop is not supported")
-    return ops
+    return allocas, ops
 
 
 def _enclosing_function(op: Operation) -> func.FuncOp:

@@ -20,6 +20,7 @@
          --lower-affine-->            index arithmetic of non-trivial indexing maps
          --coalesce-contiguous-loops--> nests walking buffers in memory order as one loop
          --fuse-loop-nests-->         consecutive nests over the same rows as one nest
+         --stream-result-stores-->    loops writing large results store through non-temporal chunk copies
          --outline-loop-nests-->      each top-level loop nest a kernel function (compiled in parallel)
          --convert-scf-to-openmp-->   scf.parallel as omp.parallel/wsloop/loop_nest
          --convert-omp-to-llvm-->     omp regions outlined, run by libgomp's GOMP_parallel
@@ -63,6 +64,7 @@ STAGES: tuple[str, ...] = (
     "lower-affine",
     "coalesce-contiguous-loops",
     "fuse-loop-nests",
+    "stream-result-stores",
     "outline-loop-nests",
     "convert-scf-to-openmp",
     "convert-omp-to-llvm",

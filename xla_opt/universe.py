@@ -60,6 +60,7 @@ PASSES: dict[str, str] = {
     "buffer-loop-hoisting": "xla_opt.lowering.buffer_loop_hoisting:BufferLoopHoistingPass",
     "convert-linalg-to-parallel-loops": "xla_opt.lowering.parallel_loops:ConvertLinalgToParallelLoopsPass",
     "fold-delinearized-accesses": "xla_opt.lowering.fold_delinearized_accesses:FoldDelinearizedAccessesPass",
+    "stream-result-stores": "xla_opt.lowering.stream_result_stores:StreamResultStoresPass",
     "coalesce-contiguous-loops": "xla_opt.lowering.coalesce_loops:CoalesceContiguousLoopsPass",
     "fuse-loop-nests": "xla_opt.lowering.fuse_loop_nests:FuseLoopNestsPass",
     "outline-loop-nests": "xla_opt.lowering.outline_loop_nests:OutlineLoopNestsPass",

@@ -238,3 +238,66 @@ func.func @carried(%x: memref<1000xf64>, %n: index) -> memref<1000xf64> {
   }
   func.return %last : memref<1000xf64>
 }
+
+// -----
+
+// A scratch buffer at the top of the loop body (stream-result-stores) is allocated
+// once per thread, in its body function before its share of the iterations (each
+// iteration's alloca is fresh memory: one the thread reuses is as good, and an alloca
+// inside the loop would grow the stack at every iteration). The body streams: the
+// thread fences its non-temporal stores after its last iteration, before it returns
+// to the team's barrier.
+// CHECK-LABEL: func.func private @streamed_omp_body_0
+// CHECK:         %[[S:.*]] = memref.alloca() : memref<256xf32>
+// CHECK-NEXT:    scf.for
+// CHECK-NOT:       memref.alloca
+// CHECK:           memref.store %{{.*}}, %[[S]][%{{.*}}] : memref<256xf32>
+// CHECK:           llvm.call @xla_opt_stream_store
+// CHECK:         }
+// CHECK-NEXT:    llvm.call @xla_opt_stream_fence() : () -> ()
+// CHECK-NEXT:    func.return
+// IR-LABEL: define void @"streamed_omp_body_0"
+// IR:         alloca float, i64 256, align 64
+// IR:         call ccc void @"xla_opt_stream_fence"()
+// IR-NEXT:    ret void
+
+func.func @streamed(%a: memref<1100xf32>, %out: memref<1100xf32>) {
+  %0 = arith.constant 0 : index
+  %1 = arith.constant 1100 : index
+  %2 = arith.constant 256 : index
+  "omp.parallel"() <{operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 0>}> ({
+    "omp.wsloop"() <{operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 0, 0>}> ({
+      "omp.loop_nest"(%0, %1, %2) ({
+      ^bb0(%k: index):
+        "memref.alloca_scope"() ({
+          %s = memref.alloca() : memref<256xf32>
+          %c256 = arith.constant 256 : index
+          %next = arith.addi %k, %c256 : index
+          %end = arith.minsi %next, %1 : index
+          %c1 = arith.constant 1 : index
+          scf.for %i = %k to %end step %c1 {
+            %p = arith.subi %i, %k : index
+            %x = memref.load %a[%i] : memref<1100xf32>
+            %y = arith.mulf %x, %x : f32
+            memref.store %y, %s[%p] : memref<256xf32>
+          }
+          %n = arith.subi %end, %k : index
+          %base = llvm.bitcast %out : memref<1100xf32> to !llvm.ptr
+          %k64 = arith.index_cast %k : index to i64
+          %dst = llvm.getelementptr inbounds %base[%k64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %n64 = arith.index_cast %n : index to i64
+          %four = llvm.mlir.constant(4) : i64
+          %bytes = arith.muli %n64, %four : i64
+          %src = llvm.bitcast %s : memref<256xf32> to !llvm.ptr
+          llvm.call @xla_opt_stream_store(%dst, %src, %bytes) : (!llvm.ptr, !llvm.ptr, i64) -> ()
+          "memref.alloca_scope.return"() : () -> ()
+        }) : () -> ()
+        "omp.yield"() : () -> ()
+      }) : (index, index, index) -> ()
+    }) : () -> ()
+    "omp.terminator"() : () -> ()
+  }) : () -> ()
+  func.return
+}
+llvm.func @xla_opt_stream_store(!llvm.ptr, !llvm.ptr, i64)
+llvm.func @xla_opt_stream_fence()

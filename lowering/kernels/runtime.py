@@ -3,7 +3,8 @@ O3, host CPU, in an execution engine of its own) on first use, and its entries' 
 made resolvable for the lowered modules that only declare them (`llvm.add_symbol`).
 The library is three modules, each compiled when a program first calls one of its
 entries (so an f32 program does not wait for the f64 code): the f32 GEMM and the
-convolution, the f64 GEMM, and the f16/bf16-operand GEMMs.
+convolution, the f64 GEMM, and the f16/bf16-operand GEMMs. The radix sorts (a module
+per variant) and the non-temporal stores (`stream.py`) load the same way.
 
 The kernels run on `num_threads()` threads through libgomp when it is on the machine
 (loaded permanently, with OMP_WAIT_POLICY=passive unless set: on a busy machine
@@ -116,6 +117,7 @@ def load_kernels(module: str = "f32") -> Any:
 
 
 _sort_kernels: dict[str, Any] = {}  # variant symbol -> its compiled module, kept alive
+_STREAM_CALL = re.compile(r'@"?xla_opt_stream_(store|fence)"?\(')
 _SORT_CALL = re.compile(r'@"?((xla_opt_sort_\w+?)__\w+)"?\(')
 
 
@@ -134,6 +136,26 @@ def load_sort_kernel(symbol: str) -> Any:
         return _sort_kernels[symbol]
 
 
+_stream_kernels: list[Any] = []  # the compiled stream module, kept alive
+
+
+def load_stream_kernels() -> Any:
+    """Compile the non-temporal store kernels (lowering/kernels/stream.py) once per
+    process and register their symbols."""
+    with _lock:
+        if not _stream_kernels:
+            import llvmlite.binding as llvm
+            from xla_opt.lowering.kernels.stream import STREAM_IR, SYMBOLS
+
+            from xla_opt.jit import compile_llvm_ir
+
+            library = compile_llvm_ir(STREAM_IR)
+            for symbol in SYMBOLS:
+                llvm.add_symbol(symbol, library.address(symbol))
+            _stream_kernels.append(library)
+        return _stream_kernels[0]
+
+
 def bind_kernel_symbols(ir_text: str) -> bool:
     """Load the library if the LLVM IR `ir_text` declares one of its symbols, and bind
     each radix-sort call (`xla_opt_sort_<variant>__<type>`, a name per signature) to
@@ -144,6 +166,9 @@ def bind_kernel_symbols(ir_text: str) -> bool:
     for name, symbol in sorts.items():
         llvm.add_symbol(name, load_sort_kernel(symbol).address(symbol))
     calls = False
+    if _STREAM_CALL.search(ir_text):
+        load_stream_kernels()
+        calls = True
     for module, entries in _modules().items():
         symbols = "|".join(entry.symbol for entry in entries)
         if re.search(rf'@"?({symbols})"?\(', ir_text):  # xDSL quotes every symbol
