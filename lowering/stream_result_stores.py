@@ -50,12 +50,14 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, NoneAttr, i64
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.utils.exceptions import PassFailedException
 from xla_opt.lowering.kernels.stream import FENCE, STORE
 from xla_opt.lowering.llvm_types import PTR, byte_width, row_major_strides, storage_type
+
+from xla_opt.diagnostics import locate_unlocated
 
 _VIEWS = (memref.CollapseShapeOp, memref.ExpandShapeOp)
 _INDEX = IndexType()
@@ -174,16 +176,18 @@ def _run(store: memref.StoreOp, loop: Operation, iv: SSAValue) -> _Run | None:
 
 
 class _Emitter:
-    """Ops inserted before an anchor."""
+    """Ops inserted before an anchor (at the end of the block without one), each placed
+    where the loop being rewritten was (MLIR's rule for what a rewrite creates)."""
 
-    def __init__(self, block: Block, before: Operation | None):
-        self.block, self.before = block, before
+    def __init__(self, block: Block, before: Operation | None, location: Attribute):
+        self.block, self.before, self.location = block, before, location
 
     def add(self, op: Operation) -> SSAValue:
         if self.before is None:
             self.block.add_op(op)
         else:
             self.block.insert_op_before(op, self.before)
+        locate_unlocated(op, self.location)
         return op.results[0] if op.results else None  # type: ignore[return-value]
 
     def index(self, value: int) -> SSAValue:
@@ -198,8 +202,14 @@ def _stream_out(e: _Emitter, run: _Run, scratch: SSAValue, start: SSAValue | int
     t = run.store.memref.type
     assert isinstance(t, MemRefType)
     element = t.get_element_type()
-    first = e.index(start) if isinstance(start, int) and start else start or None  # None: 0
-    last = first if run.offset is None else run.offset if first is None else e.add(arith.AddiOp(first, run.offset))
+    if isinstance(start, int):
+        first = e.index(start) if start else None  # None: zero, no term
+    else:
+        first = start
+    if run.offset is None:
+        last = first
+    else:
+        last = run.offset if first is None else e.add(arith.AddiOp(first, run.offset))
     offset: SSAValue | None = None
     for index, stride in zip([*run.store.indices[:-1], last], row_major_strides(t.get_shape()), strict=True):
         if index is None:
@@ -216,7 +226,7 @@ def _stream_out(e: _Emitter, run: _Run, scratch: SSAValue, start: SSAValue | int
     e.add(llvm.CallOp(STORE, at, e.add(llvm.BitcastOp(scratch, PTR)), size))
 
 
-def _scratch_site(loop: Operation) -> _Emitter:
+def _scratch_site(loop: Operation, location: Attribute) -> _Emitter:
     """Where a loop's scratch is allocated: the top of the innermost scf.parallel body
     around it (one per thread), else just before the function-level op holding it."""
     op = loop
@@ -224,9 +234,9 @@ def _scratch_site(loop: Operation) -> _Emitter:
         parent = op.parent_op()
         if isinstance(parent, scf.ParallelOp):
             block = parent.body.block
-            return _Emitter(block, block.first_op)
+            return _Emitter(block, block.first_op, location)
         if isinstance(parent, func.FuncOp) or parent is None:
-            return _Emitter(op.parent_block(), op)  # type: ignore[arg-type]
+            return _Emitter(op.parent_block(), op, location)  # type: ignore[arg-type]
         op = parent
 
 
@@ -250,7 +260,9 @@ def _redirect(run: _Run, scratch: SSAValue, position: SSAValue) -> None:
     last index goes when nothing else reads it."""
     store = run.store
     last = store.indices[-1].owner
-    store.parent_block().insert_op_before(memref.StoreOp.get(store.value, scratch, [position]), store)  # type: ignore[union-attr]
+    into_scratch = memref.StoreOp.get(store.value, scratch, [position])
+    into_scratch.location = store.location
+    store.parent_block().insert_op_before(into_scratch, store)  # type: ignore[union-attr]
     store.detach()
     store.erase()
     if run.offset is not None and isinstance(last, arith.AddiOp) and not last.result.uses:
@@ -261,18 +273,19 @@ def _redirect(run: _Run, scratch: SSAValue, position: SSAValue) -> None:
 def _stream_loop(loop: Operation, runs: list[_Run], chunk_bytes: int) -> Operation:
     """Rewrite `loop` (module doc); returns the loop op now at its place."""
     iv, lb, ub = _loop_facts(loop)  # type: ignore[misc]
+    at = loop.location
     trips = ub - lb
     width = max(byte_width(r.store.memref.type.get_element_type()) for r in runs)  # type: ignore[attr-defined]
     chunk = max(1, chunk_bytes // width)
     if isinstance(loop, scf.ForOp) and trips <= chunk:
-        site = _scratch_site(loop)
+        site = _scratch_site(loop, at)
         scratches = [site.add(memref.AllocaOp.get(r.store.value.type, shape=[trips])) for r in runs]
         body = loop.body.block
-        e = _Emitter(body, body.first_op)
+        e = _Emitter(body, body.first_op, at)
         position = iv if lb == 0 else e.add(arith.SubiOp(iv, e.index(lb)))
         for run, scratch in zip(runs, scratches, strict=True):
             _redirect(run, scratch, position)
-        after = _Emitter(loop.parent_block(), loop.next_op)  # type: ignore[arg-type]
+        after = _Emitter(loop.parent_block(), loop.next_op, at)  # type: ignore[arg-type]
         for run, scratch in zip(runs, scratches, strict=True):
             _stream_out(after, run, scratch, lb, trips)
         return loop
@@ -280,7 +293,7 @@ def _stream_loop(loop: Operation, runs: list[_Run], chunk_bytes: int) -> Operati
     # strip-mined: an outer loop of the same kind over chunks, an scf.for over one chunk
     parent = loop.parent_block()
     assert parent is not None
-    e = _Emitter(parent, loop)
+    e = _Emitter(parent, loop, at)
     lower, upper, step = e.index(lb), e.index(ub), e.index(chunk)
     outer_body = Block(arg_types=[_INDEX])
     if isinstance(loop, scf.ForOp):
@@ -289,8 +302,8 @@ def _stream_loop(loop: Operation, runs: list[_Run], chunk_bytes: int) -> Operati
         outer = scf.ParallelOp([lower], [upper], [step], Region(outer_body))
     e.add(outer)
     k = outer_body.args[0]
-    o = _Emitter(outer_body, None)
-    scratch_site = o if isinstance(loop, scf.ParallelOp) else _scratch_site(outer)
+    o = _Emitter(outer_body, None, at)
+    scratch_site = o if isinstance(loop, scf.ParallelOp) else _scratch_site(outer, at)
     scratches = [scratch_site.add(memref.AllocaOp.get(r.store.value.type, shape=[chunk])) for r in runs]
     end = o.add(arith.MinSIOp(o.add(arith.AddiOp(k, o.index(chunk))), upper))
     inner_body = Block(arg_types=[_INDEX])
@@ -305,7 +318,7 @@ def _stream_loop(loop: Operation, runs: list[_Run], chunk_bytes: int) -> Operati
     iv.replace_all_uses_with(inner_body.args[0])
     inner_body.add_op(scf.YieldOp())
     j = inner_body.args[0]
-    i = _Emitter(inner_body, inner_body.first_op)
+    i = _Emitter(inner_body, inner_body.first_op, at)
     position = i.add(arith.SubiOp(j, k))
     for run, scratch in zip(runs, scratches, strict=True):
         _redirect(run, scratch, position)
@@ -313,6 +326,7 @@ def _stream_loop(loop: Operation, runs: list[_Run], chunk_bytes: int) -> Operati
     for run, scratch in zip(runs, scratches, strict=True):
         _stream_out(o, run, scratch, k, count)
     o.add(scf.YieldOp() if isinstance(outer, scf.ForOp) else scf.ReduceOp())
+    locate_unlocated(outer, at)
     loop.detach()
     loop.erase()
     return outer
@@ -374,6 +388,8 @@ class StreamResultStoresPass(ModulePass):
                     top = _top_level(streamed)
                     if top not in fenced:
                         fenced.add(top)
-                        top.parent_block().insert_op_after(llvm.CallOp(FENCE), top)  # type: ignore[union-attr]
+                        fence = llvm.CallOp(FENCE)
+                        fence.location = top.location
+                        top.parent_block().insert_op_after(fence, top)  # type: ignore[union-attr]
         if used:
             _declare(op)
