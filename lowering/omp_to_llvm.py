@@ -11,7 +11,10 @@ on the stack), which `convert-to-llvm` finishes. For a region in `@f`:
   row-major order), split into `team` contiguous chunks of ceil(total / team); thread
   `tid` runs [tid * chunk, min((tid + 1) * chunk, total)) as an `scf.for` that
   recomputes the induction variables. The team's actual size is a parameter: libgomp
-  may give fewer threads than asked, and the chunks always cover the nest.
+  may give fewer threads than asked, and the chunks always cover the nest. Static
+  allocas that start the loop body (`stream-result-stores`' scratch) are made once,
+  before the thread's chunk; a body that streams (non-temporal stores) ends with the
+  thread's `xla_opt_stream_fence()`.
 * `@f_omp_region_N(%data: !llvm.ptr)`, the `void(void*)` GOMP_parallel runs on each
   thread: it loads the captured values from the struct at %data, asks
   `omp_get_thread_num`/`omp_get_num_threads` and calls the body.

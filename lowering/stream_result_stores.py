@@ -44,6 +44,7 @@ parallel is followed by `xla_opt_stream_fence()`.
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 
@@ -55,7 +56,7 @@ from xdsl.passes import ModulePass
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.utils.exceptions import PassFailedException
 from xla_opt.lowering.kernels.stream import FENCE, STORE
-from xla_opt.lowering.llvm_types import PTR, byte_width, row_major_strides, storage_type
+from xla_opt.lowering.llvm_types import PTR, byte_width, num_elements, row_major_strides, storage_type
 
 from xla_opt.diagnostics import locate_unlocated
 
@@ -63,8 +64,10 @@ _VIEWS = (memref.CollapseShapeOp, memref.ExpandShapeOp)
 _INDEX = IndexType()
 
 
+@functools.cache
 def last_level_cache_bytes() -> int | None:
-    """The size of the host's largest cache (sysfs, else glibc's sysconf), or None."""
+    """The size of the host's largest cache (sysfs, else glibc's sysconf), or None; read
+    once per process (the pass runs on every program compiled)."""
     base = "/sys/devices/system/cpu/cpu0/cache"
     sizes = []
     try:
@@ -115,15 +118,12 @@ def _streamable_buffer(arg: BlockArgument, min_bytes: int) -> bool:
     t = arg.type
     if not isinstance(t, MemRefType) or not isinstance(t.layout, NoneAttr):
         return False
-    shape = t.get_shape()
-    if any(d < 0 for d in shape):
+    if any(d < 0 for d in t.get_shape()):
         return False
     try:
-        size = byte_width(t.get_element_type())
+        size = byte_width(t.get_element_type()) * num_elements(t)
     except PassFailedException:
         return False
-    for d in shape:
-        size *= d
     return size >= min_bytes and bool(arg.uses) and _write_only(arg)
 
 
@@ -270,9 +270,10 @@ def _redirect(run: _Run, scratch: SSAValue, position: SSAValue) -> None:
         last.erase()
 
 
-def _stream_loop(loop: Operation, runs: list[_Run], chunk_bytes: int) -> Operation:
-    """Rewrite `loop` (module doc); returns the loop op now at its place."""
-    iv, lb, ub = _loop_facts(loop)  # type: ignore[misc]
+def _stream_loop(loop: Operation, facts: tuple[SSAValue, int, int], runs: list[_Run], chunk_bytes: int) -> Operation:
+    """Rewrite `loop`, whose induction variable and bounds are `facts` (module doc);
+    returns the loop op now at its place."""
+    iv, lb, ub = facts
     at = loop.location
     trips = ub - lb
     width = max(byte_width(r.store.memref.type.get_element_type()) for r in runs)  # type: ignore[attr-defined]
@@ -366,6 +367,7 @@ class StreamResultStoresPass(ModulePass):
         used = False
         for fn in [o for o in op.body.block.ops if isinstance(o, func.FuncOp) and o.body.blocks]:
             runs_by_loop: dict[Operation, list[_Run]] = {}
+            facts_of: dict[Operation, tuple[SSAValue, int, int]] = {}
             for arg in fn.args:
                 if not _streamable_buffer(arg, min_bytes):
                     continue
@@ -380,9 +382,10 @@ class StreamResultStoresPass(ModulePass):
                         continue
                     if (run := _run(store, loop, iv)) is not None:  # type: ignore[arg-type]
                         runs_by_loop.setdefault(loop, []).append(run)  # type: ignore[arg-type]
+                        facts_of[loop] = facts  # type: ignore[index]
             fenced: set[Operation] = set()
             for loop, runs in runs_by_loop.items():
-                streamed = _stream_loop(loop, runs, self.chunk_bytes)
+                streamed = _stream_loop(loop, facts_of[loop], runs, self.chunk_bytes)
                 used = True
                 if not _in_parallel(streamed) and not isinstance(streamed, scf.ParallelOp):
                     top = _top_level(streamed)

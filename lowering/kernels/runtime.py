@@ -20,6 +20,8 @@ import re
 import threading
 from typing import Any
 
+from xla_opt.lowering.kernels.stream import SYMBOLS as STREAM_SYMBOLS
+
 _lock = threading.Lock()
 _libraries: dict[str, Any] = {}  # the compiled modules, kept alive: the symbols point into them
 
@@ -117,7 +119,6 @@ def load_kernels(module: str = "f32") -> Any:
 
 
 _sort_kernels: dict[str, Any] = {}  # variant symbol -> its compiled module, kept alive
-_STREAM_CALL = re.compile(r'@"?xla_opt_stream_(store|fence)"?\(')
 _SORT_CALL = re.compile(r'@"?((xla_opt_sort_\w+?)__\w+)"?\(')
 
 
@@ -145,12 +146,12 @@ def load_stream_kernels() -> Any:
     with _lock:
         if not _stream_kernels:
             import llvmlite.binding as llvm
-            from xla_opt.lowering.kernels.stream import STREAM_IR, SYMBOLS
+            from xla_opt.lowering.kernels.stream import STREAM_IR
 
             from xla_opt.jit import compile_llvm_ir
 
             library = compile_llvm_ir(STREAM_IR)
-            for symbol in SYMBOLS:
+            for symbol in STREAM_SYMBOLS:
                 llvm.add_symbol(symbol, library.address(symbol))
             _stream_kernels.append(library)
         return _stream_kernels[0]
@@ -166,7 +167,7 @@ def bind_kernel_symbols(ir_text: str) -> bool:
     for name, symbol in sorts.items():
         llvm.add_symbol(name, load_sort_kernel(symbol).address(symbol))
     calls = False
-    if _STREAM_CALL.search(ir_text):
+    if re.search(rf'@"?({"|".join(STREAM_SYMBOLS)})"?\(', ir_text):
         load_stream_kernels()
         calls = True
     for module, entries in _modules().items():
