@@ -6,7 +6,7 @@ The program is a chain of element-wise ops on 8x8 f32 tensors, broken every 25 o
 by a dot, a reduce (whose body is a region) and a broadcast, so that fusion leaves
 many loop nests and the lowered module has many blocks; `--constant-kb` adds one
 dense constant of that size (the cost of passes that touch attributes). It prints the
-parse time, each pipeline stage's time (lowering/pipeline.py STAGES), the LLVM IR
+parse time, each pipeline stage's time (lowering/xla_to_llvm.py STAGES), the LLVM IR
 translation and the LLVM optimization + code generation (xla_opt/jit.py), and checks
 the result against the interpreter on small inputs.
 """
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> None:
 
     import xla_opt
     from xla_opt.jit import JitFunction, StageTimes
-    from xla_opt.lowering.pipeline import lower_to_llvm_ir
+    from xla_opt.lowering.xla_to_llvm import lower_to_llvm_ir
 
     os.environ.setdefault("XLA_OPT_CACHE", "0")  # measure compiling, not the disk cache
     start = time.perf_counter()

@@ -100,6 +100,7 @@ def main(argv: list[str]) -> int:
     for test, i, command in lit_commands():
         done = subprocess.run(command, shell=True, capture_output=True, text=True, env=env, cwd=ROOT / "lit_tests")
         output = (done.stdout + done.stderr).replace(test, "%s").replace(str(ROOT), "ROOT")
+        output = re.sub(r"\d+\.\d{4}( \(\s*\d+\.\d%\))?", "<time>", output)  # --mlir-timing's figures
         digest = hashlib.sha256(Path(test).read_bytes()).hexdigest()[:16]
         (out / "lit" / f"{digest}.{i}.out").write_text(output)
     print(f"snapshot in {out}")

@@ -6,7 +6,7 @@ One SGD step of a tanh layer on a mean-squared-error loss, under `jax.pmap` over
 devices: each device takes its batch shard, and the gradients (and the loss) are
 averaged across devices with `lax.pmean`, an all_reduce. The export is GSPMD
 StableHLO (Shardy off): `xla-opt` runs device p as replica p (see
-passes/stablehlo/to_xla/custom_call.py)."""
+passes/conversions/convert_stablehlo_to_xla/custom_call.py)."""
 
 import os
 import sys

@@ -6,7 +6,7 @@ import os
 import pytest
 
 # Every program the tests compile is verified after each stage of the lowering
-# pipeline (lowering/pipeline.py): every pass's output must verify on its own.
+# pipeline (lowering/xla_to_llvm.py): every pass's output must verify on its own.
 os.environ.setdefault("XLA_OPT_VERIFY_STAGES", "1")
 # The JIT's on-disk cache of compiled code: one fresh directory per session, never the user's.
 import tempfile  # noqa: E402

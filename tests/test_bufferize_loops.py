@@ -1,6 +1,6 @@
 """Loops over tensors (scf.for with tensor iteration arguments, tensor.insert) run
 natively with value semantics: in-place writes only where no one needs the old value.
-The programs are lit_tests/lowering/bufferize_loops.mlir's, compiled and run."""
+The programs are lit_tests/lowering/conversions/xla-bufferize-loops.mlir's, compiled and run."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 import xla_opt
 
-LIT = Path(__file__).parent.parent / "lit_tests" / "lowering" / "bufferize_loops.mlir"
+LIT = Path(__file__).parent.parent / "lit_tests" / "lowering" / "conversions" / "xla-bufferize-loops.mlir"
 
 
 def program(name: str) -> str:

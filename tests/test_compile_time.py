@@ -89,7 +89,7 @@ func.func @main(%a: tensor<3xui32>, %b: tensor<2x2xui8>) -> (tensor<3xui32>, ten
 
 
 def _lowered(text: str) -> ModuleOp:
-    from xla_opt.lowering.xla_to_linalg import ConvertXlaToLinalgPass
+    from xla_opt.lowering.conversions.convert_xla_to_linalg import ConvertXlaToLinalgPass
 
     import xla_opt
     from xla_opt.context import make_context
@@ -150,7 +150,7 @@ def test_signless_sweep_leaves_no_unsigned_type_anywhere():
 def test_signless_sweep_never_prints_an_attribute(monkeypatch):
     """The sweep reads types; printing (a 1 MB constant took a second) is never needed."""
     from xdsl.ir import Attribute
-    from xla_opt.lowering import xla_to_linalg
+    import xla_opt.lowering.conversions.convert_xla_to_linalg as xla_to_linalg
 
     module = _lowered("""
 func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
@@ -170,7 +170,7 @@ func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
 
 
 def test_signless_sweep_changes_nothing_without_unsigned_types():
-    from xla_opt.lowering import xla_to_linalg
+    import xla_opt.lowering.conversions.convert_xla_to_linalg as xla_to_linalg
 
     module = _lowered("""
 func.func @main(%a: tensor<2xi32>) -> tensor<2xi32> {
@@ -482,7 +482,7 @@ def test_f32_exp_and_tanh_are_defined_once_per_module():
     them copies of the exp/tanh expansions (4.3 s of convert-to-llvm, 3.4 s of LLVM IR
     translation). Each is now one internal `alwaysinline` function that LLVM inlines
     before vectorizing (xdsl_patches 15 keeps the attribute and the linkage)."""
-    from xla_opt.lowering.pipeline import lower_to_llvm_ir
+    from xla_opt.lowering.xla_to_llvm import lower_to_llvm_ir
 
     import xla_opt
 
@@ -529,7 +529,7 @@ def test_shared_constants_compute_what_the_interpreter_does():
 def test_lowering_restores_the_garbage_collectors_state(enabled):
     import gc
 
-    from xla_opt.lowering.pipeline import gc_paused, lower_to_llvm_ir
+    from xla_opt.lowering.xla_to_llvm import gc_paused, lower_to_llvm_ir
 
     import xla_opt
 
@@ -619,7 +619,7 @@ def test_type_dispatch_reads_a_patterns_declared_classes():
     (`matched_types`): it is then tried on those only, like a typed pattern
     (convert-xla-to-linalg's ElementwiseToGeneric, ~60 classes)."""
     from xla_opt.pattern_dispatch import TypeDispatchApplier, matched_type
-    from xla_opt.lowering.xla_to_linalg.elementwise import SCALAR_ELEMENTWISE_OPS, ElementwiseToGeneric
+    from xla_opt.lowering.conversions.convert_xla_to_linalg.elementwise import SCALAR_ELEMENTWISE_OPS, ElementwiseToGeneric
 
     class OnAddOrSub(RewritePattern):
         matched_types = (arith.AddiOp, arith.SubiOp)
@@ -715,7 +715,7 @@ def test_conversion_sweeps_lower_as_xdsls_greedy_walker(monkeypatch, source):
     from xdsl.transforms import lower_affine
     from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
     from xdsl.transforms.lower_affine import LowerAffinePass
-    from xla_opt.lowering import pipeline
+    import xla_opt.lowering.xla_to_llvm as pipeline
     from xla_opt.pattern_dispatch import ConversionWalker
 
     import xla_opt
@@ -1049,7 +1049,7 @@ def test_early_exit_effects_answer_as_xdsl_at_every_stage():
     calls, at every stage of the pipeline, the same answer as xDSL's rule (both
     answers occur)."""
     import xdsl.transforms.dead_code_elimination as dce
-    from xla_opt.lowering import pipeline
+    import xla_opt.lowering.xla_to_llvm as pipeline
 
     import xla_opt
     from xla_opt.context import make_context
@@ -1163,7 +1163,7 @@ func.func @main(%x: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>,
 
 
 def _outlined(text: str):
-    from xla_opt.lowering.pipeline import lower_through_outlining
+    from xla_opt.lowering.xla_to_llvm import lower_through_outlining
 
     import xla_opt
 
@@ -1175,8 +1175,8 @@ def test_split_by_kernels_defines_each_kernel_once_and_declares_it_elsewhere():
     (in order), declared in the last part (the rest), which keeps `main`; every part
     after lowering verifies, and the parts together declare nothing undefined."""
     from xdsl.dialects import memref
-    from xla_opt.lowering.outline_loop_nests import KERNEL_ATTR, split_by_kernels
-    from xla_opt.lowering.pipeline import lower_outlined
+    from xla_opt.lowering.transforms.outline_loop_nests import KERNEL_ATTR, split_by_kernels
+    from xla_opt.lowering.xla_to_llvm import lower_outlined
 
     from xla_opt.diagnostics import verify_module
 
@@ -1211,7 +1211,7 @@ def test_split_by_kernels_keeps_a_module_with_a_writable_global_whole():
     """A copy of a writable global in two parts would be two variables: one part."""
     from xdsl.dialects import memref
     from xdsl.dialects.builtin import MemRefType, StringAttr, UnitAttr, f32
-    from xla_opt.lowering.outline_loop_nests import split_by_kernels
+    from xla_opt.lowering.transforms.outline_loop_nests import split_by_kernels
 
     outlined = _outlined(KERNELS_AND_CONSTANTS)
     variable = memref.GlobalOp.get(StringAttr("state"), MemRefType(f32, [4]), UnitAttr(), StringAttr("private"))
@@ -1306,7 +1306,7 @@ def test_a_failed_lowering_stops_the_compile_thread_and_propagates(monkeypatch):
     import sys
     import threading
 
-    from xla_opt.lowering import pipeline
+    import xla_opt.lowering.xla_to_llvm as pipeline
 
     import xla_opt
     from xla_opt import jit

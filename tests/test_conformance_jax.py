@@ -34,7 +34,7 @@ def _jit_worker(job_path: str, out_path: str) -> None:
 
     from xdsl.utils.exceptions import DiagnosticException
 
-    from xla_opt.lowering.xla_to_linalg import LOWERED_OPS
+    from xla_opt.lowering.conversions.convert_xla_to_linalg import LOWERED_OPS
 
     with open(job_path, "rb") as f:
         jobs = pickle.load(f)

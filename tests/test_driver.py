@@ -172,7 +172,7 @@ def _mutations(text: str, rng: random.Random, count: int):
 
 
 LIT_INPUTS = sorted((ROOT / "lit_tests" / "dialect").glob("*roundtrip*.mlir")) + sorted(
-    (ROOT / "lit_tests" / "stablehlo").glob("import_*.mlir")
+    (ROOT / "lit_tests" / "passes" / "conversions").glob("convert-stablehlo-to-xla-*.mlir")
 )
 
 

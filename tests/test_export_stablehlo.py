@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import ComplexType, IntegerType, Signedness, TensorType
 from xdsl.dialects.func import FuncOp
-from xla_opt.passes.stablehlo.from_xla import StableHLOExportError, to_stablehlo_text
+from xla_opt.passes.conversions.convert_xla_to_stablehlo import StableHLOExportError, to_stablehlo_text
 
 import xla_opt
 from xla_opt.api import load_program
@@ -223,7 +223,7 @@ def test_target_reports_unsupported_ops(tmp_path: Path, capsys) -> None:
 
 def test_exported_text_imports_back() -> None:
     """Our own export is StableHLO our importer reads: xla -> StableHLO -> xla."""
-    pytest.importorskip("xla_opt.passes.stablehlo.to_xla", reason="the StableHLO importer")
+    pytest.importorskip("xla_opt.passes.conversions.convert_stablehlo_to_xla", reason="the StableHLO importer")
     text = to_stablehlo_text(load_program(PROGRAM))
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
     v = np.array([1, 2, 3], np.float32)
@@ -233,7 +233,7 @@ def test_exported_text_imports_back() -> None:
 def test_load_program_detects_stablehlo(tmp_path: Path, capsys) -> None:
     """`load_program` (so `xla_opt.run`, `xla_opt.compile`, `xla-run`) imports StableHLO
     text by itself; xla text that merely mentions StableHLO in a comment stays xla."""
-    pytest.importorskip("xla_opt.passes.stablehlo.to_xla", reason="the StableHLO importer")
+    pytest.importorskip("xla_opt.passes.conversions.convert_stablehlo_to_xla", reason="the StableHLO importer")
     import jax
 
     from xla_opt.run_main import main as xla_run

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import xla_opt
-from xla_opt.api import ProgramError
+from xla_opt.diagnostics import ProgramError
 
 BACKENDS = ("interpreter", "jit")
 
@@ -27,7 +27,7 @@ def run_both(program: str, *inputs) -> list[list[np.ndarray]]:
 
 def xla_results(program: str, *inputs) -> list[np.ndarray]:
     pytest.importorskip("jax", reason="XLA as an oracle needs jax (pip install jax)")
-    from xla_opt.passes.stablehlo.from_xla import to_stablehlo_text
+    from xla_opt.passes.conversions.convert_xla_to_stablehlo import to_stablehlo_text
 
     from xla_opt import xla_oracle
 
@@ -264,7 +264,7 @@ func.func @main(%a: tensor<2xi32>, %b: tensor<2xi32>) -> tensor<2xi32> {
 def test_every_stage_of_integer_power_verifies():
     """xla.power's exponentiation loop is an scf.while in an scf.for: after
     convert-scf-while-to-cf the for held several blocks and did not verify."""
-    from xla_opt.lowering.pipeline import run_stages
+    from xla_opt.lowering.xla_to_llvm import run_stages
 
     # a stage whose output does not verify raises a DiagnosticError naming it
     run_stages(xla_opt.load_program(POWER_I32), verify=True)
@@ -580,7 +580,7 @@ func.func @main(%arg0: tensor<2x3xf32>) -> (tensor<0x3xf32>) {
 def test_empty_strided_slice_lowers_to_verifying_ir():
     """convert-xla-to-linalg read the operand through (d0 * 2, d1) for an empty result,
     which linalg's verifier rejects ("unexpected result less than 0")."""
-    from xla_opt.lowering.pipeline import run_stages
+    from xla_opt.lowering.xla_to_llvm import run_stages
 
     # a stage whose output does not verify raises a DiagnosticError naming it
     run_stages(xla_opt.load_program(EMPTY_STRIDED_SLICE), verify=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 import pytest
-from xla_opt.lowering.xla_to_linalg import LOWERED_OPS
+from xla_opt.lowering.conversions.convert_xla_to_linalg import LOWERED_OPS
 
 import xla_opt
 

@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 import pytest
-from xla_opt.lowering.conv_to_kernel import MIN_MACS
+from xla_opt.lowering.transforms.linalg_conv_to_kernel import MIN_MACS
 from xla_opt.lowering.kernels.conv import PARAMS, SCONV, SYMBOL
 from xla_opt.lowering.kernels.gemm import AVX2_FMA, OVERWRITE, SSE, library_ir
 

@@ -399,7 +399,7 @@ def test_a_thousand_calls_do_not_leak():
 
 
 # The bounds measured against float64 over all 2^32 f32 bit patterns (the docstrings of
-# lowering/llvm_math_f32.py): exp within 1.02 ulp; tanh is XLA:CPU's rational approximation,
+# lowering/conversions/convert_to_llvm/math_f32.py): exp within 1.02 ulp; tanh is XLA:CPU's rational approximation,
 # within 4.9 ulp (the lead's decision: XLA's accuracy class, at a third of the cost).
 @pytest.mark.parametrize("op, lo, hi, max_ulps", [("exponential", -103.0, 88.7, 1.02), ("tanh", -10.0, 10.0, 4.9)])
 def test_inline_exp_tanh_accuracy(op, lo, hi, max_ulps):

@@ -36,7 +36,7 @@ from xla_opt.lowering.kernels.gemm import (
     library_ir,
     shape_for,
 )
-from xla_opt.lowering.matmul_to_kernel import MIN_COLUMNS, MIN_DEPTH, MIN_ROWS
+from xla_opt.lowering.transforms.linalg_matmul_to_kernel import MIN_COLUMNS, MIN_DEPTH, MIN_ROWS
 
 import xla_opt
 from tests.util import BF16, exact, one_op_program, tensor_type

@@ -20,7 +20,7 @@ import textwrap
 
 import numpy as np
 import pytest
-from xla_opt.lowering.parallel_loops import MIN_ITERATIONS
+from xla_opt.lowering.conversions.convert_linalg_to_parallel_loops import MIN_ITERATIONS
 
 import xla_opt
 from tests.util import tensor_type, ttype

@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 import pytest
-from xla_opt.lowering.xla_to_linalg import ConvertXlaToLinalgPass
+from xla_opt.lowering.conversions.convert_xla_to_linalg import ConvertXlaToLinalgPass
 
 import xla_opt
 from tests.util import BF16, FLOATS, INTS, exact, one_op_program, scalar, ttype

@@ -9,7 +9,7 @@ import ctypes
 import ml_dtypes
 import numpy as np
 import pytest
-from xla_opt.lowering import stream_result_stores
+from xla_opt.lowering.transforms import stream_result_stores
 from xla_opt.lowering.kernels.stream import FENCE, STORE
 
 import xla_opt

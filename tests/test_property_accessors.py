@@ -82,9 +82,9 @@ def test_accessors_decode_each_kind_of_property():
 LAYERS = [
     *(ROOT / "dialects" / "xla").glob("*.py"),
     *(ROOT / "xla_opt" / "interpreter").glob("*.py"),
-    *(ROOT / "lowering" / "xla_to_linalg").glob("*.py"),
-    ROOT / "lowering" / "legalize_broadcast.py",
-    *(ROOT / "passes" / "stablehlo" / "from_xla").glob("*.py"),
+    *(ROOT / "lowering" / "conversions" / "convert_xla_to_linalg").glob("*.py"),
+    ROOT / "passes" / "transforms" / "xla_legalize_broadcast.py",
+    *(ROOT / "passes" / "conversions" / "convert_xla_to_stablehlo").glob("*.py"),
 ]
 
 

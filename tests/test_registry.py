@@ -70,7 +70,7 @@ def test_plain_xdsl_opt_sees_our_dialects_and_passes(tmp_path):
 
 def test_the_registry_lists_every_pass_of_the_pipeline():
     from xla_opt.context import multiverse
-    from xla_opt.lowering.pipeline import STAGES
+    from xla_opt.lowering.xla_to_llvm import STAGES
     from xla_opt.universe import PASSES
 
     passes = multiverse().all_passes

@@ -36,7 +36,7 @@ from xla_opt.context import make_context
 from xla_opt.dialects.xla.element_types import elem_of
 from xla_opt.diagnostics import parse_source
 from xla_opt.interpreter.elementwise import constant_value
-from xla_opt.lowering.scalar_ops import emit_scalar, signless
+from xla_opt.lowering.conversions.convert_xla_to_linalg.scalar_ops import emit_scalar, signless
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 

@@ -62,7 +62,7 @@ def test_a_large_unsigned_splat_is_exact_on_both_backends(backend):
 
 def test_a_large_splat_is_a_fill_not_a_global():
     """The LLVM IR of the program holds the value once (no 8 MiB global)."""
-    from xla_opt.lowering.pipeline import lower_to_llvm_ir
+    from xla_opt.lowering.xla_to_llvm import lower_to_llvm_ir
 
     ir = lower_to_llvm_ir(xla_opt.load_program(LARGE))
     assert len(ir) < 100_000

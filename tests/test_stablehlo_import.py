@@ -14,10 +14,10 @@ jax = pytest.importorskip("jax", reason="the StableHLO import tests export progr
 jnp = jax.numpy
 lax = jax.lax
 
-from xla_opt.passes.stablehlo import import_stablehlo, is_stablehlo_text  # noqa: E402
+from xla_opt.api import import_stablehlo, is_stablehlo_text  # noqa: E402
 
 import xla_opt  # noqa: E402
-from xla_opt.api import ProgramError  # noqa: E402
+from xla_opt.diagnostics import ProgramError  # noqa: E402
 
 RNG = np.random.default_rng(0)
 ROOT = Path(__file__).resolve().parents[1]
@@ -324,7 +324,7 @@ def test_dynamic_shape_ops_with_constant_shapes_run(backend):
     """Issue 13: dynamic_reshape, dynamic_broadcast_in_dim, dynamic_iota,
     real_dynamic_slice and dynamic_pad with constant shape operands run as their
     static forms (numpy gives the expected values)."""
-    program = (ROOT / "lit_tests" / "stablehlo" / "import_dynamic_shapes.mlir").read_text().split("// -----")[0]
+    program = (ROOT / "lit_tests" / "passes" / "conversions" / "convert-stablehlo-to-xla-dynamic_shapes.mlir").read_text().split("// -----")[0]
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
     reshaped, broadcast, iota, sliced, padded = xla_opt.run(program, x, np.float32(-1), entry="folded", backend=backend)
     np.testing.assert_array_equal(reshaped, x.reshape(3, 2))
@@ -404,7 +404,7 @@ def test_chlo_scan_runs_as_a_loop(backend, reverse):
 def test_chlo_scan_cumulative_max_with_argmax(backend):
     """Two inputs and two carries: StableHLO's expected values ([3, 3, 4, 4, 5],
     [0, 0, 2, 2, 4], 5, 4)."""
-    program = (ROOT / "lit_tests" / "stablehlo" / "import_chlo_scan.mlir").read_text()
+    program = (ROOT / "lit_tests" / "passes" / "conversions" / "convert-stablehlo-to-xla-chlo_scan.mlir").read_text()
     x, iota = np.array([3, 1, 4, 1, 5], np.int32), np.arange(5, dtype=np.int32)
     values, indices, last, last_index = xla_opt.run(program, x, iota, backend=backend)
     assert values.tolist() == [3, 3, 4, 4, 5] and indices.tolist() == [0, 0, 2, 2, 4]
@@ -464,7 +464,7 @@ def test_chlo_ragged_dot_modes_2_and_3(backend):
 def test_dynamic_gather_and_conv_with_constant_operands_run(backend):
     """Issue 13: dynamic_gather (constant slice sizes) is a gather, dynamic_conv
     (constant padding) a convolution; numpy by the definitions."""
-    chunk = (ROOT / "lit_tests" / "stablehlo" / "import_dynamic_shapes.mlir").read_text().split("// -----")[3]
+    chunk = (ROOT / "lit_tests" / "passes" / "conversions" / "convert-stablehlo-to-xla-dynamic_shapes.mlir").read_text().split("// -----")[3]
     x = f32(3, 4)
     i = np.array([[2], [0]], np.int32)
     img, k = f32(1, 1, 5, 5), f32(1, 1, 3, 3)

@@ -27,6 +27,7 @@ MPI job, on either backend (xla_opt/mpi_launch.py), without host queues.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 
 from xla_opt.context import make_context
-from xla_opt.diagnostics import DiagnosticError, parse_source, verify_module
+from xla_opt.diagnostics import DiagnosticError, ProgramError, parse_source, verify_module
 from xla_opt.interpreter.dtypes import BFLOAT16
 from xla_opt.signatures import check_inputs, check_inputs_against, find_function, input_specs
 
@@ -48,6 +49,8 @@ __all__ = [
     "check_inputs_against",
     "compile",
     "find_function",
+    "import_stablehlo",
+    "is_stablehlo_text",
     "load_program",
     "optimize",
     "run",
@@ -55,10 +58,6 @@ __all__ = [
 
 BACKENDS = ("interpreter", "jit")
 LAUNCHERS = ("threads", "mpi")  # how replicas=N runs: threads of this process, or MPI ranks
-
-
-class ProgramError(ValueError):
-    """The program does not parse or verify; the message holds the diagnostics."""
 
 
 def load_program(program: str | os.PathLike | ModuleOp, name: str | None = None) -> ModuleOp:
@@ -79,8 +78,6 @@ def load_program(program: str | os.PathLike | ModuleOp, name: str | None = None)
         else:
             text = str(program)
             name = name or "<program>"
-        from xla_opt.passes.stablehlo import import_stablehlo, is_stablehlo_text
-
         if is_stablehlo_text(text):
             # StableHLO (JAX, PyTorch/XLA, TensorFlow): parsed, converted to xla, verified
             return import_stablehlo(text, name)
@@ -89,6 +86,39 @@ def load_program(program: str | os.PathLike | ModuleOp, name: str | None = None)
         except DiagnosticError as e:
             raise ProgramError(str(e)) from None
         diags = verify_module(module, name)
+    if diags:
+        raise ProgramError("\n".join(map(str, diags)))
+    return module
+
+
+# --------------------------------------------------------------------------------------
+# StableHLO text in: parse, convert-stablehlo-to-xla, verify
+# --------------------------------------------------------------------------------------
+
+_STABLEHLO_OP_LINE = re.compile(r'^\s*(?:%[^=]*=\s*)?"?(?:stablehlo|chlo)\.[A-Za-z_]', re.MULTILINE)
+
+
+def is_stablehlo_text(text: str) -> bool:
+    """Whether MLIR text uses StableHLO/CHLO ops (and so needs importing): an op named
+    `stablehlo.*` or `chlo.*` starts a line (results aside; comments do not count)."""
+    return _STABLEHLO_OP_LINE.search(re.sub(r"//[^\n]*", "", text)) is not None
+
+
+def import_stablehlo(text: str, name: str = "<stablehlo>") -> ModuleOp:
+    """Parse StableHLO text, convert it to the xla dialect and verify the result.
+
+    Raises `ProgramError` with located diagnostics (`name:line:col: error:
+    ...`) when the text does not parse, uses an op with no xla counterpart, or the
+    converted program does not verify."""
+    from xla_opt.passes.conversions.convert_stablehlo_to_xla import convert_module
+
+    ctx = make_context()
+    try:
+        module = parse_source(ctx, text, name)
+        convert_module(ctx, module)
+    except DiagnosticError as e:
+        raise ProgramError(str(e)) from None
+    diags = verify_module(module, name)
     if diags:
         raise ProgramError("\n".join(map(str, diags)))
     return module

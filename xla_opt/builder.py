@@ -63,7 +63,7 @@ from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import VariadicDef
 
-from xla_opt.api import ProgramError
+from xla_opt.diagnostics import ProgramError
 from xla_opt.diagnostics import Diagnostic, verify_module
 from xla_opt.dialects import xla
 from xla_opt.dialects.shapes.common import ShapeError

@@ -48,6 +48,12 @@ class DiagnosticError(Exception):
         self.diagnostics = diagnostics
 
 
+class ProgramError(ValueError):
+    """The program does not parse or verify; the message holds the diagnostics (the
+    error of the Python API, `xla_opt.ProgramError`, raised by every layer that reads a
+    program: the API, the StableHLO import, the builder)."""
+
+
 def one_line(text: str) -> str:
     """Diagnostics are single lines: fold multi-line exception texts."""
     return "; ".join(part.strip() for part in str(text).splitlines() if part.strip())

@@ -2,7 +2,7 @@
 LLVM's O3 pipeline for functions of ordinary size, see `opt_level`) and called on
 numpy arrays.
 
-Calling convention (see lowering/bufferize.py): the entry function takes one pointer
+Calling convention (see lowering/conversions/xla_bufferize.py): the entry function takes one pointer
 per input, then one pointer per result, and writes the results. Before any native
 call, inputs are checked against the program's signature (count, dtype, shape) and
 made C-contiguous; outputs are freshly allocated numpy arrays. Compiled code is cached
@@ -10,7 +10,7 @@ by its LLVM IR within the process, and on disk across processes (`_DiskCache`, l
 JAX's compilation cache: object code keyed by the IR, the host CPU and llvmlite's
 version; in ~/.cache/xla-opt, or $XLA_OPT_CACHE_DIR; off with XLA_OPT_CACHE=0).
 
-Host calls (lowering/xla_to_linalg/host_calls.py): the external symbols a program
+Host calls (lowering/conversions/convert_xla_to_linalg/host_calls.py): the external symbols a program
 declares for infeed, outfeed, send, recv and Python custom calls are bound to ctypes
 callbacks working on a one-replica ReplicaContext (the interpreter's queues and
 channels); native custom-call targets to compiled wrappers (XLA's CPU custom-call
@@ -43,7 +43,7 @@ from xla_opt.interpreter.dtypes import numpy_dtype
 from xla_opt.signatures import check_inputs_against, find_function
 
 if TYPE_CHECKING:
-    from xla_opt.lowering.xla_to_linalg.host_calls import HostCall
+    from xla_opt.lowering.conversions.convert_xla_to_linalg.host_calls import HostCall
 
 _lock = threading.Lock()
 _initialized = False
@@ -517,8 +517,8 @@ _parts: dict[tuple[str, int, int], _Part] = {}  # compiled parts by (text, level
 def compile_program(xla_module: ModuleOp, times: StageTimes) -> tuple[_NativeModule, str]:
     """Lower an xla module through the pipeline and compile it: its native code and
     LLVM IR text (the parts' texts, one after the other, when pipelined)."""
-    from xla_opt.lowering.outline_loop_nests import split_by_kernels
-    from xla_opt.lowering.pipeline import gc_paused, lower_outlined, lower_through_outlining
+    from xla_opt.lowering.transforms.outline_loop_nests import split_by_kernels
+    from xla_opt.lowering.xla_to_llvm import gc_paused, lower_outlined, lower_through_outlining
 
     with gc_paused():
         outlined = lower_through_outlining(xla_module, times)
@@ -580,7 +580,7 @@ def _compile_pipelined(modules: list[ModuleOp], times: StageTimes) -> tuple[_Nat
     """Lower `modules` one after the other, each compiled (at O3) on the compile thread
     as soon as it is lowered; the lowering thread compiles what is left once done; at
     the level `opt_level` gives the whole program, recompiled should that not be O3."""
-    from xla_opt.lowering.pipeline import lower_outlined
+    from xla_opt.lowering.xla_to_llvm import lower_outlined
 
     _target_machine(3)  # initializes LLVM's target before the thread
     disk = _DiskCache.from_environment()
@@ -803,7 +803,7 @@ class JitFunction:
 
 
 # --------------------------------------------------------------------------------------
-# Host calls (lowering/xla_to_linalg/host_calls.py): callbacks into Python for the ops
+# Host calls (lowering/conversions/convert_xla_to_linalg/host_calls.py): callbacks into Python for the ops
 # that need the host, and native custom-call targets
 # --------------------------------------------------------------------------------------
 
@@ -818,7 +818,7 @@ def bind_host_symbols(ir_text: str) -> bool:
     compiles the module); returns whether there is any. A custom-call target that is
     neither registered in Python (lowered as a host call) nor a native symbol is a
     LookupError here, at compile time."""
-    from xla_opt.lowering.xla_to_linalg.host_calls import HOST_SYMBOL, host_call
+    from xla_opt.lowering.conversions.convert_xla_to_linalg.host_calls import HOST_SYMBOL, host_call
 
     symbols = sorted(set(_DECLARED_HOST_SYMBOL.findall(ir_text)))
     for symbol in symbols:

@@ -113,7 +113,7 @@ def _run_rank(job: dict, everyone_gets_results: bool, workdir: Path | None = Non
         context.rendezvous = rendezvous  # type: ignore[assignment]
         if job["backend"] == "jit":
             # each rank compiles the program for itself: its collectives become MPI
-            # calls (lowering/xla_to_linalg/collectives.py, "Over MPI")
+            # calls (lowering/conversions/convert_xla_to_linalg/collectives.py, "Over MPI")
             from xdsl.dialects.builtin import IntegerAttr, i32
 
             from xla_opt.jit import JitFunction

@@ -290,7 +290,7 @@ class XlaOptMain(xDSLOptMain):
                 raise DiagnosticError(diags)
         try:
             if self._needs_import(module):
-                from xla_opt.passes.stablehlo.to_xla import convert_module
+                from xla_opt.passes.conversions.convert_stablehlo_to_xla import convert_module
 
                 with measure("StableHLO import"):
                     convert_module(self.ctx, module)

@@ -196,7 +196,7 @@ def _composite_stages() -> dict[str, Callable[[], list[ModulePass]]]:
     """Passes that are pipelines themselves: their stages run through the manager."""
 
     def xla_to_llvm() -> list[ModulePass]:
-        from xla_opt.lowering.pipeline import stage_passes
+        from xla_opt.lowering.xla_to_llvm import stage_passes
 
         return [p for _, p in stage_passes()]
 
@@ -204,7 +204,7 @@ def _composite_stages() -> dict[str, Callable[[], list[ModulePass]]]:
 
 
 def _verify_composite_stages() -> bool:
-    from xla_opt.lowering.pipeline import verify_each_stage
+    from xla_opt.lowering.xla_to_llvm import verify_each_stage
 
     return verify_each_stage()
 

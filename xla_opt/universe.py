@@ -44,38 +44,38 @@ DIALECTS: dict[str, str] = {
 }
 
 PASSES: dict[str, str] = {
-    "convert-stablehlo-to-xla": "xla_opt.passes.stablehlo.to_xla:ConvertStablehloToXlaPass",
-    "convert-xla-to-stablehlo": "xla_opt.passes.stablehlo.from_xla:ConvertXlaToStablehloPass",
-    "xla-expand-batch-norm": "xla_opt.passes.expand_batch_norm:XlaExpandBatchNormPass",
-    "xla-legalize-broadcast": "xla_opt.lowering.legalize_broadcast:XlaLegalizeBroadcastPass",
-    "xla-widen-narrow-types": "xla_opt.lowering.widen_narrow_types:WidenNarrowTypesPass",
-    "convert-xla-to-linalg": "xla_opt.lowering.xla_to_linalg:ConvertXlaToLinalgPass",
-    "linalg-interchange-contractions": "xla_opt.lowering.interchange_contractions:InterchangeContractionsPass",
-    "linalg-block-rows": "xla_opt.lowering.block_rows:BlockRowsPass",
-    "linalg-fuse-elementwise": "xla_opt.lowering.fuse_elementwise:FuseElementwisePass",
-    "xla-bufferize": "xla_opt.lowering.bufferize:XlaBufferizePass",
-    "linalg-matmul-to-kernel": "xla_opt.lowering.matmul_to_kernel:MatmulToKernelPass",
-    "linalg-conv-to-kernel": "xla_opt.lowering.conv_to_kernel:ConvToKernelPass",
-    "linalg-write-in-place": "xla_opt.lowering.write_in_place:WriteInPlacePass",
-    "buffer-loop-hoisting": "xla_opt.lowering.buffer_loop_hoisting:BufferLoopHoistingPass",
-    "convert-linalg-to-parallel-loops": "xla_opt.lowering.parallel_loops:ConvertLinalgToParallelLoopsPass",
-    "fold-delinearized-accesses": "xla_opt.lowering.fold_delinearized_accesses:FoldDelinearizedAccessesPass",
-    "stream-result-stores": "xla_opt.lowering.stream_result_stores:StreamResultStoresPass",
-    "coalesce-contiguous-loops": "xla_opt.lowering.coalesce_loops:CoalesceContiguousLoopsPass",
-    "fuse-loop-nests": "xla_opt.lowering.fuse_loop_nests:FuseLoopNestsPass",
-    "outline-loop-nests": "xla_opt.lowering.outline_loop_nests:OutlineLoopNestsPass",
-    "convert-omp-to-llvm": "xla_opt.lowering.omp_to_llvm:ConvertOmpToLLVMPass",
-    "convert-scf-while-to-cf": "xla_opt.lowering.scf_while:ConvertScfWhileToCfPass",
-    "convert-to-llvm": "xla_opt.lowering.to_llvm:ConvertToLLVMPass",
-    "xla-to-llvm": "xla_opt.lowering.pipeline:XlaToLLVMPass",
+    "convert-stablehlo-to-xla": "xla_opt.passes.conversions.convert_stablehlo_to_xla:ConvertStablehloToXlaPass",
+    "convert-xla-to-stablehlo": "xla_opt.passes.conversions.convert_xla_to_stablehlo:ConvertXlaToStablehloPass",
+    "xla-expand-batch-norm": "xla_opt.passes.transforms.xla_expand_batch_norm:XlaExpandBatchNormPass",
+    "xla-legalize-broadcast": "xla_opt.passes.transforms.xla_legalize_broadcast:XlaLegalizeBroadcastPass",
+    "xla-widen-narrow-types": "xla_opt.passes.transforms.xla_widen_narrow_types:WidenNarrowTypesPass",
+    "convert-xla-to-linalg": "xla_opt.lowering.conversions.convert_xla_to_linalg:ConvertXlaToLinalgPass",
+    "linalg-interchange-contractions": "xla_opt.lowering.transforms.linalg_interchange_contractions:InterchangeContractionsPass",
+    "linalg-block-rows": "xla_opt.lowering.transforms.linalg_block_rows:BlockRowsPass",
+    "linalg-fuse-elementwise": "xla_opt.lowering.transforms.linalg_fuse_elementwise:FuseElementwisePass",
+    "xla-bufferize": "xla_opt.lowering.conversions.xla_bufferize:XlaBufferizePass",
+    "linalg-matmul-to-kernel": "xla_opt.lowering.transforms.linalg_matmul_to_kernel:MatmulToKernelPass",
+    "linalg-conv-to-kernel": "xla_opt.lowering.transforms.linalg_conv_to_kernel:ConvToKernelPass",
+    "linalg-write-in-place": "xla_opt.lowering.transforms.linalg_write_in_place:WriteInPlacePass",
+    "buffer-loop-hoisting": "xla_opt.lowering.transforms.buffer_loop_hoisting:BufferLoopHoistingPass",
+    "convert-linalg-to-parallel-loops": "xla_opt.lowering.conversions.convert_linalg_to_parallel_loops:ConvertLinalgToParallelLoopsPass",
+    "fold-delinearized-accesses": "xla_opt.lowering.transforms.fold_delinearized_accesses:FoldDelinearizedAccessesPass",
+    "stream-result-stores": "xla_opt.lowering.transforms.stream_result_stores:StreamResultStoresPass",
+    "coalesce-contiguous-loops": "xla_opt.lowering.transforms.coalesce_contiguous_loops:CoalesceContiguousLoopsPass",
+    "fuse-loop-nests": "xla_opt.lowering.transforms.fuse_loop_nests:FuseLoopNestsPass",
+    "outline-loop-nests": "xla_opt.lowering.transforms.outline_loop_nests:OutlineLoopNestsPass",
+    "convert-omp-to-llvm": "xla_opt.lowering.conversions.convert_omp_to_llvm:ConvertOmpToLLVMPass",
+    "convert-scf-while-to-cf": "xla_opt.lowering.conversions.convert_scf_while_to_cf:ConvertScfWhileToCfPass",
+    "convert-to-llvm": "xla_opt.lowering.conversions.convert_to_llvm:ConvertToLLVMPass",
+    "xla-to-llvm": "xla_opt.lowering.xla_to_llvm:XlaToLLVMPass",
 }
 
 # `llvm` is xDSL's name for its own LLVM IR target; xla-opt replaces it with ours
 # (located errors on modules that are not lowered), outside the shared registry.
 TARGETS: dict[str, str] = {
-    "stablehlo": "xla_opt.passes.stablehlo.from_xla:StableHLOTarget",
+    "stablehlo": "xla_opt.passes.conversions.convert_xla_to_stablehlo:StableHLOTarget",
 }
-XLA_OPT_LLVM_TARGET = "xla_opt.lowering.to_llvm:LLVMIRTarget"
+XLA_OPT_LLVM_TARGET = "xla_opt.lowering.conversions.convert_to_llvm:LLVMIRTarget"
 
 XLA_OPT_UNIVERSE = Universe(
     all_dialects={name: _lazy(path, _install_xdsl_patches) for name, path in DIALECTS.items()},

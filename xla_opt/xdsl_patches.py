@@ -646,6 +646,9 @@ def _parse_optional_complex(self: AttrParser):  # type: ignore[no-untyped-def]
     real, _ = self._parse_bool_int_or_float()
     self.parse_punctuation(",")
     imag, _ = self._parse_bool_int_or_float()
+    if self._current_token.kind != MLIRTokenKind.R_PAREN:
+        # a located error, not _consume_token's assertion (`dense<(1.5, 2>)>`)
+        self.raise_error("expected ')' after the imaginary part of a complex literal")
     end_token = self._consume_token(MLIRTokenKind.R_PAREN)
     span = Span(start_token.span.start, end_token.span.end, start_token.span.input)
     if (isinstance(real, bool) or isinstance(imag, bool)) and type(real) is not type(imag):

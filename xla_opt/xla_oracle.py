@@ -6,7 +6,7 @@ so a JAX upgrade changes only this file.
     if xla_oracle.available():
         results = xla_oracle.run_stablehlo(text, a, b)   # -> list[np.ndarray]
 
-The program's entry function must be `@main` (`xla_opt.passes.stablehlo.from_xla.to_stablehlo_text(
+The program's entry function must be `@main` (`xla_opt.passes.conversions.convert_xla_to_stablehlo.to_stablehlo_text(
 module, entry=...)` renames it). Inputs keep their dtypes: 64-bit arrays are passed as
 64-bit even when JAX's x64 mode is off.
 """

@@ -1,6 +1,6 @@
 """StableHLO as JAX, PyTorch/XLA and TensorFlow print it: the `stablehlo`, `chlo` and
 `sdy` dialects (parsing only). Their conversion to `xla` (`convert-stablehlo-to-xla`)
-and `import_stablehlo`, which does all of it, are in `xla_opt.passes.stablehlo`.
+and `import_stablehlo`, which does all of it, are `xla_opt.passes.conversions.convert_stablehlo_to_xla` and `xla_opt.api.import_stablehlo`.
 """
 
 from __future__ import annotations

@@ -16,3 +16,13 @@ func.func @boolean_and_number() {
   %0 = xla.constant dense<(true, 2.0)> : tensor<complex<f32>>
   func.return
 }
+
+// -----
+
+// Found by test_driver's mutations once the lit tests moved (a new seed): the literal's
+// closing parenthesis missing was an internal error (an assertion in the token stream).
+func.func @unclosed_complex() {
+  // expected-error @+1 {{expected ')' after the imaginary part of a complex literal}}
+  %0 = xla.constant dense<(1.5, 2>)> : tensor<complex<f32>>
+  func.return
+}

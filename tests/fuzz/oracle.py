@@ -271,7 +271,7 @@ def _check_xla(
     """XLA on the results it must agree on: the program is cut down to them first, so
     that XLA never sees the excluded computations (its constant folder has crashed on
     some of them)."""
-    from xla_opt.passes.stablehlo.from_xla import to_stablehlo_text
+    from xla_opt.passes.conversions.convert_xla_to_stablehlo import to_stablehlo_text
 
     import xla_opt
     from xla_opt import xla_oracle
@@ -429,7 +429,7 @@ def check_mutant(text: str, seed: int, case: str = "mutant") -> CaseResult:
 
 def _check_mutant(text: str, seed: int, result: CaseResult) -> None:
     import xla_opt
-    from xla_opt.api import ProgramError
+    from xla_opt.diagnostics import ProgramError
 
     try:
         module = xla_opt.load_program(text, name="<mutant>")
@@ -468,7 +468,7 @@ def _check_lowering(module, result: CaseResult, expect_complete: bool = False) -
     """The pipeline stage by stage: each stage ends in a diagnostic (a failure when
     `expect_complete`: generated programs use lowered ops only) or valid IR."""
     from xdsl.utils.exceptions import DiagnosticException
-    from xla_opt.lowering.pipeline import stage_passes
+    from xla_opt.lowering.xla_to_llvm import stage_passes
 
     from xla_opt.context import make_context
     from xla_opt.diagnostics import DiagnosticError, verify_module
@@ -537,9 +537,9 @@ def _run_or_fail(result: CaseResult, module, inputs, backend: str, entry: str) -
     (a program that verifies but cannot run, e.g. calling a declaration) or the JIT
     declining ops outside its op set (NotImplementedError naming them); anything else
     is a bug."""
-    from xla_opt.lowering.xla_to_linalg import LOWERED_OPS
+    from xla_opt.lowering.conversions.convert_xla_to_linalg import LOWERED_OPS
 
-    from xla_opt.api import ProgramError
+    from xla_opt.diagnostics import ProgramError
 
     try:
         return run_backend(module, inputs, backend, entry)

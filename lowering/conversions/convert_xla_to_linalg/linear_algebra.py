@@ -1,0 +1,883 @@
+"""The linear-algebra family to linalg.
+
+* `xla.dot`, `xla.dot_general` -> a zero fill and one generic (parallel batch and free
+  loops, reduction contracting loops, body mul + add);
+* `xla.convolution` -> a zero fill and one generic over the output (parallel) and the
+  kernel window and input features of a group (reduction), reading the input through
+  tensor.extract at computed indices (zeros where padding or lhs dilation put them);
+* `xla.cholesky`, `xla.triangular_solve` -> scf.for loops over the batch, rows and
+  columns carrying the result tensor (tensor.extract / tensor.insert), as the
+  interpreter's algorithms;
+* `xla.fft` -> generics on complex<f64> tensors: mixed-radix Cooley-Tukey steps over
+  the small prime factors of each length, Bluestein's algorithm for a length with a
+  larger one.
+
+f16/bf16 accumulate in an f32 tensor, rounded once by a truncating generic (as the
+interpreter does)."""
+
+from __future__ import annotations
+
+import math as pymath
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from xdsl.dialects import arith, math, scf, tensor
+from xdsl.dialects import complex as cplx
+from xdsl.dialects.builtin import (
+    ComplexType,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IndexType,
+    TensorType,
+    f32,
+    f64,
+    i64,
+)
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xla_opt.dialects import xla
+from xla_opt.dialects.shapes.windows import Window
+from xla_opt.dialects.xla.element_types import elem_of, is_complex, is_float, is_pred, shape_of
+from xla_opt.dialects.xla.element_types import tensor as tensor_type
+from xla_opt.lowering.conversions.convert_xla_to_linalg.scalar_ops import complex_multiply_accumulate
+
+from .common import (
+    PARALLEL,
+    REDUCTION,
+    affine_map,
+    fill_with_zero,
+    generic,
+    is_half,
+    padded_and_dilated,
+    zero_constant,
+)
+from .elementwise import identity_generic
+from .shape_ops import IndexArithmetic
+
+
+def multiply_accumulate(
+    element_type: Attribute,
+) -> Callable[[SSAValue, SSAValue, SSAValue], tuple[list[Operation], SSAValue]]:
+    """acc + lhs * rhs on scalars of `element_type` (the accumulator in f32 for
+    f16/bf16): floats round per op, integers wrap, PRED is acc | (lhs & rhs), complex
+    numbers multiply as numpy does (scalar_ops.complex_multiply_accumulate)."""
+
+    def half(lhs: SSAValue, rhs: SSAValue, acc: SSAValue):
+        wide_lhs, wide_rhs = arith.ExtFOp(lhs, f32), arith.ExtFOp(rhs, f32)
+        product = arith.MulfOp(wide_lhs, wide_rhs)
+        total = arith.AddfOp(acc, product)
+        return [wide_lhs, wide_rhs, product, total], total.result
+
+    def floating(lhs: SSAValue, rhs: SSAValue, acc: SSAValue):
+        product = arith.MulfOp(lhs, rhs)
+        total = arith.AddfOp(acc, product)
+        return [product, total], total.result
+
+    def integer(lhs: SSAValue, rhs: SSAValue, acc: SSAValue):
+        product = arith.MuliOp(lhs, rhs)
+        total = arith.AddiOp(acc, product)
+        return [product, total], total.result
+
+    def pred(lhs: SSAValue, rhs: SSAValue, acc: SSAValue):
+        both = arith.AndIOp(lhs, rhs)
+        either = arith.OrIOp(acc, both)
+        return [both, either], either.result
+
+    if is_complex(element_type):
+        return lambda lhs, rhs, acc: complex_multiply_accumulate(acc, lhs, rhs)
+    if is_half(element_type):
+        return half
+    if is_float(element_type):
+        return floating
+    if is_pred(element_type):
+        return pred
+    return integer
+
+
+def accumulator_type(result_type: TensorType) -> TensorType:
+    """The tensor sums of products are accumulated in: f32 for f16/bf16 results, the
+    result type itself otherwise."""
+    element_type = elem_of(result_type)
+    return tensor_type(shape_of(result_type), f32 if is_half(element_type) else element_type)
+
+
+def round_accumulator(accumulated: SSAValue, result_type: TensorType) -> list[Operation]:
+    """For f16/bf16 results, a generic rounding the f32 accumulator once to the result
+    type (the last op gives the result); nothing otherwise."""
+    element_type = elem_of(result_type)
+    if not is_half(element_type):
+        return []
+
+    def truncate(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+        rounded = arith.TruncFOp(args[0], element_type)
+        return [rounded], [rounded.result]
+
+    return identity_generic([accumulated], result_type, truncate)
+
+
+def nonempty_result(op: Operation, rewriter: PatternRewriter) -> TensorType | None:
+    """The type of `op`'s single result; None, `op` replaced by a tensor.empty, when
+    that result has no elements (nothing to compute, and no element to read)."""
+    result_type = op.results[0].type
+    assert isinstance(result_type, TensorType)
+    if 0 in shape_of(result_type):
+        rewriter.replace(op, tensor.EmptyOp([], result_type))
+        return None
+    return result_type
+
+
+def lower_dot_general(
+    op: xla.DotOp | xla.DotGeneralOp,
+    rewriter: PatternRewriter,
+    lhs_batch: Sequence[int],
+    rhs_batch: Sequence[int],
+    lhs_contracting: Sequence[int],
+    rhs_contracting: Sequence[int],
+) -> None:
+    """A zero fill and the contraction: `linalg.matmul` for a plain f32/f64 matrix
+    product, otherwise one generic whose loops nest as linalg's named contractions do,
+    (batch, lhs free, rhs free, contracting), with the body acc + lhs * rhs. (The loop
+    order that vectorizes is `linalg-interchange-contractions`'s business.)"""
+    element_type = elem_of(op.lhs.type)
+    lhs_rank, rhs_rank = len(shape_of(op.lhs.type)), len(shape_of(op.rhs.type))
+    result_type = op.result.type
+    assert isinstance(result_type, TensorType)
+    fill = fill_with_zero(accumulator_type(result_type))
+    if (
+        not lhs_batch
+        and (lhs_rank, rhs_rank) == (2, 2)
+        and tuple(lhs_contracting) == (1,)
+        and tuple(rhs_contracting) == (0,)
+        and is_float(element_type)
+        and not is_half(element_type)
+    ):
+        matmul = linalg.MatmulOp([op.lhs, op.rhs], [fill[-1].results[0]], [result_type])
+        rewriter.replace(op, [*fill, matmul], matmul.results)
+        return
+    lhs_free = [d for d in range(lhs_rank) if d not in lhs_batch and d not in lhs_contracting]
+    rhs_free = [d for d in range(rhs_rank) if d not in rhs_batch and d not in rhs_contracting]
+    n_batch, n_lhs_free, n_rhs_free = len(lhs_batch), len(lhs_free), len(rhs_free)
+    n_parallel = n_batch + n_lhs_free + n_rhs_free
+    n_loops = n_parallel + len(lhs_contracting)
+
+    def operand_loops(rank: int, batch, free, contracting, free_offset: int) -> list[int]:
+        loops = [0] * rank
+        for i, d in enumerate(batch):
+            loops[d] = i
+        for i, d in enumerate(free):
+            loops[d] = free_offset + i
+        for i, d in enumerate(contracting):
+            loops[d] = n_parallel + i
+        return loops
+
+    lhs_map = affine_map(n_loops, operand_loops(lhs_rank, lhs_batch, lhs_free, lhs_contracting, n_batch))
+    rhs_map = affine_map(n_loops, operand_loops(rhs_rank, rhs_batch, rhs_free, rhs_contracting, n_batch + n_lhs_free))
+    iterators = [PARALLEL] * n_parallel + [REDUCTION] * len(lhs_contracting)
+    mac = multiply_accumulate(element_type)
+    maps = [lhs_map, rhs_map, affine_map(n_loops, range(n_parallel))]
+
+    def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+        ops, total = mac(*args)
+        return ops, [total]
+
+    dot = generic([op.lhs, op.rhs], [fill[-1].results[0]], maps, iterators, body)
+    new_ops: list[Operation] = [*fill, dot, *round_accumulator(dot.results[0], result_type)]
+    rewriter.replace(op, new_ops, new_ops[-1].results)
+
+
+class DotToGeneric(RewritePattern):
+    """xla.dot: lhs's last dimension contracts with rhs's first."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.DotOp, rewriter: PatternRewriter):
+        lower_dot_general(op, rewriter, (), (), (len(shape_of(op.lhs.type)) - 1,), (0,))
+
+
+class DotGeneralToGeneric(RewritePattern):
+    """xla.dot_general -> one generic with its batching and contracting dimensions."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.DotGeneralOp, rewriter: PatternRewriter):
+        lower_dot_general(
+            op,
+            rewriter,
+            op.get_lhs_batching_dimensions(),
+            op.get_rhs_batching_dimensions(),
+            op.get_lhs_contracting_dimensions(),
+            op.get_rhs_contracting_dimensions(),
+        )
+
+
+class ConvolutionToNamedConv(RewritePattern):
+    """A plain 2-D f32/f64 convolution in linalg's layout (input NHWC, kernel HWIO,
+    output NHWC; no feature or batch groups) -> its input padded and lhs-dilated with
+    zeros (an xla.pad, lowered by its own pattern), a zero fill and the named
+    `linalg.conv_2d_nhwc_hwcf` with the window strides and rhs dilation. A padded
+    position contributes 0 * kernel, as in the generic lowering. An f32 one with padding
+    (and no lhs dilation) is left to ConvolutionToGeneric: `linalg-conv-to-kernel` hands
+    its clamped reads to the convolution kernel, which never materializes the padding
+    (the padded copy was a pass over the input and a loop nest to compile). Anything
+    else is ConvolutionToGeneric's."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.ConvolutionOp, rewriter: PatternRewriter):
+        element_type = elem_of(op.lhs.type)
+        dims = op.dimension_numbers()
+        nhwc = (dims.input_batch, dims.input_feature, tuple(dims.input_spatial)) == (0, 3, (1, 2))
+        hwio = (dims.kernel_input_feature, dims.kernel_output_feature, tuple(dims.kernel_spatial)) == (2, 3, (0, 1))
+        out = (dims.output_batch, dims.output_feature, tuple(dims.output_spatial)) == (0, 3, (1, 2))
+        if not (nhwc and hwio and out) or not is_float(element_type) or is_half(element_type):
+            return
+        if op.get_feature_group_count() != 1 or op.get_batch_group_count() != 1:
+            return
+        padded = any(p != (0, 0) for p in op.get_padding() or ())
+        if padded and element_type == f32 and not any(d != 1 for d in op.get_lhs_dilation() or ()):
+            return  # the generic's clamped reads: the f32 kernel takes the padding in its packing
+        result_type = nonempty_result(op, rewriter)
+        if result_type is None:
+            return
+        strides = op.get_window_strides() or (1, 1)
+        rhs_dilation = op.get_rhs_dilation() or (1, 1)
+        window = Window.of(
+            (1, 1, 1, 1),
+            base_dilations=(1, *(op.get_lhs_dilation() or (1, 1)), 1),
+            padding=((0, 0), *(op.get_padding() or ((0, 0), (0, 0))), (0, 0)),
+        )
+        zero = arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(tensor_type((), element_type), [0.0]))
+        pad = padded_and_dilated(op.lhs, zero.result, window)
+        lhs = pad[-1].results[0] if pad else op.lhs
+        fill = fill_with_zero(result_type)
+
+        def i64_vector(values) -> DenseIntOrFPElementsAttr:
+            return DenseIntOrFPElementsAttr.from_list(TensorType(i64, [2]), list(values))
+
+        conv = linalg.Conv2DNhwc_HwcfOp(
+            [lhs, op.rhs], [fill[-1].results[0]], [result_type],
+            strides=i64_vector(strides), dilations=i64_vector(rhs_dilation),
+        )  # fmt: skip
+        rewriter.replace(op, [zero, *pad, *fill, conv], conv.results)
+
+
+class ConvolutionToGeneric(RewritePattern):
+    """xla.convolution -> a zero fill and one generic. Its loops are the output's
+    dimensions in the output's order (parallel), then the kernel's spatial dimensions
+    and the input features of one group (reduction, the features innermost: per window
+    position a sum over features, as the interpreter takes them). For output position
+    (b, o, p...) and reduction position (k..., c), with group g = o // (O / groups):
+
+    * the kernel is read through its indexing map at (o, c, k...);
+    * the input is read at batch g * (N / batch_group_count) + b and feature
+      g * (C / feature_group_count) + c (each count > 1 making its own g), and in each
+      spatial dimension at q / lhs_dilation where q = p * stride + k * rhs_dilation -
+      padding_low; only 0 <= q <= (size - 1) * lhs_dilation with q divisible by
+      lhs_dilation is an input element, elsewhere padding or a dilation hole reads 0
+      (multiplied all the same, so a kernel inf or nan there gives nan, as in the
+      interpreter, which pads with zeros)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.ConvolutionOp, rewriter: PatternRewriter):
+        result_type = nonempty_result(op, rewriter)
+        if result_type is None:
+            return
+        dims = op.dimension_numbers()
+        lhs_shape, rhs_shape = shape_of(op.lhs.type), shape_of(op.rhs.type)
+        n = len(dims.input_spatial)
+        window = Window.of(
+            [rhs_shape[d] for d in dims.kernel_spatial],
+            op.get_window_strides(),
+            op.get_lhs_dilation(),
+            op.get_rhs_dilation(),
+            op.get_padding(),
+        )
+        batch_groups, feature_groups = op.get_batch_group_count(), op.get_feature_group_count()
+        out_features = rhs_shape[dims.kernel_output_feature]
+        group_batch = lhs_shape[dims.input_batch] // batch_groups
+        group_features = rhs_shape[dims.kernel_input_feature]
+        element_type = elem_of(op.lhs.type)
+        n_parallel = n + 2
+        feature_loop = n_parallel + n  # after the kernel's spatial loops
+        n_loops = feature_loop + 1
+        kernel_loops = [0] * (n + 2)
+        kernel_loops[dims.kernel_output_feature] = dims.output_feature
+        kernel_loops[dims.kernel_input_feature] = feature_loop
+        for i, d in enumerate(dims.kernel_spatial):
+            kernel_loops[d] = n_parallel + i
+        maps = [affine_map(n_loops, kernel_loops), affine_map(n_loops, range(n_parallel))]
+        iterators = [PARALLEL] * n_parallel + [REDUCTION] * (n + 1)
+        mac = multiply_accumulate(element_type)
+
+        def input_element(b: IndexArithmetic) -> SSAValue:
+            """The input element (or 0) this iteration multiplies."""
+            zero = b.add_op(zero_constant(element_type))
+            if 0 in lhs_shape:
+                return zero  # all padding
+
+            def grouped(index: SSAValue, groups: int, group_size: int) -> SSAValue:
+                if groups == 1:
+                    return index
+                feature = b.loop_index(dims.output_feature)
+                group = b.div_const(feature, out_features // groups)
+                return b.add(b.mul_const(group, group_size), index)
+
+            indices: list[SSAValue] = [zero] * (n + 2)  # each one set below
+            indices[dims.input_batch] = grouped(
+                b.loop_index(dims.output_batch), batch_groups, group_batch
+            )
+            indices[dims.input_feature] = grouped(
+                b.loop_index(feature_loop), feature_groups, group_features
+            )
+            valid: list[SSAValue] = []
+            for i, d in enumerate(dims.input_spatial):
+                size, dilation = lhs_shape[d], window.base_dilations[i]
+                position = b.add(
+                    b.mul_const(b.loop_index(dims.output_spatial[i]), window.strides[i]),
+                    b.mul_const(b.loop_index(n_parallel + i), window.window_dilations[i]),
+                )
+                shifted = b.add_const(position, -window.padding[i][0])
+                # unsigned: a position before the input (negative) is out of range too
+                valid.append(b.cmp("ule", shifted, b.const((size - 1) * dilation)))
+                if dilation > 1:
+                    valid.append(b.cmp("eq", b.rem_const(shifted, dilation), b.const(0)))
+                indices[d] = b.min_u(b.div_const(shifted, dilation), b.const(size - 1))
+            read = b.add_op(tensor.ExtractOp(op.lhs, indices, element_type))
+            inside = b.all_of(valid)
+            return read if inside is None else b.add_op(arith.SelectOp(inside, read, zero))
+
+        def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+            b = IndexArithmetic()
+            x = input_element(b)
+            ops, total = mac(x, args[0], args[1])
+            return [*b.ops, *ops], [total]
+
+        fill = fill_with_zero(accumulator_type(result_type))
+        conv = generic([op.rhs], [fill[-1].results[0]], maps, iterators, body)
+        new_ops: list[Operation] = [*fill, conv, *round_accumulator(conv.results[0], result_type)]
+        rewriter.replace(op, new_ops, new_ops[-1].results)
+
+
+# --------------------------------------------------------------------------------------
+# Cholesky, TriangularSolve: loops over tensors
+# --------------------------------------------------------------------------------------
+
+
+class LoopBuilder(IndexArithmetic):
+    """IndexArithmetic plus float arithmetic, tensor reads and writes and scf.for
+    loops whose bodies are built by nested builders."""
+
+    def float_const(self, value: float, element_type: Attribute) -> SSAValue:
+        return self.add_op(arith.ConstantOp(FloatAttr(value, element_type)))  # type: ignore[arg-type]
+
+    def read(self, source: SSAValue, indices: Sequence[SSAValue], as_type: Attribute) -> SSAValue:
+        """source[indices], extended to `as_type` (f32 for an f16/bf16 source)."""
+        value = self.add_op(tensor.ExtractOp(source, indices, elem_of(source.type)))
+        return value if value.type == as_type else self.add_op(arith.ExtFOp(value, as_type))
+
+    def write(self, value: SSAValue, dest: SSAValue, indices: Sequence[SSAValue]) -> SSAValue:
+        return self.add_op(tensor.InsertOp(value, dest, indices))
+
+    def for_range(
+        self,
+        lower: SSAValue,
+        upper: SSAValue,
+        carried: Sequence[SSAValue],
+        body: Callable[[LoopBuilder, SSAValue, list[SSAValue]], list[SSAValue]],
+    ) -> list[SSAValue]:
+        """scf.for i in [lower, upper) carrying `carried`; `body(builder, i, values)`
+        adds the body's ops to `builder` and returns the values it yields."""
+        step = self.const(1)
+        block = Block(arg_types=[IndexType(), *(v.type for v in carried)])
+        inner = LoopBuilder()
+        yielded = body(inner, block.args[0], list(block.args[1:]))
+        block.add_ops([*inner.ops, scf.YieldOp(*yielded)])
+        loop = scf.ForOp(lower, upper, step, carried, block)
+        self.ops.append(loop)
+        return list(loop.results)
+
+    def for_each(
+        self,
+        shape: Sequence[int],
+        state: SSAValue,
+        body: Callable[[LoopBuilder, list[SSAValue], SSAValue], SSAValue],
+    ) -> SSAValue:
+        """Nested loops over every index of `shape` (row-major) updating the tensor
+        `state`; `body(builder, indices, state)` returns the updated state."""
+
+        def nest(b: LoopBuilder, outer: list[SSAValue], current: SSAValue) -> SSAValue:
+            if len(outer) == len(shape):
+                return body(b, outer, current)
+            size = shape[len(outer)]
+            return b.for_range(
+                b.const(0), b.const(size), [current], lambda inner, i, st: [nest(inner, [*outer, i], st[0])]
+            )[0]
+
+        return nest(self, [], state)
+
+    def sum_products(
+        self,
+        lower: SSAValue,
+        upper: SSAValue,
+        element_type: Attribute,
+        factors: Callable[[LoopBuilder, SSAValue], tuple[SSAValue, SSAValue]],
+    ) -> SSAValue:
+        """0 + sum over k in [lower, upper), in increasing k, of the product of the two
+        `factors(builder, k)`."""
+
+        def step(b: LoopBuilder, k: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
+            x, y = factors(b, k)
+            return [b.add_op(arith.AddfOp(acc[0], b.add_op(arith.MulfOp(x, y))))]
+
+        return self.for_range(lower, upper, [self.float_const(0.0, element_type)], step)[0]
+
+
+
+
+class CholeskyToLoops(RewritePattern):
+    """xla.cholesky -> loops over the batch and over the columns j of each matrix
+    (Cholesky-Crout, in f32 for f16/bf16): L[j][j] = sqrt(A[j][j] - sum_k<j L[j][k]^2)
+    and L[i][j] = (A[i][j] - sum_k<j L[i][k] L[j][k]) / L[j][j] for i > j, reading only
+    the requested triangle of a (lower: A[i][j] = a[i][j]; upper: A[i][j] = a[j][i],
+    where U = L^T is written too). The other triangle is zero.
+
+    "A matrix that is not positive definite gives NaNs in the requested triangle": a
+    pivot that is not > 0 (or NaN) is made NaN, which the later columns carry to the
+    last pivot; a final generic then writes NaN over the whole triangle of each matrix
+    whose last pivot is NaN (and rounds f16/bf16 back)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.CholeskyOp, rewriter: PatternRewriter):
+        result_type = nonempty_result(op, rewriter)
+        if result_type is None:
+            return
+        shape = shape_of(result_type)
+        batch, rank = shape[:-2], len(shape)
+        m = shape[-1]
+        lower = op.get_lower()
+        work_type = accumulator_type(result_type)
+        t = elem_of(work_type)
+
+        def at(batch_index: list[SSAValue], i: SSAValue, j: SSAValue) -> list[SSAValue]:
+            """Where element (i, j), i >= j, of A and of L lives."""
+            return [*batch_index, i, j] if lower else [*batch_index, j, i]
+
+        def factor(b: LoopBuilder, index: list[SSAValue], work: SSAValue) -> SSAValue:
+            def column(b: LoopBuilder, j: SSAValue, state: list[SSAValue]) -> list[SSAValue]:
+                work = state[0]
+                zero = b.const(0)
+                squares = b.sum_products(
+                    zero, j, t, lambda b, k: (b.read(work, at(index, j, k), t),) * 2
+                )
+                d = b.add_op(arith.SubfOp(b.read(op.a, at(index, j, j), t), squares))
+                positive = b.add_op(arith.CmpfOp(d, b.float_const(0.0, t), "ogt"))
+                pivot = b.add_op(
+                    arith.SelectOp(positive, b.add_op(math.SqrtOp(d)), b.float_const(pymath.nan, t))
+                )
+                work = b.write(pivot, work, at(index, j, j))
+
+                def row(b: LoopBuilder, i: SSAValue, state: list[SSAValue]) -> list[SSAValue]:
+                    work = state[0]
+                    dot = b.sum_products(
+                        b.const(0), j,
+                        t, lambda b, k: (b.read(work, at(index, i, k), t), b.read(work, at(index, j, k), t)),
+                    )  # fmt: skip
+                    rest = b.add_op(arith.SubfOp(b.read(op.a, at(index, i, j), t), dot))
+                    return [b.write(b.add_op(arith.DivfOp(rest, pivot)), work, at(index, i, j))]
+
+                return b.for_range(b.add_const(j, 1), b.const(m), [work], row)
+
+            return b.for_range(b.const(0), b.const(m), [work], column)[0]
+
+        b = LoopBuilder()
+        fill = fill_with_zero(work_type)
+        factored = b.for_each(batch, fill[-1].results[0], factor)
+
+        def finish(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+            f = LoopBuilder()
+            index = [f.loop_index(d) for d in range(rank)]
+            last = f.const(m - 1)
+            pivot = f.read(factored, [*index[:-2], last, last], t)
+            failed = f.add_op(arith.CmpfOp(pivot, pivot, "uno"))
+            i, j = index[-2:]
+            in_triangle = f.cmp("uge" if lower else "ule", i, j)
+            nan = f.float_const(pymath.nan, t)
+            value = f.add_op(arith.SelectOp(f.add_op(arith.AndIOp(failed, in_triangle)), nan, args[0]))
+            if value.type != elem_of(result_type):
+                value = f.add_op(arith.TruncFOp(value, elem_of(result_type)))
+            return f.ops, [value]
+
+        rewriter.replace(op, [*fill, *b.ops, *identity_generic([factored], result_type, finish)])
+
+
+class TriangularSolveToLoops(RewritePattern):
+    """xla.triangular_solve -> substitution loops (in f32 for f16/bf16), as the
+    interpreter: the system solved is T x = r with T = op(a) on the left side and
+    T = op(a)^T (x^T and b^T as x and r) on the right, so T[i][j] = a[i][j] or, when
+    exactly one of "transposed by transpose_a" and "right side" holds, a[j][i]
+    (ADJOINT = TRANSPOSE for real types). T is lower triangular when `lower` xor that
+    swap. Rows i are solved in order (forward for a lower T, backward otherwise):
+    x[i][k] = (r[i][k] - sum_j T[i][j] x[j][k]) / T[i][i] over the rows j already
+    solved, in increasing j; with unit_diagonal, T[i][i] = 1 is not read."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.TriangularSolveOp, rewriter: PatternRewriter):
+        result_type = nonempty_result(op, rewriter)
+        if result_type is None:
+            return
+        shape = shape_of(result_type)
+        batch = shape[:-2]
+        m = shape_of(op.a.type)[-1]
+        left = op.get_left_side()
+        columns = shape[-1] if left else shape[-2]
+        swapped = (not left) != (op.get_transpose_a() != xla.Transpose.NO_TRANSPOSE)
+        t_lower = op.get_lower() != swapped
+        work_type = accumulator_type(result_type)
+        t = elem_of(work_type)
+
+        def solve(b: LoopBuilder, index: list[SSAValue], work: SSAValue) -> SSAValue:
+            def a_at(i: SSAValue, j: SSAValue) -> list[SSAValue]:
+                return [*index, j, i] if swapped else [*index, i, j]
+
+            def x_at(i: SSAValue, k: SSAValue) -> list[SSAValue]:
+                return [*index, i, k] if left else [*index, k, i]
+
+            def row(b: LoopBuilder, step: SSAValue, state: list[SSAValue]) -> list[SSAValue]:
+                i = step if t_lower else b.sub(b.const(m - 1), step)
+                # the rows solved before row i
+                first, end = (b.const(0), i) if t_lower else (b.add_const(i, 1), b.const(m))
+
+                def column(b: LoopBuilder, k: SSAValue, state: list[SSAValue]) -> list[SSAValue]:
+                    work = state[0]
+                    known = b.sum_products(
+                        first, end, t, lambda b, j: (b.read(op.a, a_at(i, j), t), b.read(work, x_at(j, k), t))
+                    )
+                    x = b.add_op(arith.SubfOp(b.read(op.b, x_at(i, k), t), known))
+                    if not op.get_unit_diagonal():
+                        x = b.add_op(arith.DivfOp(x, b.read(op.a, a_at(i, i), t)))
+                    return [b.write(x, work, x_at(i, k))]
+
+                return b.for_range(b.const(0), b.const(columns), state, column)
+
+            return b.for_range(b.const(0), b.const(m), [work], row)[0]
+
+        b = LoopBuilder()
+        empty = tensor.EmptyOp([], work_type)
+        solved = b.for_each(batch, empty.tensor, solve)
+        new_ops: list[Operation] = [empty, *b.ops, *round_accumulator(solved, result_type)]
+        rewriter.replace(op, new_ops, new_ops[-1].results)
+
+
+# --------------------------------------------------------------------------------------
+# Fft: mixed-radix Cooley-Tukey stages, each one generic
+# --------------------------------------------------------------------------------------
+
+WORK = ComplexType(f64)  # FFTs compute in complex<f64>, rounded once at the end
+
+
+def prime_factors(n: int) -> list[int]:
+    """n's prime factors, smallest first (n >= 1; [] for 1)."""
+    factors, p = [], 2
+    while p * p <= n:
+        while n % p == 0:
+            factors.append(p)
+            n //= p
+        p += 1
+    return [*factors, n] if n > 1 else factors
+
+
+def complex_fill(result_type: TensorType) -> list[Operation]:
+    """`result_type` (complex) filled with 0 + 0i; the last op gives the result."""
+    element = elem_of(result_type)
+    assert isinstance(element, ComplexType)
+    zero = cplx.ConstantOp.from_floats((0.0, 0.0), element.element_type)  # type: ignore[arg-type]
+    return identity_generic([], result_type, lambda args: ([zero], [zero.complex]))
+
+
+def reshaped_axis(t: TensorType, axis: int, size: int, element: Attribute) -> TensorType:
+    shape = list(shape_of(t))
+    shape[axis] = size
+    return tensor_type(shape, element)
+
+
+def over_result(
+    result_type: TensorType, axis: int, element: Callable[[LoopBuilder, SSAValue, list[SSAValue]], SSAValue]
+) -> list[Operation]:
+    """A generic over `result_type` whose element at `indices` is `element(builder,
+    position along axis, indices)`; the last op gives the result."""
+    rank = len(shape_of(result_type))
+
+    def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+        b = LoopBuilder()
+        indices = [b.loop_index(d) for d in range(rank)]
+        return b.ops, [element(b, indices[axis], indices)]
+
+    return identity_generic([], result_type, body)
+
+
+def complex_table(values: Sequence[complex]) -> arith.ConstantOp:
+    """A constant tensor<N x complex<f64>> of `values` (twiddle factors, chirps)."""
+    table_type = TensorType(WORK, [len(values)])
+    return arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(table_type, [(v.real, v.imag) for v in values]))
+
+
+def roots_of_unity(n: int, sign: float) -> list[complex]:
+    """exp(sign 2 pi i k / n) for k < n, each rounded once from the exact value."""
+    return [complex(pymath.cos(2 * pymath.pi * k / n), sign * pymath.sin(2 * pymath.pi * k / n)) for k in range(n)]
+
+
+def parts(b: LoopBuilder, z: SSAValue) -> tuple[SSAValue, SSAValue]:
+    return b.add_op(cplx.ReOp(z)), b.add_op(cplx.ImOp(z))
+
+
+def times(b: LoopBuilder, z: SSAValue, w: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """The parts of the product z * w."""
+    re, im = parts(b, z)
+    c, s = parts(b, w)
+    mul, add, sub = arith.MulfOp, arith.AddfOp, arith.SubfOp
+    return (
+        b.add_op(sub(b.add_op(mul(re, c)), b.add_op(mul(im, s)))),
+        b.add_op(add(b.add_op(mul(re, s)), b.add_op(mul(im, c)))),
+    )
+
+
+def make_complex(b: LoopBuilder, re: SSAValue, im: SSAValue) -> SSAValue:
+    return b.add_op(cplx.CreateOp(re, im, ComplexType(re.type)))  # type: ignore[arg-type]
+
+
+def complex_zero(b: LoopBuilder) -> SSAValue:
+    return b.add_op(cplx.ConstantOp.from_floats((0.0, 0.0), f64))  # type: ignore[arg-type]
+
+
+def scaled(b: LoopBuilder, z: SSAValue, factor: float) -> SSAValue:
+    f = b.float_const(factor, f64)
+    return make_complex(b, *(b.add_op(arith.MulfOp(p, f)) for p in parts(b, z)))
+
+
+def at_axis(indices: list[SSAValue], axis: int, position: SSAValue) -> list[SSAValue]:
+    return [position if d == axis else i for d, i in enumerate(indices)]
+
+
+def dft_stage(z: SSAValue, axis: int, block: int, radix: int, roots: SSAValue) -> list[Operation]:
+    """One Cooley-Tukey step on every block of `block` = radix * q elements along
+    `axis` (a sub-transform of the previous steps): with j = q j1 + j2, position
+    b*block + k1*q + j2 gets sum_j1 z[b*block + q*j1 + j2] * w^(k1 (j2 + q j1)) with
+    w = exp(sign 2 pi i / block), summed over j1 in increasing order (unrolled: the
+    radix is small). `roots` holds the n-th roots of unity (n = the axis's length),
+    w^e = roots[e * n / block]. The remaining length-q transforms of each (b, k1) row
+    are the next steps'; the last op gives the result."""
+    z_type = z.type
+    assert isinstance(z_type, TensorType)
+    n = shape_of(z_type)[axis]
+    q = block // radix
+
+    def element(b: LoopBuilder, position: SSAValue, indices: list[SSAValue]) -> SSAValue:
+        base = b.mul_const(b.div_const(position, block), block)
+        within = b.rem_const(position, block)
+        k1, j2 = b.div_const(within, q), b.rem_const(within, q)
+        total: tuple[SSAValue, SSAValue] | None = None
+        for j1 in range(radix):
+            offset = b.add_const(j2, q * j1)
+            x = b.read(z, at_axis(indices, axis, b.add(base, offset)), WORK)
+            exponent = b.rem_const(b.add_op(arith.MuliOp(k1, offset)), block)
+            term = times(b, x, b.read(roots, [b.mul_const(exponent, n // block)], WORK))
+            total = term if total is None else (
+                b.add_op(arith.AddfOp(total[0], term[0])), b.add_op(arith.AddfOp(total[1], term[1]))
+            )  # fmt: skip
+        assert total is not None
+        return make_complex(b, *total)
+
+    return over_result(z_type, axis, element)
+
+
+# Prime factors up to this are Cooley-Tukey steps (n * p terms each); a length with a
+# larger one is transformed by Bluestein's algorithm (two power-of-2 transforms).
+LARGEST_RADIX = 16
+
+
+def dft_axis(z: SSAValue, axis: int, inverse: bool) -> list[Operation]:
+    """The DFT of length n = z's size along `axis` (complex<f64>; the inverse one
+    scaled by 1/n); the last op gives the result. One stage per prime factor of n (4
+    for two 2s),
+    then a generic reading each frequency k = k1 + p1 k2 + p1 p2 k3 ... where the
+    stages left it, at digit-reversed position k1 n/p1 + k2 n/(p1 p2) + ...; Bluestein
+    when a prime factor exceeds LARGEST_RADIX."""
+    z_type = z.type
+    assert isinstance(z_type, TensorType)
+    n = shape_of(z_type)[axis]
+    radices = prime_factors(n)
+    if not radices:
+        return []  # a length-1 transform is the identity
+    if radices[-1] > LARGEST_RADIX:
+        return bluestein(z, axis, inverse)
+    # radix-4 steps where two factors 2 allow: as many terms, half the generics
+    twos = radices.count(2)
+    radices = [4] * (twos // 2) + [2] * (twos % 2) + radices[twos:]
+    roots = complex_table(roots_of_unity(n, 1.0 if inverse else -1.0))
+    ops: list[Operation] = [roots]
+    block = n
+    for radix in radices:
+        ops += dft_stage(z, axis, block, radix, roots.result)
+        z = ops[-1].results[0]
+        block //= radix
+
+    def reorder(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
+        position, below, above = None, 1, n
+        for radix in radices:
+            above //= radix
+            term = b.mul_const(b.rem_const(b.div_const(k, below), radix), above)
+            position = term if position is None else b.add(position, term)
+            below *= radix
+        assert position is not None
+        value = b.read(z, at_axis(indices, axis, position), WORK)
+        return scaled(b, value, 1.0 / n) if inverse else value
+
+    return [*ops, *over_result(z_type, axis, reorder)]
+
+
+def bluestein(z: SSAValue, axis: int, inverse: bool) -> list[Operation]:
+    """Bluestein's DFT of length n along `axis`: with the chirp w[k] = exp(s i pi k^2 /
+    n) (s = -1, or +1 for the inverse), jk = (k^2 + j^2 - (k - j)^2) / 2 makes
+    X[k] = w[k] sum_j (z[j] w[j]) conj(w[k - j]), a cyclic convolution of length
+    M = the power of 2 >= 2n - 1: the FFT of the chirped z, times the FFT of the
+    filter conj(w[min(j, M - j)]) (a constant, as the chirp: k^2 taken mod 2n), and
+    the inverse FFT of that product, chirped again."""
+    z_type = z.type
+    assert isinstance(z_type, TensorType)
+    n = shape_of(z_type)[axis]
+    m = 1 << (2 * n - 2).bit_length()
+    sign = 1.0 if inverse else -1.0
+    # exp(s i pi k^2 / n) = the (2n)-th root of unity number k^2 mod 2n
+    roots = roots_of_unity(2 * n, sign)
+    chirp_values = [roots[k * k % (2 * n)] for k in range(n)]
+    filter_values = [chirp_values[min(j, m - j)].conjugate() if min(j, m - j) < n else 0j for j in range(m)]
+    chirp = complex_table(chirp_values)
+    # a constant: its FFT at compile time (numpy's, in f64)
+    spectrum_of_filter = complex_table(list(np.fft.fft(np.array(filter_values, np.complex128))))
+
+    def chirped(b: LoopBuilder, j: SSAValue, indices: list[SSAValue]) -> SSAValue:
+        """z[j] w[j] for j < n, else 0."""
+        last = b.const(n - 1)
+        jj = b.min_u(j, last)
+        product = make_complex(b, *times(b, b.read(z, at_axis(indices, axis, jj), WORK), b.read(chirp.result, [jj], WORK)))
+        return b.add_op(arith.SelectOp(b.cmp("ule", j, last), product, complex_zero(b)))
+
+    ops: list[Operation] = [chirp, spectrum_of_filter]
+    ops += over_result(reshaped_axis(z_type, axis, m, WORK), axis, chirped)
+    ops += dft_axis(ops[-1].results[0], axis, False)
+    spectrum = ops[-1].results[0]
+
+    def product(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
+        y = b.read(spectrum, indices, WORK)
+        return make_complex(b, *times(b, y, b.read(spectrum_of_filter.result, [k], WORK)))
+
+    spectrum_type = spectrum.type
+    assert isinstance(spectrum_type, TensorType)
+    ops += over_result(spectrum_type, axis, product)
+    ops += dft_axis(ops[-1].results[0], axis, True)
+    convolved = ops[-1].results[0]
+
+    def dechirp(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
+        value = make_complex(b, *times(b, b.read(convolved, indices, WORK), b.read(chirp.result, [k], WORK)))
+        return scaled(b, value, 1.0 / n) if inverse else value
+
+    return [*ops, *over_result(z_type, axis, dechirp)]
+
+
+class FftToGeneric(RewritePattern):
+    """xla.fft -> generics on complex<f64> tensors (rounded once to the result type):
+
+    * FFT / IFFT: the DFT (exp(-2 pi i jk/n); IFFT exp(+...) and 1/n) along each of the
+      len(fft_length) innermost axes, over the operand's own sizes;
+    * RFFT: the real operand as complex, its FFT, the innermost axis cut to
+      fft_length[-1] // 2 + 1;
+    * IRFFT: the IFFT of the outer axes, then the innermost axis extended to
+      fft_length[-1] by Hermitian symmetry (X[k] = conj(X[n - k]) for k > n / 2) and
+      inverse-transformed, its real part the result (so the imaginary parts of X[0]
+      and X[n/2] are ignored, as numpy's irfft does);
+    * a zero fft_length or an empty operand gives zeros, as the interpreter.
+
+    Each DFT (`dft_axis`) is mixed-radix Cooley-Tukey over the prime factors of its
+    length, n (p1 + p2 + ...) terms, or, for a length with a prime factor above
+    LARGEST_RADIX, Bluestein's algorithm (`bluestein`): O(n log n) for every length."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.FftOp, rewriter: PatternRewriter):
+        result_type = nonempty_result(op, rewriter)
+        if result_type is None:
+            return
+        operand_type = op.operand.type
+        assert isinstance(operand_type, TensorType)
+        kind, lengths = op.get_fft_type(), op.get_fft_length()
+        result_element = elem_of(result_type)
+        if 0 in lengths or 0 in shape_of(operand_type):
+            zeros = complex_fill(result_type) if isinstance(result_element, ComplexType) else fill_with_zero(result_type)
+            rewriter.replace(op, zeros)
+            return
+        rank = len(shape_of(operand_type))
+        axes = list(range(rank - len(lengths), rank))
+        last = axes[-1]
+        inverse = kind in (xla.FftType.IFFT, xla.FftType.IRFFT)
+
+        def widen(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
+            x = b.add_op(tensor.ExtractOp(op.operand, indices, elem_of(operand_type)))
+            real = kind == xla.FftType.RFFT
+            pair = (x, b.float_const(0.0, x.type)) if real else parts(b, x)
+            return make_complex(b, *(p if p.type == f64 else b.add_op(arith.ExtFOp(p, f64)) for p in pair))
+
+        ops = over_result(tensor_type(shape_of(operand_type), WORK), last, widen)
+        z = ops[-1].results[0]
+        for axis in axes[:-1]:
+            ops += dft_axis(z, axis, inverse)
+            z = ops[-1].results[0]
+        if kind == xla.FftType.IRFFT:
+            n, half = lengths[-1], shape_of(operand_type)[last]
+
+            def hermitian(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
+                upper = b.cmp("ugt", k, b.const(half - 1))
+                mirrored = b.min_u(b.sub(b.const(n), k), b.const(half - 1))
+                source = b.add_op(arith.SelectOp(upper, mirrored, k))
+                re, im = parts(b, b.read(z, at_axis(indices, last, source), WORK))
+                return make_complex(b, re, b.add_op(arith.SelectOp(upper, b.add_op(arith.NegfOp(im)), im)))
+
+            z_type = z.type
+            assert isinstance(z_type, TensorType)
+            ops += over_result(reshaped_axis(z_type, last, n, WORK), last, hermitian)
+            z = ops[-1].results[0]
+        ops += dft_axis(z, last, inverse)
+        z = ops[-1].results[0]
+
+        def narrow(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
+            x = b.read(z, indices, WORK)
+            if kind == xla.FftType.IRFFT:
+                re = parts(b, x)[0]
+                return re if result_element == f64 else b.add_op(arith.TruncFOp(re, result_element))
+            assert isinstance(result_element, ComplexType)
+            if result_element == WORK:
+                return x
+            part_type = result_element.element_type
+            return make_complex(b, *(b.add_op(arith.TruncFOp(p, part_type)) for p in parts(b, x)))
+
+        ops += over_result(result_type, last, narrow)
+        rewriter.replace(op, ops, ops[-1].results)
+
+
+PATTERNS: list[RewritePattern] = [
+    FftToGeneric(),
+    DotToGeneric(),
+    DotGeneralToGeneric(),
+    ConvolutionToNamedConv(),  # before the generic: the named form where it fits
+    ConvolutionToGeneric(),
+    CholeskyToLoops(),
+    TriangularSolveToLoops(),
+]
+
+# The ops these patterns lower.
+LOWERED: frozenset[str] = frozenset(
+    op.name
+    for op in (
+        xla.DotOp, xla.DotGeneralOp, xla.ConvolutionOp, xla.CholeskyOp, xla.TriangularSolveOp, xla.FftOp
+    )
+)

@@ -1,0 +1,133 @@
+"""`convert-stablehlo-to-xla`: StableHLO (as JAX prints it) to the `xla` dialect.
+Every `stablehlo` op with an xla counterpart becomes that op: one rewrite pattern per
+op (a rule wrapped in an `OpRule`), one module per op family exporting its `PATTERNS`;
+ops that are a table (element-wise ops, chlo's broadcasting binary ops) are one
+pattern parameterized by the table. The patterns run in one walk, inner regions
+first; each new op takes the location of the op it replaces. What JAX emits besides plain StableHLO is
+handled too:
+
+* `chlo` ops are decomposed into xla ops (top_k via sort + slice; erf, erf_inv, lgamma
+  and digamma by the polynomial and Lanczos approximations of XLA's math library; tan,
+  sinh, cosh, asin, acos, atan, asinh, acosh, atanh through exp, log, atan2; is_inf;
+  next_after by bit arithmetic);
+* the LAPACK custom calls of JAX's CPU lowering (`lapack_?potrf_ffi` -> xla.cholesky,
+  `lapack_?trsm_ffi` -> xla.triangular_solve; their `info` results become zeros);
+* `sdy` sharding annotations are dropped, `func.call` becomes `xla.call`;
+* regions: stablehlo regions already take rank-0 tensors, as xla's do. stablehlo.while
+  and stablehlo.case/if bodies may use values defined above them, but the xla ops are
+  isolated from above: a while carries the captured values as extra state, and a
+  conditional branch receives them as its operand (one value directly, several packed
+  in an `xla.tuple` and unpacked with `xla.get_tuple_element`).
+
+Attributes with no meaning here (module `mhlo.*`, argument/result attributes such as
+`jax.result_info`, `mhlo.sharding`, `mhlo.layout_mode`) are dropped. Any other op is an
+error naming the op, at its location.
+"""
+
+from __future__ import annotations
+
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xla_opt.dialects.stablehlo.ops import ShloOp
+from xla_opt.passes.conversions import OP_FAMILIES, family_modules
+
+from .common import StablehloConversionError, convert_type, fail
+
+# the rules, one module per op family, each exporting its PATTERNS
+FAMILY_MODULES = family_modules(__name__, (*OP_FAMILIES, "chlo"))
+
+# --------------------------------------------------------------------------------------
+# The pass
+# --------------------------------------------------------------------------------------
+
+DROPPED_OPS = {"sdy.mesh"}
+FOREIGN_PREFIXES = ("stablehlo.", "chlo.", "sdy.", "mhlo.")
+
+
+class DropOps(RewritePattern):
+    """`sdy.mesh` (a sharding mesh declaration) means nothing on one device: erased."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name in DROPPED_OPS:
+            rewriter.erase(op)
+
+
+class UnknownOps(RewritePattern):
+    """Tried last: a stablehlo/chlo/sdy/mhlo op no pattern converted has no xla
+    counterpart (a located error); any other op keeps its place, its block arguments
+    retyped (`!stablehlo.token` -> `!xla.token`)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, ShloOp) or op.name.startswith(FOREIGN_PREFIXES):
+            fail(op, f"'{op.name}' has no xla counterpart (convert-stablehlo-to-xla does not support it)")
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in list(block.args):
+                    new_type = convert_type(arg.type)
+                    if new_type != arg.type:
+                        rewriter.replace_value_with_new_type(arg, new_type)
+
+
+PATTERNS: list[RewritePattern] = [
+    DropOps(),
+    *(p for m in FAMILY_MODULES for p in m.PATTERNS),
+    UnknownOps(),
+]
+
+_DROPPED_FUNC_ATTRS = ("arg_attrs", "res_attrs")
+
+
+def _convert_signature(f: func.FuncOp) -> None:
+    for name in _DROPPED_FUNC_ATTRS:
+        f.properties.pop(name, None)
+        f.attributes.pop(name, None)
+    for name in list(f.attributes):
+        if name.startswith(("mhlo.", "jax.", "sdy.", "tf.")):
+            del f.attributes[name]
+    ft = f.function_type
+    inputs = [convert_type(t) for t in ft.inputs.data]
+    outputs = [convert_type(t) for t in ft.outputs.data]
+    if inputs != list(ft.inputs.data) or outputs != list(ft.outputs.data):
+        f.function_type = FunctionType.from_lists(inputs, outputs)
+
+
+def convert_module(ctx: Context | None, module: ModuleOp) -> None:
+    """Convert every stablehlo/chlo/sdy op of `module` to xla ops, in place. Raises
+    StablehloConversionError (a located DiagnosticError and a PassFailedException)."""
+    for name in list(module.attributes):
+        if name.startswith(("mhlo.", "jax.", "sdy.", "tf.", "stablehlo.")):
+            del module.attributes[name]
+    for op in module.body.block.ops:
+        if isinstance(op, func.FuncOp):
+            _convert_signature(op)
+    # inner regions first: a while's body is xla before the while itself is converted
+    # (its rule moves the converted regions into the xla op); one walk, the new ops
+    # are xla already.
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier(PATTERNS, dce_enabled=False),
+        walk_regions_first=True,
+        apply_recursively=False,
+    ).rewrite_module(module)
+
+
+class ConvertStablehloToXlaPass(ModulePass):
+    """StableHLO/CHLO (as JAX prints them) to the xla dialect."""
+
+    name = "convert-stablehlo-to-xla"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        convert_module(ctx, op)
+
+
+__all__ = ["PATTERNS", "ConvertStablehloToXlaPass", "StablehloConversionError", "convert_module"]
+
