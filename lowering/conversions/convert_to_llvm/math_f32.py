@@ -1,10 +1,9 @@
 """Vectorizable f32 `exp` and `tanh` in llvm-dialect arithmetic (a range reduction and
-a polynomial, with no libm call), used by convert-to-llvm for math.exp / math.tanh on
-f32 so that LLVM can vectorize the loops around them."""
+a polynomial, with no libm call), the helpers of convert-to-llvm's math converters
+(`math.py`) for math.exp / math.tanh on f32, so that LLVM can vectorize the loops
+around them."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -14,10 +13,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import SSAValue
-
-if TYPE_CHECKING:  # the converter calls these; they only use its emit helpers
-    from xla_opt.lowering.conversions.convert_to_llvm import _FunctionConverter
-
+from xla_opt.lowering.conversions.convert_to_llvm.common import FunctionConverter
 
 # shared attributes: an attribute is verified each time one is built, and the
 # expansions below build thousands of ops
@@ -29,7 +25,7 @@ _PREDICATES = {p: IntegerAttr(p, i64) for p in (2, 3, 4, 11, 14)}  # ogt, oge, o
 class F32Emitter:
     """Emission helpers for the inline f32 approximations below."""
 
-    def __init__(self, c: _FunctionConverter):
+    def __init__(self, c: FunctionConverter):
         self.c = c
 
     def k(self, value: float) -> SSAValue:
@@ -82,7 +78,7 @@ _ROUNDING_SHIFT_BITS = 0x4B400000
 _ONE_BITS = 0x3F800000
 
 
-def emit_exp_f32(c: _FunctionConverter, x: SSAValue) -> SSAValue:
+def emit_exp_f32(c: FunctionConverter, x: SSAValue) -> SSAValue:
     """e^x for f32 without a libm call, so LLVM can vectorize it: within 1.02 ulp of e^x
     (1.0103 at x = -5.878, measured against float64 over all 2^32 f32 bit patterns),
     denormal results rounded once, NaN propagated, +-Inf giving Inf and 0.
@@ -125,7 +121,7 @@ _TANH_SATURATION = 8.0780945
 _TANH_TINY = 0.0004
 
 
-def emit_tanh_f32(c: _FunctionConverter, x: SSAValue) -> SSAValue:
+def emit_tanh_f32(c: FunctionConverter, x: SSAValue) -> SSAValue:
     """tanh for f32 without a libm call, XLA's accuracy class: within 4.9 ulp of tanh (4.896
     at x = 5.126, measured against float64 over all 2^32 f32 bit patterns; XLA:CPU's is
     the same rational).
