@@ -164,6 +164,8 @@ class XlaToLLVMPass(ModulePass):
     """The whole pipeline, from the xla dialect to the llvm dialect."""
 
     name = "xla-to-llvm"
+    input_dialects = ("func", "xla")
+    output_dialects = ("llvm",)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         run_stages(op, ctx)

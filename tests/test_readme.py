@@ -3,14 +3,14 @@
 import re
 from pathlib import Path
 
-from xla_opt.op_status import readme_with_table
+from xla_opt.docs import UPDATE_COMMAND, readme_with_table
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
 
 
 def test_op_table_is_current():
-    assert readme_with_table(README) == README, "run: python -m xla_opt.op_status --update-readme"
+    assert readme_with_table(README) == README, f"run: {UPDATE_COMMAND}"
 
 
 def test_ci_runs_the_readme_test_command():

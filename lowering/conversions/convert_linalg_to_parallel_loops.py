@@ -142,6 +142,8 @@ class ConvertLinalgToParallelLoopsPass(ModulePass):
     runs on several threads."""
 
     name = "convert-linalg-to-parallel-loops"
+    input_dialects = ("linalg",)
+    output_dialects = ("arith", "memref", "scf")
 
     min_iterations: int = MIN_ITERATIONS
 

@@ -322,6 +322,8 @@ class ConvertOmpToLLVMPass(ModulePass):
     doc)."""
 
     name = "convert-omp-to-llvm"
+    input_dialects = ("memref", "omp")
+    output_dialects = ("arith", "builtin", "func", "llvm", "memref", "scf")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pattern = ParallelToGomp(op)

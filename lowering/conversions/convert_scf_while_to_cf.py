@@ -90,6 +90,8 @@ class ConvertScfWhileToCfPass(ModulePass):
     """`scf.while` to branches, and the scf ops around one (see the module doc)."""
 
     name = "convert-scf-while-to-cf"
+    input_dialects = ("arith", "memref", "scf")
+    output_dialects = ("cf",)
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         # most programs have no while loop: one walk instead of the walker's matching of

@@ -475,6 +475,8 @@ class XlaBufferizePass(ModulePass):
     """Tensors to memrefs with destination-passing function results (see module doc)."""
 
     name = "xla-bufferize"
+    input_dialects = ("arith", "linalg", "scf", "tensor")
+    output_dialects = ("linalg", "memref", "scf")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         _ModuleBufferizer(op).run()

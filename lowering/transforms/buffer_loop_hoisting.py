@@ -91,6 +91,8 @@ class BufferLoopHoistingPass(ModulePass):
     """Per-trip allocations of loops made once around them (see the module doc)."""
 
     name = "buffer-loop-hoisting"
+    input_dialects = ("memref",)
+    output_dialects = ("memref",)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in op.walk():

@@ -160,6 +160,8 @@ class CoalesceContiguousLoopsPass(ModulePass):
     """Perfect two-loop nests over buffers in memory order as one loop (see the module doc)."""
 
     name = "coalesce-contiguous-loops"
+    input_dialects = ("arith", "scf")
+    output_dialects = ("memref", "scf")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # inner loops before the loops around them (the reverse of a pre-order walk): the

@@ -139,6 +139,8 @@ class FoldDelinearizedAccessesPass(ModulePass):
     index (see the module doc)."""
 
     name = "fold-delinearized-accesses"
+    input_dialects = ("affine", "memref")
+    output_dialects = ("memref",)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         views: dict[SSAValue, SSAValue] = {}

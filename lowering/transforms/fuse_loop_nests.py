@@ -247,6 +247,8 @@ class FuseLoopNestsPass(ModulePass):
     """Fuse consecutive row-wise loop nests of every function body (see module doc)."""
 
     name = "fuse-loop-nests"
+    input_dialects = ("scf",)
+    output_dialects = ("scf",)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for function in op.walk():

@@ -117,6 +117,8 @@ class BlockRowsPass(ModulePass):
     """Register blocking of float dots (see the module doc)."""
 
     name = "linalg-block-rows"
+    input_dialects = ("linalg",)
+    output_dialects = ("arith", "linalg")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         ConversionWalker([BlockRowsOfDot()], repeat=False, erase_dead=False).rewrite_module(op)

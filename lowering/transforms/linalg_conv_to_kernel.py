@@ -473,6 +473,8 @@ class ConvToKernelPass(ModulePass):
     """Bufferized 2-D f32 convolutions as calls of the convolution kernel (see the module doc)."""
 
     name = "linalg-conv-to-kernel"
+    input_dialects = ("arith", "linalg", "memref")
+    output_dialects = ("llvm",)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rewrite_to_calls(op, ConvToKernel(), sconv_declaration())

@@ -322,6 +322,8 @@ class FuseElementwisePass(ModulePass):
     """Fuse parallel linalg.generic producers into their consumers (see module doc)."""
 
     name = "linalg-fuse-elementwise"
+    input_dialects = ("linalg",)
+    output_dialects = ("arith", "linalg")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(FuseProducerIntoConsumer()).rewrite_module(op)

@@ -85,6 +85,8 @@ class InterchangeContractionsPass(ModulePass):
     """Contraction loops in vectorizable order (see the module doc)."""
 
     name = "linalg-interchange-contractions"
+    input_dialects = ("linalg",)
+    output_dialects = ("linalg",)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         ConversionWalker([InterchangeContraction()], repeat=False, erase_dead=False).rewrite_module(op)

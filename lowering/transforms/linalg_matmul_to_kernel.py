@@ -830,6 +830,8 @@ class MatmulToKernelPass(ModulePass):
     micro-kernel (see the module doc)."""
 
     name = "linalg-matmul-to-kernel"
+    input_dialects = ("arith", "linalg")
+    output_dialects = ("llvm",)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pattern = MatmulToKernel()

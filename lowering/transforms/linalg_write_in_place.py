@@ -154,6 +154,8 @@ class WriteInPlacePass(ModulePass):
     """Generics write the buffers their results are copied into (see the module doc)."""
 
     name = "linalg-write-in-place"
+    input_dialects = ("linalg", "memref")
+    output_dialects = ("linalg",)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         ConversionWalker([WriteInPlace()], repeat=False, erase_dead=False).rewrite_module(op)

@@ -134,6 +134,8 @@ class OutlineLoopNestsPass(ModulePass):
     """Top-level loop nests of every function as kernel functions (see the module doc)."""
 
     name = "outline-loop-nests"
+    input_dialects = ("scf",)
+    output_dialects = ("arith", "builtin", "func", "memref", "scf")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         functions = [f for f in op.body.block.ops if isinstance(f, func.FuncOp) and f.body.blocks]

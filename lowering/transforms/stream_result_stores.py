@@ -351,6 +351,8 @@ class StreamResultStoresPass(ModulePass):
     the module doc)."""
 
     name = "stream-result-stores"
+    input_dialects = ("memref", "scf")
+    output_dialects = ("arith", "llvm", "memref", "scf")
 
     min_bytes: int | None = None
     """Buffers at least this large are streamed; default: a quarter of the host's

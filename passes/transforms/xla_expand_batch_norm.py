@@ -177,6 +177,8 @@ class XlaExpandBatchNormPass(ModulePass):
     """Expands the batch normalizations into reduce, broadcast_in_dim and arithmetic."""
 
     name = "xla-expand-batch-norm"
+    input_dialects = ("xla",)
+    output_dialects = ("xla",)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         ConversionWalker(list(PATTERNS), repeat=False).rewrite_module(op)

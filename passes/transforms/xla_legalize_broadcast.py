@@ -105,6 +105,8 @@ class XlaLegalizeBroadcastPass(ModulePass):
     """Makes the implicit broadcasting of element-wise ops explicit."""
 
     name = "xla-legalize-broadcast"
+    input_dialects = ("xla",)
+    output_dialects = ("xla",)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         ConversionWalker(

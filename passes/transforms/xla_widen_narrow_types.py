@@ -678,6 +678,8 @@ class WidenNarrowTypesPass(ModulePass):
     values in ui8 storage, converts and constants as bit manipulation."""
 
     name = "xla-widen-narrow-types"
+    input_dialects = ("xla",)
+    output_dialects = ("xla",)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if not any(_has_narrow(v.type) for o in op.walk() for v in (*o.operands, *o.results)) and not any(

@@ -179,6 +179,8 @@ def unlowered_types(module: ModuleOp) -> list:
 @dataclass(frozen=True)
 class ConvertXlaToLinalgPass(ModulePass):
     name = "convert-xla-to-linalg"
+    input_dialects = ("xla",)
+    output_dialects = ("arith", "func", "linalg", "math", "scf", "tensor")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if diagnostics := unlowered_types(op):

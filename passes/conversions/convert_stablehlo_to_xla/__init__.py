@@ -124,6 +124,8 @@ class ConvertStablehloToXlaPass(ModulePass):
     """StableHLO/CHLO (as JAX prints them) to the xla dialect."""
 
     name = "convert-stablehlo-to-xla"
+    input_dialects = ("chlo", "func", "sdy", "stablehlo")
+    output_dialects = ("xla",)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         convert_module(ctx, op)

@@ -115,6 +115,8 @@ class ConvertXlaToStablehloPass(ModulePass):
     """xla ops to StableHLO ops (`xla-opt f.mlir -p convert-xla-to-stablehlo`)."""
 
     name = "convert-xla-to-stablehlo"
+    input_dialects = ("xla",)
+    output_dialects = ("func", "stablehlo")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
