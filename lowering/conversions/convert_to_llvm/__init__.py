@@ -43,8 +43,6 @@ class ConvertToLLVMPass(ModulePass):
     name = "convert-to-llvm"
     input_dialects = ("arith", "builtin", "cf", "func", "math", "memref")
     output_dialects = ("llvm",)
-    input_dialects = ("arith", "builtin", "cf", "func", "math", "memref")
-    output_dialects = ("llvm",)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for extra in EXTRA_LLVM_OPS:
