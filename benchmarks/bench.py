@@ -39,7 +39,8 @@ from dataclasses import dataclass
 import numpy as np
 
 import xla_opt
-from xla_opt.jit import JitFunction, StageTimes
+from xla_opt.runtime.executable import JitFunction
+from xla_opt.runtime.program import StageTimes
 
 F32 = "f32"
 
@@ -672,7 +673,7 @@ def compile_times(names: list[str], repeats: int = 5) -> list[dict]:
     if jax is None:
         print("JAX is not installed: no compile-time comparison")
         return []
-    from xla_opt.jit import clear_cache
+    from xla_opt.runtime.program import clear_cache
 
     rows = []
     for name, make in COMPILE_PROGRAMS.items():

@@ -88,7 +88,8 @@ def main(argv: list[str] | None = None) -> None:
         return
 
     import xla_opt
-    from xla_opt.jit import JitFunction, StageTimes
+    from xla_opt.runtime.executable import JitFunction
+    from xla_opt.runtime.program import StageTimes
     from xla_opt.lowering.xla_to_llvm import lower_to_llvm_ir
 
     os.environ.setdefault("XLA_OPT_CACHE", "0")  # measure compiling, not the disk cache

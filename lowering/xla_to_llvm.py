@@ -34,9 +34,10 @@ from __future__ import annotations
 import gc
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -74,11 +75,18 @@ STAGES: tuple[str, ...] = (
 )
 
 
-def stage_passes(stages: tuple[str, ...] = STAGES) -> list[tuple[str, ModulePass]]:
+# Pass options by stage name, for the stages that are not to run with their defaults:
+# `{"convert-xla-to-linalg": {"replica_id": 1}}` (the dataclass fields' names).
+StageOptions = Mapping[str, Mapping[str, Any]]
+
+
+def stage_passes(stages: tuple[str, ...] = STAGES, options: StageOptions | None = None) -> list[tuple[str, ModulePass]]:
+    """The passes of `stages`, each with its `options` (else its defaults)."""
     from xla_opt.context import multiverse
 
     passes = multiverse().all_passes
-    return [(name, passes[name]()()) for name in stages]
+    options = options or {}
+    return [(name, passes[name]()(**options.get(name, {}))) for name in stages]
 
 
 def verify_each_stage() -> bool:
@@ -105,18 +113,23 @@ def gc_paused() -> Iterator[None]:
 
 
 def run_stages(
-    module: ModuleOp, ctx: Context | None = None, times=None, verify: bool | None = None, stages=STAGES
+    module: ModuleOp,
+    ctx: Context | None = None,
+    times=None,
+    verify: bool | None = None,
+    stages=STAGES,
+    options: StageOptions | None = None,
 ) -> ModuleOp:
-    """Lower `module` in place through `stages` (default: every stage); record each
-    stage's time. With `verify` (default: verify_each_stage()), a stage whose output
-    does not verify is a DiagnosticError naming it."""
+    """Lower `module` in place through `stages` (default: every stage, each with its
+    `options`); record each stage's time. With `verify` (default: verify_each_stage()),
+    a stage whose output does not verify is a DiagnosticError naming it."""
     from xla_opt.context import make_context
     from xla_opt.diagnostics import Diagnostic, DiagnosticError, verify_module
 
     ctx = ctx or make_context()
     verify = verify_each_stage() if verify is None else verify
     with gc_paused():
-        for name, p in stage_passes(stages):
+        for name, p in stage_passes(stages, options):
             start = time.perf_counter()
             p.apply(ctx, module)
             if times is not None:
@@ -133,20 +146,20 @@ def run_stages(
 OUTLINING = STAGES.index("outline-loop-nests") + 1
 
 
-def lower_through_outlining(module: ModuleOp, times=None) -> ModuleOp:
+def lower_through_outlining(module: ModuleOp, times=None, options: StageOptions | None = None) -> ModuleOp:
     """A copy of an xla module lowered through `outline-loop-nests` (`module` itself
     is left untouched)."""
     with gc_paused():
-        return run_stages(module.clone(), times=times, stages=STAGES[:OUTLINING])
+        return run_stages(module.clone(), times=times, stages=STAGES[:OUTLINING], options=options)
 
 
-def lower_outlined(module: ModuleOp, times=None) -> str:
+def lower_outlined(module: ModuleOp, times=None, options: StageOptions | None = None) -> str:
     """The LLVM IR text of a module out of `lower_through_outlining` (or of one of the
     parts `split_by_kernels` makes of it), lowered in place through the other stages."""
     from xdsl.backend.llvm.convert import convert_module
 
     with gc_paused():
-        run_stages(module, times=times, stages=STAGES[OUTLINING:])
+        run_stages(module, times=times, stages=STAGES[OUTLINING:], options=options)
         start = time.perf_counter()
         ir = str(convert_module(module, fallback_target_triple=None))
     if times is not None:
@@ -154,9 +167,9 @@ def lower_outlined(module: ModuleOp, times=None) -> str:
     return ir
 
 
-def lower_to_llvm_ir(module: ModuleOp, times=None) -> str:
+def lower_to_llvm_ir(module: ModuleOp, times=None, options: StageOptions | None = None) -> str:
     """LLVM IR text of an xla module (the module itself is left untouched)."""
-    return lower_outlined(lower_through_outlining(module, times), times)
+    return lower_outlined(lower_through_outlining(module, times, options), times, options)
 
 
 @dataclass(frozen=True)

@@ -211,7 +211,7 @@ def test_array_addresses_for_native_calls():
     the same address either way, and a read-only input computes as a writable one."""
     import ml_dtypes
 
-    from xla_opt.jit import _address
+    from xla_opt.runtime.executable import _address
 
     read_only = np.arange(4, dtype=np.float32)
     read_only.flags.writeable = False

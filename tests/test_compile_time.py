@@ -219,18 +219,18 @@ func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
 
 
 def test_opt_level_follows_the_module_size():
-    from xla_opt import jit
+    import xla_opt.runtime.llvm as rt_llvm
 
     def function(n, name="f"):
         return f"define void @{name}() {{\nentry:\n" + "  %x = add i32 1, 2\n" * n + "  ret void\n}\n"
 
-    assert jit.opt_level(function(10)) == 3
-    assert jit.opt_level(function(jit.O3_MAX_INSTRUCTIONS + 1)) == 1
-    assert jit.opt_level(function(10) + function(jit.O1_MAX_INSTRUCTIONS + 1)) == 0
+    assert rt_llvm.opt_level(function(10)) == 3
+    assert rt_llvm.opt_level(function(rt_llvm.O3_MAX_INSTRUCTIONS + 1)) == 1
+    assert rt_llvm.opt_level(function(10) + function(rt_llvm.O1_MAX_INSTRUCTIONS + 1)) == 0
     # many small functions (outlined kernels) add up
-    half = jit.O3_MAX_INSTRUCTIONS // 2
-    assert jit.opt_level(function(half, "f") + function(half - 10, "g")) == 3
-    assert jit.opt_level(function(half, "f") + function(half + 10, "g")) == 1
+    half = rt_llvm.O3_MAX_INSTRUCTIONS // 2
+    assert rt_llvm.opt_level(function(half, "f") + function(half - 10, "g")) == 3
+    assert rt_llvm.opt_level(function(half, "f") + function(half + 10, "g")) == 1
 
 
 def _squaring_loop(name: str, trips: int) -> str:
@@ -272,14 +272,14 @@ def test_programs_unroll_less_than_llvms_default_and_the_option_does_not_leak():
     program's, and the program's threshold gives the same loops after a library's."""
     import ctypes
 
-    from xla_opt import jit
+    import xla_opt.runtime.llvm as rt_llvm
 
-    steps = [jit.PROGRAM_UNROLL_THRESHOLD, jit.LLVM_UNROLL_THRESHOLD, jit.PROGRAM_UNROLL_THRESHOLD]
+    steps = [rt_llvm.PROGRAM_UNROLL_THRESHOLD, rt_llvm.LLVM_UNROLL_THRESHOLD, rt_llvm.PROGRAM_UNROLL_THRESHOLD]
     loops_left = []
     for step, threshold in enumerate(steps):
         names = [f"squares_{step}_{trips}" for trips in _TRIPS]  # new texts: not the in-memory cache
         text = "\n".join(_squaring_loop(name, trips) for name, trips in zip(names, _TRIPS, strict=True))
-        native = jit.compile_llvm_ir(text, threshold)
+        native = rt_llvm.compile_llvm_ir(text, threshold)
         loops_left.append(native.optimized_ir.count("phi i64 [ 0, %entry ]"))
         for name, trips in zip(names, _TRIPS, strict=True):
             assert ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64)(native.address(name))(3) == _squarings(3, trips)
@@ -292,12 +292,13 @@ def _compile(monkeypatch, cache_dir, enabled="1"):
     import numpy as np
 
     import xla_opt
-    from xla_opt import jit
+    from xla_opt.runtime import executable
+    from xla_opt.runtime import program
 
     monkeypatch.setenv("XLA_OPT_CACHE_DIR", str(cache_dir))
     monkeypatch.setenv("XLA_OPT_CACHE", enabled)
-    jit.clear_cache()  # a fresh process as far as the in-memory cache goes
-    f = jit.JitFunction(xla_opt.load_program(SMALL), "main")
+    program.clear_cache()  # a fresh process as far as the in-memory cache goes
+    f = executable.JitFunction(xla_opt.load_program(SMALL), "main")
     a, b = np.array([1, 2, 3, 4], np.float32), np.array([0.5, -1, 2, 0], np.float32)
     np.testing.assert_array_equal(f(a, b)[0], xla_opt.run(SMALL, a, b, backend="interpreter")[0])
     return f
@@ -332,7 +333,7 @@ def test_disk_cache_survives_a_corrupt_entry(monkeypatch, tmp_path, damage):
 def test_a_call_to_an_unknown_native_function_is_an_error_not_a_crash():
     """MCJIT binds an unresolved declaration to address 0: calling it crashed the
     process. The JIT now refuses such a module, naming the function."""
-    from xla_opt.jit import compile_llvm_ir
+    from xla_opt.runtime.llvm import compile_llvm_ir
 
     ir = """
 declare void @xla_opt_no_such_function(ptr)
@@ -496,15 +497,15 @@ def test_f32_exp_and_tanh_are_defined_once_per_module():
 
 
 def test_opt_level_counts_an_alwaysinline_call_as_its_callee():
-    from xla_opt import jit
+    import xla_opt.runtime.llvm as rt_llvm
 
     callee = 'define internal float @"g"(float %".1") alwaysinline\n{\n' + "  %x = fadd float 1.0, 2.0\n" * 100
     callee += "  ret float %x\n}\n"
-    n = jit.O3_MAX_INSTRUCTIONS // 100 + 1  # calls: small as text, large once inlined
+    n = rt_llvm.O3_MAX_INSTRUCTIONS // 100 + 1  # calls: small as text, large once inlined
     caller = 'define void @f() {\nentry:\n' + '  %y = call float @"g"(float 1.0)\n' * n + "  ret void\n}\n"
-    assert jit.opt_level(caller) == 3  # an unknown callee counts as one instruction
-    assert jit.opt_level(caller + callee) == 1
-    assert jit.opt_level(callee + caller) == 1
+    assert rt_llvm.opt_level(caller) == 3  # an unknown callee counts as one instruction
+    assert rt_llvm.opt_level(caller + callee) == 1
+    assert rt_llvm.opt_level(callee + caller) == 1
 
 
 def test_shared_constants_compute_what_the_interpreter_does():
@@ -902,7 +903,7 @@ def _defined(text: str) -> set[str]:
 
 
 def test_split_deals_functions_by_size_and_declares_the_others():
-    from xla_opt.jit import split_llvm_ir
+    from xla_opt.runtime.llvm import split_llvm_ir
 
     parts = split_llvm_ir(_split_ir(300, 200), 2)
     assert len(parts) == 2
@@ -917,7 +918,7 @@ def test_split_deals_functions_by_size_and_declares_the_others():
 
 def test_split_declares_a_function_whose_define_line_opens_its_body():
     """The micro-kernel libraries write `define ... {` on one line."""
-    from xla_opt.jit import split_llvm_ir
+    from xla_opt.runtime.llvm import split_llvm_ir
 
     ir = _split_ir(300, 200).replace(') noinline\n{\n', ") noinline {\n").replace('define i32 @"big"(i32 %".1")\n{', 'define i32 @"big"(i32 %".1") {')
     parts = split_llvm_ir(ir, 2)
@@ -939,7 +940,7 @@ def test_split_declares_a_function_whose_define_line_opens_its_body():
     ids=["small", "one-thread", "mutable-global"],
 )
 def test_split_keeps_one_module(ir, threads):
-    from xla_opt.jit import split_llvm_ir
+    from xla_opt.runtime.llvm import split_llvm_ir
 
     assert split_llvm_ir(ir, threads) == [ir]
 
@@ -947,13 +948,13 @@ def test_split_keeps_one_module(ir, threads):
 def test_split_module_links_into_one_engine():
     import ctypes
 
-    from xla_opt import jit
+    import xla_opt.runtime.llvm as rt_llvm
 
     ir = _split_ir(300, 200)
     ir = ir.replace('define i32 @"main"', 'define i32 @"split_main"')
-    native = jit.compile_llvm_ir(ir, split=True)
-    assert len(native.llvm_modules) == min(jit.compile_threads(), 3)
-    assert len(jit.compile_llvm_ir(ir).llvm_modules) == 1  # a library: one module
+    native = rt_llvm.compile_llvm_ir(ir, split=True)
+    assert len(native.llvm_modules) == min(rt_llvm.compile_threads(), 3)
+    assert len(rt_llvm.compile_llvm_ir(ir).llvm_modules) == 1  # a library: one module
     assert ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32)(native.address("split_main"))(7) == 7
 
 
@@ -983,12 +984,14 @@ def test_kernels_compiled_on_several_threads_compute_what_the_interpreter_does(m
     import numpy as np
 
     import xla_opt
-    from xla_opt import jit
+    from xla_opt.runtime import executable
+    from xla_opt.runtime import program
+    import xla_opt.runtime.llvm as rt_llvm
 
     monkeypatch.setenv("XLA_OPT_NUM_THREADS", threads)
-    monkeypatch.setattr(jit, "SPLIT_MIN_INSTRUCTIONS", 10)
-    jit.clear_cache()
-    f = jit.JitFunction(xla_opt.load_program(SEVERAL_NESTS), "main")
+    monkeypatch.setattr(rt_llvm, "SPLIT_MIN_INSTRUCTIONS", 10)
+    program.clear_cache()
+    f = executable.JitFunction(xla_opt.load_program(SEVERAL_NESTS), "main")
     kernels = [line for line in f.llvm_ir.splitlines() if line.startswith('define void @"main_kernel_')]
     assert len(kernels) >= 2 and all(line.endswith("noinline") for line in kernels)
     assert len(f.native.llvm_modules) == 1 if threads == "1" else len(f.native.llvm_modules) >= 2
@@ -1017,10 +1020,11 @@ def test_identical_loop_nests_share_one_kernel_and_compute_what_the_interpreter_
     import numpy as np
 
     import xla_opt
-    from xla_opt import jit
+    from xla_opt.runtime import executable
+    from xla_opt.runtime import program
 
-    jit.clear_cache()
-    f = jit.JitFunction(xla_opt.load_program(IDENTICAL_NESTS), "main")
+    program.clear_cache()
+    f = executable.JitFunction(xla_opt.load_program(IDENTICAL_NESTS), "main")
     kernels = [line for line in f.llvm_ir.splitlines() if line.startswith('define void @"main_kernel_')]
     calls = [line for line in f.llvm_ir.splitlines() if 'call ccc void @"main_kernel_' in line]
     assert (len(kernels), len(calls)) == (2, 3), (kernels, calls)
@@ -1098,10 +1102,11 @@ def test_nests_in_memory_order_are_one_loop_and_compute_what_the_interpreter_doe
     import numpy as np
 
     import xla_opt
-    from xla_opt import jit
+    from xla_opt.runtime import executable
+    from xla_opt.runtime import program
 
-    jit.clear_cache()
-    f = jit.JitFunction(xla_opt.load_program(CONTIGUOUS_NESTS), "main")
+    program.clear_cache()
+    f = executable.JitFunction(xla_opt.load_program(CONTIGUOUS_NESTS), "main")
     kernels = re.findall(r'^define void @"(main_kernel_\d+)"\(.*?^}', f.llvm_ir, re.MULTILINE | re.DOTALL)
     bodies = re.findall(r'^define void @"main_kernel_\d+"\(.*?^}', f.llvm_ir, re.MULTILINE | re.DOTALL)
     loops = sorted(body.count(" = phi ") for body in bodies)
@@ -1220,7 +1225,7 @@ def test_split_by_kernels_keeps_a_module_with_a_writable_global_whole():
 
 
 def test_straight_line_tells_one_block_functions_from_branching_ones():
-    from xla_opt.jit import straight_line
+    from xla_opt.runtime.llvm import straight_line
 
     one_block = 'define void @"f"(ptr %".1")\n{\n.2:\n  call void @"k"(ptr %".1")\n  ret void\n}\n'
     two_functions = one_block + one_block.replace('@"f"', '@"g"')
@@ -1244,24 +1249,26 @@ def test_pipelined_compile_computes_what_the_interpreter_does(monkeypatch, o3_ma
     import numpy as np
 
     import xla_opt
-    from xla_opt import jit
+    from xla_opt.runtime import executable
+    from xla_opt.runtime import program
+    import xla_opt.runtime.llvm as rt_llvm
 
-    monkeypatch.setattr(jit, "compile_threads", lambda: 2)
+    monkeypatch.setattr(rt_llvm, "compile_threads", lambda: 2)
     if o3_max is not None:
-        monkeypatch.setattr(jit, "O3_MAX_INSTRUCTIONS", o3_max)
-    jit.clear_cache()
-    times = jit.StageTimes()
+        monkeypatch.setattr(rt_llvm, "O3_MAX_INSTRUCTIONS", o3_max)
+    program.clear_cache()
+    times = program.StageTimes()
     interval = sys.getswitchinterval()
-    f = jit.JitFunction(xla_opt.load_program(KERNELS_AND_CONSTANTS), "main", times)
+    f = executable.JitFunction(xla_opt.load_program(KERNELS_AND_CONSTANTS), "main", times)
     assert sys.getswitchinterval() == interval  # shortened while compiling only
     assert f.llvm_ir.count("\ndefine void @\"main\"(") + f.llvm_ir.startswith('define void @"main"(') == 1
     assert f.llvm_ir.count("; ModuleID") >= 3, "not compiled in parts"
     assert f.native.opt == (3 if o3_max is None else 1)
     assert f"llvm-O{f.native.opt}+codegen" in times.stages
     # the driver, one basic block of kernel calls, compiled at O0; the kernels at the level
-    levels = {level for text, level, _ in jit._parts if text in f.llvm_ir}
+    levels = {level for text, level, _ in program._parts if text in f.llvm_ir}
     driver = next(t for t in f.llvm_ir.split("; ModuleID")[1:] if 'define void @"main"(' in t)
-    assert jit.straight_line(driver) and {0, f.native.opt} <= levels
+    assert rt_llvm.straight_line(driver) and {0, f.native.opt} <= levels
     x = np.random.default_rng(0).random((64, 64), np.float32) + 0.5
     expected = xla_opt.run(KERNELS_AND_CONSTANTS, x, backend="interpreter")
     for got, want in zip(f(x), expected, strict=True):
@@ -1273,9 +1280,9 @@ def test_unroll_gate_lets_one_value_at_a_time_into_llvm():
     value waits until they are done."""
     import threading
 
-    from xla_opt import jit
+    import xla_opt.runtime.llvm as rt_llvm
 
-    gate = jit._UnrollGate()
+    gate = rt_llvm._UnrollGate()
     events: list[str] = []
     inside = threading.Event()
     with gate.set_to(50):
@@ -1309,23 +1316,25 @@ def test_a_failed_lowering_stops_the_compile_thread_and_propagates(monkeypatch):
     import xla_opt.lowering.xla_to_llvm as pipeline
 
     import xla_opt
-    from xla_opt import jit
+    from xla_opt.runtime import executable
+    from xla_opt.runtime import program
+    import xla_opt.runtime.llvm as rt_llvm
 
-    monkeypatch.setattr(jit, "compile_threads", lambda: 2)
+    monkeypatch.setattr(rt_llvm, "compile_threads", lambda: 2)
     lowered = []
     original = pipeline.lower_outlined
 
-    def failing_second(module, times=None):
+    def failing_second(module, times=None, options=None):
         if len(lowered) == 1:
             raise RuntimeError("lowering failed")
         lowered.append(module)
-        return original(module, times)
+        return original(module, times, options)
 
     monkeypatch.setattr(pipeline, "lower_outlined", failing_second)
-    jit.clear_cache()
+    program.clear_cache()
     interval = sys.getswitchinterval()
     with pytest.raises(RuntimeError, match="lowering failed"):
-        jit.JitFunction(xla_opt.load_program(KERNELS_AND_CONSTANTS), "main")
+        executable.JitFunction(xla_opt.load_program(KERNELS_AND_CONSTANTS), "main")
     assert sys.getswitchinterval() == interval
     assert not any(t.name == "xla-opt-compile" for t in threading.enumerate())
 

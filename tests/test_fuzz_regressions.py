@@ -346,7 +346,7 @@ def test_jit_compiles_after_clear_cache():
         import gc
         import numpy as np
         import xla_opt
-        from xla_opt import jit
+        from xla_opt.runtime.program import clear_cache
         for k in range(8):
             program = f'''func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {{
               %c = xla.constant dense<{k}.0> : tensor<4xf32>
@@ -356,7 +356,7 @@ def test_jit_compiles_after_clear_cache():
             f = xla_opt.compile(program, backend="jit")
             assert (f(np.ones(4, np.float32))[0] == k + 1).all()
             del f
-            jit.clear_cache()
+            clear_cache()
             gc.collect()
         print("ok")
         """

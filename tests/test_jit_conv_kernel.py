@@ -223,10 +223,11 @@ def test_feature_groups(specs, groups, per_group):
 @pytest.fixture
 def kernel_threads():
     """Sets the kernels' thread count (read at each call), restoring the default after."""
-    from xla_opt.lowering.kernels import runtime
+    from xla_opt.runtime import threads
+    from xla_opt.runtime.cpu import num_threads
 
-    yield runtime.set_num_threads
-    runtime.set_num_threads(runtime.num_threads())
+    yield threads.set_num_threads
+    threads.set_num_threads(num_threads())
 
 
 @pytest.mark.parametrize(
@@ -384,11 +385,11 @@ def test_kernel_called_directly(shape):
     vector chunk wide, a panel spanning up to three of them),
     and C = under OVERWRITE (C's NaNs never read)."""
     if shape is AVX2_FMA:
-        from xla_opt.lowering.kernels.runtime import kernel_shape
+        from xla_opt.runtime.binding import kernel_shape
 
         if kernel_shape(wide=False) is not AVX2_FMA:
             pytest.skip("the host has no AVX2 + FMA")
-    from xla_opt.jit import compile_llvm_ir
+    from xla_opt.runtime.llvm import compile_llvm_ir
 
     native = compile_llvm_ir(
         library_ir([shape], [SCONV]).replace(f"@{SYMBOL}(", "@xla_opt_sconv_test(")

@@ -367,13 +367,13 @@ def test_wrong_inputs_are_errors_not_crashes():
 def test_compiled_code_is_cached_by_ir():
     from pathlib import Path
 
-    from xla_opt import jit
+    import xla_opt.runtime.llvm as rt_llvm
 
     path = Path(__file__).resolve().parents[1] / SOFTMAX
     f = xla_opt.compile(path, backend="jit")
     g = xla_opt.compile(path, backend="jit")
     assert f.jit.native is g.jit.native
-    assert (f.jit.llvm_ir, jit.PROGRAM_UNROLL_THRESHOLD, True) in jit._cache  # noqa: SLF001 - split: a program
+    assert (f.jit.llvm_ir, rt_llvm.PROGRAM_UNROLL_THRESHOLD, True) in rt_llvm._cache  # noqa: SLF001 - split: a program
 
 
 def test_a_thousand_calls_do_not_leak():

@@ -426,7 +426,7 @@ def test_custom_call_of_a_native_symbol():
     # directly with the buffers: no Python on the way
     import llvmlite.binding as llvm
 
-    from xla_opt.jit import compile_llvm_ir
+    from xla_opt.runtime.llvm import compile_llvm_ir
 
     native = compile_llvm_ir(NATIVE_SCALE_AND_SUM)
     llvm.add_symbol("xla_opt_test_scale_and_sum", native.address("xla_opt_test_scale_and_sum"))
@@ -444,7 +444,7 @@ def test_native_symbol_named_with_any_characters():
     native symbol named with a space or a quote broke its LLVM IR."""
     import llvmlite.binding as llvm
 
-    from xla_opt.jit import compile_llvm_ir
+    from xla_opt.runtime.llvm import compile_llvm_ir
 
     name = 'xla_opt test "scale" and sum'
     native = compile_llvm_ir(NATIVE_SCALE_AND_SUM)

@@ -229,7 +229,7 @@ GEMM_ARGS.append(ctypes.c_void_p)  # ..., C, ldc_batch, ldc, flags, bias
 def test_sse_variant_computes_the_product(shape, dtype):
     """The 4 x 8 `<4 x float>`, 4 x 4 `<2 x double>` and 4 x 8 `<4 x i32>` variants,
     compiled and called directly (C += A @ B)."""
-    from xla_opt.jit import compile_llvm_ir
+    from xla_opt.runtime.llvm import compile_llvm_ir
 
     symbol = {F32: SYMBOL, F64_: DGEMM.symbol, np.int32: IGEMM.symbol}[dtype]
     native = compile_llvm_ir(gemm_ir(shape).replace(f"@{symbol}(", "@xla_opt_gemm_sse_test("))
@@ -250,10 +250,11 @@ THREAD_SHAPES = [(97, 513, 129), (256, 256, 256), (64, 40, 33)]
 @pytest.fixture
 def gemm_threads():
     """Sets the GEMM's thread count (read at each call), restoring the default after."""
-    from xla_opt.lowering.kernels import runtime
+    from xla_opt.runtime import threads
+    from xla_opt.runtime.cpu import num_threads
 
-    yield runtime.set_num_threads
-    runtime.set_num_threads(runtime.num_threads())
+    yield threads.set_num_threads
+    threads.set_num_threads(num_threads())
 
 
 def same_on_one_and_two_threads(program: str, inputs, set_threads) -> np.ndarray:
@@ -282,12 +283,14 @@ def test_two_threads_equal_one(m, k, n, gemm_threads):
 def test_parallel_variant_splits_the_columns(shape, dtype):
     """The multi-thread module, called directly with strided operands: C += A @ B on 2
     threads (and on 3, more than there are NR-column ranges of a narrow N)."""
-    from xla_opt.lowering.kernels import runtime
+    from xla_opt.lowering.kernels.libraries import GEMM_F32
+    from xla_opt.runtime.binding import load_library
+    from xla_opt.runtime.cpu import num_threads
 
-    from xla_opt import threads
-    from xla_opt.jit import compile_llvm_ir
+    from xla_opt.runtime import threads
+    from xla_opt.runtime.llvm import compile_llvm_ir
 
-    runtime.load_kernels()  # loads libgomp when it is there
+    load_library(GEMM_F32)  # loads libgomp when it is there
     if not threads.load():
         pytest.skip("no libgomp: the kernel runs on one thread")
     symbol = SYMBOL if dtype == F32 else DGEMM.symbol
@@ -303,7 +306,7 @@ def test_parallel_variant_splits_the_columns(shape, dtype):
             gemm(1, m, n, k, a.ctypes.data, 0, k, 1, b.ctypes.data, 0, 1, k, c.ctypes.data, 0, n, 0, None)
             np.testing.assert_array_equal(c, 1 + a.astype(np.float64) @ b.T.astype(np.float64))
     finally:
-        set_threads(runtime.num_threads())
+        set_threads(num_threads())
 
 
 @pytest.mark.parametrize("dtype", [F32, F64_], ids=["f32", "f64"])
@@ -313,12 +316,14 @@ def test_parallel_variant_shares_packed_b(dtype):
     shared buffer change parity from one column block to the next), two column blocks
     (N > NC), on 2 and 3 threads; the result is one thread's bit for bit and the exact
     product."""
-    from xla_opt.lowering.kernels import runtime
+    from xla_opt.lowering.kernels.libraries import GEMM_F32
+    from xla_opt.runtime.binding import load_library
+    from xla_opt.runtime.cpu import num_threads
 
-    from xla_opt import threads
-    from xla_opt.jit import compile_llvm_ir
+    from xla_opt.runtime import threads
+    from xla_opt.runtime.llvm import compile_llvm_ir
 
-    runtime.load_kernels()
+    load_library(GEMM_F32)
     if not threads.load():
         pytest.skip("no libgomp: the kernel runs on one thread")
     shape = AVX2_FMA if dtype == F32 else AVX2_FMA_F64
@@ -337,7 +342,7 @@ def test_parallel_variant_shares_packed_b(dtype):
             gemm(1, m, n, k, a.ctypes.data, 0, k, 1, b.ctypes.data, 0, n, 1, c.ctypes.data, 0, n, 0, None)
             results.append(c)
     finally:
-        threads.set_num_threads(runtime.num_threads())
+        threads.set_num_threads(num_threads())
     np.testing.assert_array_equal(results[0], expected)
     for c in results[1:]:
         np.testing.assert_array_equal(c, results[0])
@@ -350,13 +355,15 @@ def test_flags_overwrite_bias_relu(dtype, m, k, n):
     BIAS and RELU give max(A @ B + bias[j], 0) on the final sums only (several depth
     slices: a ReLU after the first slice would lose the negative partial sums), on the
     full and the edge tiles, single-thread (short and tall) and on 2 threads."""
-    from xla_opt.lowering.kernels import runtime
+    from xla_opt.lowering.kernels.libraries import GEMM_F32
+    from xla_opt.runtime.binding import load_library
+    from xla_opt.runtime.cpu import num_threads
     from xla_opt.lowering.kernels.gemm import BIAS, OVERWRITE, RELU
 
-    from xla_opt import threads
-    from xla_opt.jit import compile_llvm_ir
+    from xla_opt.runtime import threads
+    from xla_opt.runtime.llvm import compile_llvm_ir
 
-    runtime.load_kernels()
+    load_library(GEMM_F32)
     parallel = threads.load()
     shape = AVX2_FMA if dtype == F32 else AVX2_FMA_F64
     symbol = SYMBOL if dtype == F32 else DGEMM.symbol
@@ -381,14 +388,14 @@ def test_flags_overwrite_bias_relu(dtype, m, k, n):
                 gemm(1, m, n, k, *operands, flags, bias.ctypes.data)
                 np.testing.assert_array_equal(c, want, err_msg=f"flags {flags}, {count} threads")
     finally:
-        threads.set_num_threads(runtime.num_threads())
+        threads.set_num_threads(num_threads())
 
 
 def test_relu_flag_keeps_nan_and_positive_zero():
     """RELU is XLA's maximum(x, 0): a NaN sum stays NaN, and a -0.0 one becomes +0.0."""
     from xla_opt.lowering.kernels.gemm import BIAS, OVERWRITE, RELU
 
-    from xla_opt.jit import compile_llvm_ir
+    from xla_opt.runtime.llvm import compile_llvm_ir
 
     native = compile_llvm_ir(gemm_ir(AVX2_FMA).replace(f"@{SYMBOL}(", "@xla_opt_gemm_relu_test("))
     gemm = ctypes.CFUNCTYPE(None, *GEMM_ARGS)(native.address("xla_opt_gemm_relu_test"))
@@ -451,7 +458,7 @@ def test_bias_relu_epilogue(m, k, n, activation, dtype, gemm_threads):
 
 
 def test_thread_count_from_environment(monkeypatch):
-    from xla_opt.lowering.kernels.runtime import num_threads
+    from xla_opt.runtime.cpu import num_threads
 
     monkeypatch.setenv("XLA_OPT_NUM_THREADS", "3")
     assert num_threads() == 3
@@ -702,7 +709,7 @@ def test_half_batched_two_threads_equal_one(name, gemm_threads):
 def test_half_sse_variant_widens_while_packing(name):
     """The f16/bf16 GEMM on the 4 x 8 `<4 x float>` shape, called directly: narrow A and
     B (B transposed), an f32 C it adds to."""
-    from xla_opt.jit import compile_llvm_ir
+    from xla_opt.runtime.llvm import compile_llvm_ir
 
     dtype, symbol = HALF_TYPES[name]
     entry = HGEMM if name == "f16" else BGEMM

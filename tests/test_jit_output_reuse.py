@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 import xla_opt
-from xla_opt.jit import REUSE_MIN_BYTES
+from xla_opt.runtime.executable import REUSE_MIN_BYTES
 
 N = REUSE_MIN_BYTES // 4 * 2  # f32 elements: large enough to be reused
 PROGRAM = f"""func.func @main(%a: tensor<{N}xf32>) -> tensor<{N}xf32> {{

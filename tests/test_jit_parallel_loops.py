@@ -24,7 +24,7 @@ from xla_opt.lowering.conversions.convert_linalg_to_parallel_loops import MIN_IT
 
 import xla_opt
 from tests.util import tensor_type, ttype
-from xla_opt import threads
+from xla_opt.runtime import threads
 
 GOMP_CALL = '@"GOMP_parallel"('
 COUNTS = (1, 2, 3)
@@ -52,7 +52,7 @@ def on_threads():
         return results[1]
 
     yield run
-    from xla_opt.lowering.kernels.runtime import num_threads
+    from xla_opt.runtime.cpu import num_threads
 
     threads.set_num_threads(num_threads())
 
@@ -308,7 +308,7 @@ def test_small_programs_stay_serial():
 
 
 def test_set_num_threads():
-    from xla_opt.lowering.kernels.runtime import num_threads
+    from xla_opt.runtime.cpu import num_threads
 
     if not threads.load():
         pytest.skip("no libgomp: one thread")
@@ -326,7 +326,7 @@ def test_set_num_threads():
 
 _THREADS_SEEN = """
 import os, numpy as np, xla_opt
-from xla_opt import threads
+from xla_opt.runtime import threads
 {patch}
 x = np.ones((512, 512), np.float32)
 t = "tensor<512x512xf32>"
@@ -365,7 +365,7 @@ def test_thread_count_from_environment():
 def test_without_libgomp():
     """When libgomp cannot be loaded the same code runs on one thread (serial stand-ins
     for its entry points), whatever XLA_OPT_NUM_THREADS says."""
-    patch = "import xla_opt.lowering.kernels.runtime as r; r._load_gomp = lambda: False"
+    patch = "import xla_opt.runtime.threads as r; r._load_gomp = lambda: False"
     assert _threads_seen("2", patch) == (1, 0)
 
 
@@ -374,7 +374,7 @@ def _gomp_environment(env: dict[str, str]) -> tuple[str, str]:
     in a fresh process started with `env` on top of ours minus both."""
     base = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
     code = (
-        "import os; from xla_opt import threads; threads.load(); "
+        "import os; from xla_opt.runtime import threads; threads.load(); "
         "print(os.environ.get('OMP_WAIT_POLICY', '-'), os.environ.get('GOMP_SPINCOUNT', '-'))"
     )
     out = subprocess.run(
@@ -389,7 +389,7 @@ def test_idle_threads_sleep_after_a_short_spin_unless_the_user_chose():
     count the user set is theirs."""
     if not threads.load():
         pytest.skip("no libgomp: one thread")
-    from xla_opt.lowering.kernels.runtime import SPIN_COUNT
+    from xla_opt.runtime.threads import SPIN_COUNT
 
     assert _gomp_environment({}) == ("passive", str(SPIN_COUNT))
     assert _gomp_environment({"GOMP_SPINCOUNT": "7"}) == ("passive", "7")

@@ -23,18 +23,20 @@ def stream_everything(monkeypatch):
 
 @pytest.fixture
 def threads():
-    from xla_opt.lowering.kernels import runtime
+    from xla_opt.runtime import threads
+    from xla_opt.runtime.cpu import num_threads
 
-    yield runtime.set_num_threads
-    runtime.set_num_threads(runtime.num_threads())
+    yield threads.set_num_threads
+    threads.set_num_threads(num_threads())
 
 
 def test_store_kernel_copies_any_alignment():
     """Heads and tails of every length around the 64-byte lines, from and to any
     offset: the bytes land exactly, and nothing outside [dst, dst + n) changes."""
-    from xla_opt.lowering.kernels.runtime import load_stream_kernels
+    from xla_opt.lowering.kernels.libraries import STREAM
+    from xla_opt.runtime.binding import load_library
 
-    library = load_stream_kernels()
+    library = load_library(STREAM)
     store = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)(library.address(STORE))
     fence = ctypes.CFUNCTYPE(None)(library.address(FENCE))
     rng = np.random.default_rng(0)

@@ -381,7 +381,7 @@ def test_mpi_applies_its_own_op_only_where_the_result_is_exact(tmp_path):
         from mpi4py import MPI
         from xdsl.dialects.builtin import IntegerAttr, i32
         from xla_opt.api import load_program
-        from xla_opt.jit import JitFunction
+        from xla_opt.runtime.executable import JitFunction
 
         program = '''func.func @main(%i: tensor<3xi32>, %f: tensor<3xf32>) -> (tensor<3xi32>, tensor<3xf32>) {
           %a = xla.all_reduce %i, replica_groups = [] computation {
@@ -398,7 +398,7 @@ def test_mpi_applies_its_own_op_only_where_the_result_is_exact(tmp_path):
         }'''
         module = load_program(program)
         module.attributes["xla.num_replicas"] = IntegerAttr(2, i32)
-        ir = JitFunction(module, "main").llvm_ir
+        ir = JitFunction(module, "main", replica_id=MPI.COMM_WORLD.Get_rank()).llvm_ir
         calls = sorted({name for name in ("xla_opt_mpi_allreduce__3xi32", "xla_opt_mpi_allgather__3xf32") if name in ir})
         print(f"rank {MPI.COMM_WORLD.Get_rank()}: {calls}")
     """)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import xla_opt
-from xla_opt.jit import check_buffers_fit
+from xla_opt.runtime.executable import check_buffers_fit
 
 HUGE = """func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
   %0 = stablehlo.constant dense<0.25> : tensor<512x1x6400x6400xf32>

@@ -219,7 +219,7 @@ def test_native_custom_call_target_with_dollar_and_dots():
     """A native symbol named like JAX's targets (`$`, `.`) is called by the JIT."""
     import llvmlite.binding as llvm
 
-    from xla_opt.jit import compile_llvm_ir
+    from xla_opt.runtime.llvm import compile_llvm_ir
 
     name = "xla_opt.test$double"
     native = compile_llvm_ir(f"""define void @"{name}"(ptr %out, ptr %in) {{

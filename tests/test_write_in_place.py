@@ -9,7 +9,7 @@ import pytest
 
 import xla_opt
 from tests.util import both
-from xla_opt import jit
+from xla_opt.runtime import executable
 
 
 def while_program(n: int, body: str) -> str:
@@ -74,7 +74,7 @@ def test_large_results_start_on_a_cache_line(shape, dtype):
     f = xla_opt.compile(prog, backend="jit")
     for _ in range(3):  # fresh buffers and reused ones
         (got,) = f(a)
-        assert got.ctypes.data % jit.ALIGNMENT == 0
+        assert got.ctypes.data % executable.ALIGNMENT == 0
         assert got.shape == shape and got.dtype == np_dtype and got.flags.c_contiguous and got.flags.writeable
         np.testing.assert_array_equal(got, a + a)
 

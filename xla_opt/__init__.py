@@ -22,8 +22,8 @@ _API = {
     "Builder": "xla_opt.builder",
     "register_custom_call": "xla_opt.interpreter.custom_call",
     # compiled code's threads (the kernels and parallel loops): XLA_OPT_NUM_THREADS, or this
-    "set_num_threads": "xla_opt.threads",
-    "get_num_threads": "xla_opt.threads",
+    "set_num_threads": "xla_opt.runtime.threads",
+    "get_num_threads": "xla_opt.runtime.threads",
 }
 __all__ = list(_API)
 

@@ -27,17 +27,15 @@ MPI job, on either backend (xla_opt/mpi_launch.py), without host queues.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 
-from xla_opt.context import make_context
-from xla_opt.diagnostics import DiagnosticError, ProgramError, parse_source, verify_module
+from xla_opt.diagnostics import DiagnosticError, ProgramError
+from xla_opt.loading import import_stablehlo, is_stablehlo_text, load_program
 from xla_opt.interpreter.dtypes import BFLOAT16
 from xla_opt.signatures import check_inputs, check_inputs_against, find_function, input_specs
 
@@ -58,70 +56,6 @@ __all__ = [
 
 BACKENDS = ("interpreter", "jit")
 LAUNCHERS = ("threads", "mpi")  # how replicas=N runs: threads of this process, or MPI ranks
-
-
-def load_program(program: str | os.PathLike | ModuleOp, name: str | None = None) -> ModuleOp:
-    """Parse and verify a program given as text, a path or a module."""
-    if isinstance(program, ModuleOp):
-        module = program
-        diags = verify_module(module, name or "<module>")
-    else:
-        if isinstance(program, os.PathLike) or (
-            isinstance(program, str) and "\n" not in program and program.endswith(".mlir")
-        ):
-            path = Path(program)
-            try:
-                text = path.read_text()
-            except OSError as e:
-                raise ProgramError(f"{path}: error: cannot open input file: {e.strerror}") from None
-            name = name or str(path)
-        else:
-            text = str(program)
-            name = name or "<program>"
-        if is_stablehlo_text(text):
-            # StableHLO (JAX, PyTorch/XLA, TensorFlow): parsed, converted to xla, verified
-            return import_stablehlo(text, name)
-        try:
-            module = parse_source(make_context(), text, name)
-        except DiagnosticError as e:
-            raise ProgramError(str(e)) from None
-        diags = verify_module(module, name)
-    if diags:
-        raise ProgramError("\n".join(map(str, diags)))
-    return module
-
-
-# --------------------------------------------------------------------------------------
-# StableHLO text in: parse, convert-stablehlo-to-xla, verify
-# --------------------------------------------------------------------------------------
-
-_STABLEHLO_OP_LINE = re.compile(r'^\s*(?:%[^=]*=\s*)?"?(?:stablehlo|chlo)\.[A-Za-z_]', re.MULTILINE)
-
-
-def is_stablehlo_text(text: str) -> bool:
-    """Whether MLIR text uses StableHLO/CHLO ops (and so needs importing): an op named
-    `stablehlo.*` or `chlo.*` starts a line (results aside; comments do not count)."""
-    return _STABLEHLO_OP_LINE.search(re.sub(r"//[^\n]*", "", text)) is not None
-
-
-def import_stablehlo(text: str, name: str = "<stablehlo>") -> ModuleOp:
-    """Parse StableHLO text, convert it to the xla dialect and verify the result.
-
-    Raises `ProgramError` with located diagnostics (`name:line:col: error:
-    ...`) when the text does not parse, uses an op with no xla counterpart, or the
-    converted program does not verify."""
-    from xla_opt.passes.conversions.convert_stablehlo_to_xla import convert_module
-
-    ctx = make_context()
-    try:
-        module = parse_source(ctx, text, name)
-        convert_module(ctx, module)
-    except DiagnosticError as e:
-        raise ProgramError(str(e)) from None
-    diags = verify_module(module, name)
-    if diags:
-        raise ProgramError("\n".join(map(str, diags)))
-    return module
 
 
 def check_callees_defined(entry: FuncOp, name: str = "<program>") -> None:
@@ -187,7 +121,7 @@ class CompiledFunction:
         )
 
     def _jit_runner(self) -> Callable[[list[Any]], tuple[Any, ...]]:
-        from xla_opt.jit import JitFunction
+        from xla_opt.runtime.executable import JitFunction
 
         self.jit = JitFunction(self.module, self.entry)
         return self.jit.call_checked
@@ -296,14 +230,18 @@ def optimize(program: str | os.PathLike | ModuleOp, pipeline: str, name: str | N
     `file:line:col: error: ...`."""
     from xdsl.utils.exceptions import DiagnosticException
 
+    from xla_opt.context import make_context, multiverse
     from xla_opt.diagnostics import one_line
-    from xla_opt.opt_main import XlaOptMain
+    from xla_opt.pass_manager import PassManager, PipelineError, parse_pipeline_text, pipeline_diagnostic
 
     name = name or (str(program) if isinstance(program, os.PathLike) else "<program>")
     module = load_program(program.clone() if isinstance(program, ModuleOp) else program, name)
     try:
-        driver = XlaOptMain(args=[name, f"--passes={pipeline}"])
-        driver.apply_passes(module)
+        try:
+            passes = parse_pipeline_text(pipeline, multiverse().all_passes)
+        except PipelineError as e:
+            raise DiagnosticError([pipeline_diagnostic(pipeline, e)]) from None
+        PassManager(make_context(), file=name).run(passes, module)
     except DiagnosticError as e:
         # as xla-opt prints them: an error of no line (the pipeline's) names only its file
         lines = (str(d) if d.line else f"{d.file}: {d.severity}: {d.message}" for d in e.diagnostics)

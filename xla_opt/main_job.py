@@ -25,7 +25,7 @@ from xla_opt.context import make_context
 from xla_opt.diagnostics import DiagnosticError, one_line
 from xla_opt.interpreter import interpret
 from xla_opt.interpreter.dtypes import describe, numpy_dtype
-from xla_opt.jit import JitFunction
+from xla_opt.runtime.executable import JitFunction
 from xla_opt.lowering.xla_to_llvm import stage_passes
 
 

@@ -94,7 +94,7 @@ def _run_rank(job: dict, everyone_gets_results: bool, workdir: Path | None = Non
     rank with `everyone_gets_results`)."""
     from mpi4py import MPI
 
-    from xla_opt.api import load_program
+    from xla_opt.loading import load_program
     from xla_opt.interpreter import make_interpreter
     from xla_opt.interpreter.mpi import MpiRendezvous
     from xla_opt.interpreter.replicas import ReplicaContext, attach
@@ -116,14 +116,16 @@ def _run_rank(job: dict, everyone_gets_results: bool, workdir: Path | None = Non
             # calls (lowering/conversions/convert_xla_to_linalg/collectives.py, "Over MPI")
             from xdsl.dialects.builtin import IntegerAttr, i32
 
-            from xla_opt.jit import JitFunction
-            from xla_opt.mpi_runtime import TIMEOUT_MESSAGE, set_report, set_timeout
+            from xla_opt.lowering.kernels.mpi import TIMEOUT_MESSAGE
+            from xla_opt.runtime.executable import JitFunction
+            from xla_opt.runtime.mpi import set_report, set_timeout
 
             set_timeout(job["timeout"])
             report = str(workdir / f"error-{rank}.txt") if workdir is not None else ""
             set_report(report, f"replica {rank} of {n} failed: {TIMEOUT_MESSAGE.removeprefix('xla-opt: ')}")
             module.attributes["xla.num_replicas"] = IntegerAttr(n, i32)
-            mine = tuple(JitFunction(module, job["entry"]).call_checked(list(job["inputs"][rank]), context))
+            compiled = JitFunction(module, job["entry"], replica_id=rank)
+            mine = tuple(compiled.call_checked(list(job["inputs"][rank]), context))
         else:
             interpreter = make_interpreter(module)
             attach(interpreter, context, rank)

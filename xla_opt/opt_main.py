@@ -35,7 +35,15 @@ from xla_opt.diagnostics import (
     parse_source,
     verify_module,
 )
-from xla_opt.pass_manager import ALL, PassManager, PipelineError, parse_pipeline_text, statistics_report, timing_report
+from xla_opt.pass_manager import (
+    ALL,
+    PassManager,
+    PipelineError,
+    parse_pipeline_text,
+    pipeline_diagnostic,
+    statistics_report,
+    timing_report,
+)
 from xla_opt.universe import XLA_OPT_UNIVERSE, llvm_target
 
 SPLIT_MARKER = "// -----"
@@ -213,7 +221,7 @@ class XlaOptMain(xDSLOptMain):
         try:
             self.passes: list[ModulePass] = parse_pipeline_text(text, self.available_passes)
         except PipelineError as e:
-            raise DiagnosticError([Diagnostic("xla-opt", 0, 0, f"invalid pass pipeline '{text}': {e}")]) from None
+            raise DiagnosticError([pipeline_diagnostic(text, e)]) from None
         before = _mlir_pass_list(args.mlir_print_ir_before) | ({ALL} if args.mlir_print_ir_before_all else set())
         after = _mlir_pass_list(args.mlir_print_ir_after) | (
             {ALL} if args.mlir_print_ir_after_all or args.print_between_passes else set()

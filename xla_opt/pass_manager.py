@@ -154,6 +154,11 @@ class _MLIRPipelineParser:
         return passes
 
 
+def pipeline_diagnostic(text: str, error: PipelineError) -> Diagnostic:
+    """A pipeline that does not parse, as xla-opt reports it (one line, no position)."""
+    return Diagnostic("xla-opt", 0, 0, f"invalid pass pipeline '{text}': {error}")
+
+
 def parse_pipeline_text(text: str, available: PassFactories) -> list[ModulePass]:
     """The passes of a pipeline: MLIR's anchored form (`builtin.module(...)`) or
     xDSL's flat list (`a,b{opt=1}`). Raises PipelineError (one line)."""

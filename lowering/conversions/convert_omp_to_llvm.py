@@ -21,7 +21,7 @@ on the stack), which `convert-to-llvm` finishes. For a region in `@f`:
 * at the region's place: the captured values stored into a struct (one `llvm.alloca`
   in the function's entry block, so a region in a loop does not grow the stack), then
   `GOMP_parallel(@f_omp_region_N, %struct, n, 0)` when the runtime's thread count
-  `n = xla_opt_num_threads()` (xla_opt/threads.py) is above 1, else a direct call of
+  `n = xla_opt_num_threads()` (lowering/kernels/threads.py) is above 1, else a direct call of
   the region function (which then runs the whole nest: thread 0 of 1).
 
 Captured memrefs are bare pointers after `convert-to-llvm`, which marks a function's
@@ -68,7 +68,7 @@ from xla_opt.lowering.transforms.stream_result_stores import streams
 
 from xla_opt.diagnostics import locate_unlocated
 from xla_opt.pattern_dispatch import ConversionWalker
-from xla_opt.threads import GOMP_PARALLEL, NUM_THREADS, TEAM_SIZE, THREAD_NUM
+from xla_opt.lowering.kernels.threads import GOMP_PARALLEL, NUM_THREADS, TEAM_SIZE, THREAD_NUM
 
 _INDEX = IndexType()
 @dataclass(frozen=True)

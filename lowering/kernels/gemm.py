@@ -51,9 +51,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
-from xla_opt.threads import (
-    NUM_THREADS,  # the runtime's one thread count (xla_opt/threads.py)
-)
+from xla_opt.lowering.kernels.threads import NUM_THREADS  # the one thread count of compiled code
 
 SYMBOL = "xla_opt_sgemm"
 PARALLEL_MIN_WORK = 1 << 21  # multiply-adds (~100 us single-thread) before going parallel
@@ -968,7 +966,7 @@ def library_ir(shapes: Sequence[KernelShape], entries: Sequence[Entry], parallel
     """The LLVM IR module defining `entries`, each on its kernel shape among `shapes`
     (`Entry.shape`): single-thread, or (`parallel`, libgomp loaded) with the
     multi-thread dispatch, on the runtime's thread count (`xla_opt_num_threads`,
-    xla_opt/threads.py)."""
+    threads.py)."""
     shape_of = {entry.symbol: entry.shape(shapes) for entry in entries}
     used = list(dict.fromkeys(shape_of.values()))
     parts = [

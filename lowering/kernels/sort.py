@@ -47,8 +47,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from xla_opt.lowering.kernels.gemm import Emitter
-
-from xla_opt.threads import NUM_THREADS
+from xla_opt.lowering.kernels.threads import NUM_THREADS
 
 PREFIX = "xla_opt_sort_"
 STREAMS = 4  # chunks per thread, scattered in step (see _scatter)
@@ -551,7 +550,7 @@ def _dispatch(v: SortVariant, parallel: bool) -> str:
 def sort_ir(v: SortVariant, parallel: bool = False) -> str:
     """The LLVM IR module defining the kernel of variant `v`: single-thread, or
     (`parallel`, libgomp loaded) with the multi-thread dispatch on the runtime's thread
-    count (`xla_opt_num_threads`, xla_opt/threads.py)."""
+    count (`xla_opt_num_threads`, threads.py)."""
     parts = [
         "declare ptr @malloc(i64)\ndeclare void @free(ptr)",
         "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)",

@@ -32,6 +32,9 @@ from __future__ import annotations
 STORE = "xla_opt_stream_store"
 FENCE = "xla_opt_stream_fence"
 SYMBOLS = (STORE, FENCE)
+# Their parameters, (LLVM type, name) as the kernels' PARAMS lists: what a call passes.
+STORE_PARAMS = [("ptr", "%dst"), ("ptr", "%src"), ("i64", "%bytes")]
+FENCE_PARAMS: list[tuple[str, str]] = []
 
 LINE = 64  # bytes: a cache line, and the non-temporal vector's size
 

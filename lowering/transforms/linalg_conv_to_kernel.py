@@ -67,11 +67,13 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xla_opt.lowering.utils.contractions import is_multiply_accumulate
+from xla_opt.pattern_dispatch import ConversionWalker
+from xla_opt.lowering.kernels import libraries
 from xla_opt.lowering.kernels.conv import PARAMS, SYMBOL
 from xla_opt.lowering.kernels.gemm import OVERWRITE
 from xla_opt.lowering.utils.linear_forms import Linear, index_form, linear_form
 from xla_opt.lowering.utils.llvm_types import PTR
-from xla_opt.lowering.transforms.linalg_matmul_to_kernel import is_zero_fill, rewrite_to_calls
+from xla_opt.lowering.transforms.linalg_matmul_to_kernel import is_zero_fill
 from xla_opt.lowering.conversions.convert_xla_to_linalg.common import PARALLEL, REDUCTION
 
 # Multiply-adds below which the loops stay, by `side` (measured, one thread: an NCHW
@@ -462,12 +464,6 @@ class ConvToKernel(RewritePattern):
         self.used = True
 
 
-def sconv_declaration() -> llvm.FuncOp:
-    """`llvm.func @xla_opt_sconv(...)`: conv.py's PARAMS."""
-    signature = llvm.LLVMFunctionType([PTR if ty == "ptr" else i64 for ty, _ in PARAMS], llvm.LLVMVoidType())
-    return llvm.FuncOp(SYMBOL, signature, linkage=llvm.LinkageAttr("external"))
-
-
 @dataclass(frozen=True)
 class ConvToKernelPass(ModulePass):
     """Bufferized 2-D f32 convolutions as calls of the convolution kernel (see the module doc)."""
@@ -477,4 +473,7 @@ class ConvToKernelPass(ModulePass):
     output_dialects = ("llvm",)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        rewrite_to_calls(op, ConvToKernel(), sconv_declaration())
+        pattern = ConvToKernel()
+        ConversionWalker([pattern], repeat=False, erase_dead=False).rewrite_module(op)
+        if pattern.used:
+            libraries.declare(op, SYMBOL, PARAMS)

@@ -104,6 +104,7 @@ from xla_opt.lowering.kernels.gemm import (
     SGEMM_NARROW,
     narrow_product,
 )
+from xla_opt.lowering.kernels import libraries
 from xla_opt.lowering.kernels.gemm import PARAMS as GEMM_PARAMS  # the call's argument order
 from xla_opt.lowering.utils.linear_forms import Linear, index_form, linear_address
 from xla_opt.lowering.utils.llvm_types import PTR, row_major_strides, storage_type
@@ -814,16 +815,6 @@ def _drop_if_unused(buffer: SSAValue, rewriter: PatternRewriter) -> None:
     rewriter.erase(allocation)
 
 
-def gemm_declaration(symbol: str) -> llvm.FuncOp:
-    """`llvm.func @<symbol>(i64 batch, i64 M, i64 N, i64 K, ptr A, i64, i64, i64, ptr B,
-    i64, i64, i64, ptr C, i64, i64, i64 flags, ptr bias)`."""
-    strided = [PTR, i64, i64, i64]
-    signature = llvm.LLVMFunctionType(
-        [i64, i64, i64, i64, *strided, *strided, PTR, i64, i64, i64, PTR], llvm.LLVMVoidType()
-    )
-    return llvm.FuncOp(symbol, signature, linkage=llvm.LinkageAttr("external"))
-
-
 @dataclass(frozen=True)
 class MatmulToKernelPass(ModulePass):
     """Bufferized f32, f64, f16 and bf16 matrix products as calls of the GEMM
@@ -837,18 +828,4 @@ class MatmulToKernelPass(ModulePass):
         pattern = MatmulToKernel()
         ConversionWalker([pattern], repeat=False, erase_dead=False).rewrite_module(op)
         for symbol in pattern.used:
-            declare(op, gemm_declaration(symbol))
-
-
-def declare(module: ModuleOp, declaration: llvm.FuncOp) -> None:
-    """The kernel's external `declaration`, once per module."""
-    if SymbolTable.lookup_symbol(module, declaration.sym_name.data) is None:
-        module.body.block.add_op(declaration)
-
-
-def rewrite_to_calls(module: ModuleOp, pattern, declaration: llvm.FuncOp) -> None:
-    """One walk of `pattern` (which sets `used` when it rewrote an op into a call of a
-    kernel); then the kernel's external `declaration`, once per module."""
-    ConversionWalker([pattern], repeat=False, erase_dead=False).rewrite_module(module)
-    if pattern.used:
-        declare(module, declaration)
+            libraries.declare(op, symbol, GEMM_PARAMS)

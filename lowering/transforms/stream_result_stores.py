@@ -55,7 +55,8 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.utils.exceptions import PassFailedException
-from xla_opt.lowering.kernels.stream import FENCE, STORE
+from xla_opt.lowering.kernels import libraries
+from xla_opt.lowering.kernels.stream import FENCE, FENCE_PARAMS, STORE, STORE_PARAMS
 from xla_opt.lowering.utils.llvm_types import PTR, byte_width, num_elements, row_major_strides, storage_type
 
 from xla_opt.diagnostics import locate_unlocated
@@ -334,10 +335,8 @@ def _stream_loop(loop: Operation, facts: tuple[SSAValue, int, int], runs: list[_
 
 
 def _declare(module: ModuleOp) -> None:
-    from xla_opt.lowering.transforms.linalg_matmul_to_kernel import declare
-
-    declare(module, llvm.FuncOp(STORE, llvm.LLVMFunctionType([PTR, PTR, i64], llvm.LLVMVoidType()), linkage=llvm.LinkageAttr("external")))
-    declare(module, llvm.FuncOp(FENCE, llvm.LLVMFunctionType([], llvm.LLVMVoidType()), linkage=llvm.LinkageAttr("external")))
+    libraries.declare(module, STORE, STORE_PARAMS)
+    libraries.declare(module, FENCE, FENCE_PARAMS)
 
 
 def streams(op: Operation) -> bool:

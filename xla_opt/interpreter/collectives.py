@@ -32,7 +32,7 @@ from xdsl.ir import Operation, Region
 from xla_opt.diagnostics import op_location
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla.element_types import shape_of
-from xla_opt.mpi_runtime import exact_reduction
+from xla_opt.lowering.kernels.mpi import exact_reduction
 
 from .dtypes import describe
 from .mpi import MpiRendezvous

@@ -4,7 +4,7 @@ Replica r is rank r of `MPI.COMM_WORLD`, each rank one process running its repli
 with its own interpreter. `MpiRendezvous` stands in for the threaded `Rendezvous`
 (replicas.py), and the collectives (collectives.py) use MPI's own operations on it:
 `Iallreduce` with MPI's op where the result is exact (an integer add, multiply, max,
-min, and, or, xor: `mpi_runtime.exact_reduction`), otherwise `Iallgather` and the
+min, and, or, xor: `lowering/kernels/mpi.py: exact_reduction`), otherwise `Iallgather` and the
 reducer folded in group order exactly as the threaded replicas fold, so the results
 are bit for bit the threaded interpreter's; `Ireduce_scatter_block` likewise,
 `Ialltoall`, and `Isend`/`Irecv` for collective_permute. Buffers move as bytes (any
@@ -84,7 +84,7 @@ class MpiRendezvous:
 
     def all_reduce_exact(self, group, grouping, key: str, where: str, x: np.ndarray, reduction: str) -> np.ndarray:
         """MPI_Allreduce with MPI's own op `reduction` (an exact integer reducer)."""
-        from xla_opt.mpi_runtime import integer_datatype_of
+        from xla_opt.runtime.mpi import integer_datatype_of
 
         mpi = _mpi()
         comm = self._agreed(tuple(group), grouping, key, where)
@@ -104,7 +104,7 @@ class MpiRendezvous:
 
     def reduce_scatter_exact(self, group, grouping, key: str, where: str, x: np.ndarray, dim: int, reduction: str):
         """MPI_Reduce_scatter_block with MPI's own op: this member's block along `dim`."""
-        from xla_opt.mpi_runtime import integer_datatype_of
+        from xla_opt.runtime.mpi import integer_datatype_of
 
         mpi = _mpi()
         comm = self._agreed(tuple(group), grouping, key, where)

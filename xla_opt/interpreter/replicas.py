@@ -297,7 +297,7 @@ def run_replicas(
     One replica runs in the calling thread; more run in one thread each. When a replica
     raises, the first error (not the others' ReplicaAborted) is re-raised here, with its
     replica number in the attribute `replica` and in a note."""
-    from . import make_interpreter
+    from .engine import make_interpreter
 
     n = len(args_per_replica)
     context = context or ReplicaContext(n)

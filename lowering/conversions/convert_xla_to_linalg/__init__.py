@@ -178,14 +178,30 @@ def unlowered_types(module: ModuleOp) -> list:
 
 @dataclass(frozen=True)
 class ConvertXlaToLinalgPass(ModulePass):
+    """xla ops on tensors -> the linalg-on-tensors level. See the module doc.
+
+    `replica_id`: the replica a module of N > 1 replicas (`mhlo.num_replicas`) is lowered
+    for, as each MPI rank lowers it for itself (its collectives become MPI calls); such a
+    module without it is an error."""
+
     name = "convert-xla-to-linalg"
     input_dialects = ("xla",)
     output_dialects = ("arith", "func", "linalg", "math", "scf", "tensor")
 
+    replica_id: int | None = None
+
+    def patterns(self) -> list:
+        """Every family's patterns, with this pass's options."""
+        return [
+            p
+            for m in FAMILY_MODULES.values()
+            for p in (collectives.patterns(self.replica_id) if m is collectives else m.PATTERNS)
+        ]
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if diagnostics := unlowered_types(op):
             raise DiagnosticError(diagnostics)
-        ConversionWalker([p for m in FAMILY_MODULES.values() for p in m.PATTERNS]).rewrite_module(op)
+        ConversionWalker(self.patterns()).rewrite_module(op)
         # A TypeConversionPattern in the greedy sweep would rebuild (and, through its
         # constraint's error message, print) every attribute of every op visited: the
         # families' type conversions run once, after the op patterns, with uiN -> iN.

@@ -19,12 +19,14 @@ source_target_pairs, a result shape of a group of several, a split_count other t
 1) is a located error naming what does not fit one replica: the interpreter runs it
 on `replicas=N`.
 
-Over MPI (issue 12). The module is lowered by each rank for itself, so its replica id
-(its rank) and its place in every group are compile-time constants; the communicators
-of the groupings are made while lowering (xla_opt/mpi_runtime.py: every rank lowers
-the same program, so the collective splits match). Each collective becomes calls of
-the runtime's wrappers of MPI (`func.call` of a private declaration, like host calls:
-scalars, then operand buffers, then result buffers) and plain generics:
+Over MPI (issue 12). The module is lowered by each rank for itself: the pass's
+`replica-id` option says which replica (its rank), so its replica id and its place in
+every group are compile-time constants (`xla-opt -p 'convert-xla-to-linalg{replica-id=1}'`
+prints what rank 1 runs). Each collective becomes calls of the MPI wrappers
+(lowering/kernels/mpi.py: `func.call` of a private declaration, like host calls:
+scalars, then operand buffers, then result buffers) and plain generics; a grouping is
+passed as its number (`intern_grouping`), MPI's datatypes and ops as codes, and the
+runtime turns them into the job's communicators and handles:
 
 * replica_id: the constant rank;
 * all_reduce: with an integer reducer MPI applies exactly (add, multiply, max, min,
@@ -45,6 +47,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from math import prod
 
 from xdsl.dialects import arith, func, tensor
@@ -69,6 +72,17 @@ from xla_opt.dialects.xla import collectives as co
 from xla_opt.dialects.xla.element_types import bit_width, elem_of, shape_of
 
 from xla_opt.diagnostics import DiagnosticError, op_diagnostic
+from xla_opt.lowering.kernels import libraries
+from xla_opt.lowering.kernels.mpi import (
+    ALLGATHER,
+    ALLREDUCE,
+    ALLTOALL,
+    PERMUTE,
+    datatype_code,
+    exact_reduction,
+    intern_grouping,
+    op_code,
+)
 
 from .common import PARALLEL, affine_map, fill_with_zero, generic
 from .computation import inline_computation
@@ -200,33 +214,29 @@ def num_replicas(op: Operation) -> int:
     return 1
 
 
-def _mpi_rank(op: Operation) -> int:
-    """This process's rank, checked against the module's replica count."""
+def _replica(op: Operation, replica_id: int | None) -> int:
+    """The replica the module is lowered for (the pass's `replica-id`), checked against
+    the module's replica count."""
     n = num_replicas(op)
-    try:
-        from xla_opt.mpi_runtime import load, world
-    except ImportError:
-        load = world = None  # type: ignore[assignment]
-    size = world().Get_size() if world is not None else 0
-    if size != n:
-        where = "mpi4py is not installed" if world is None else f"this job has {size} rank(s)"
-        raise DiagnosticError(
-            [op_diagnostic(op, f"the module runs on {n} replicas, one per rank of an MPI job, but {where}")]
+    if replica_id is None:
+        message = (
+            f"the module runs on {n} replicas, one per rank of an MPI job: lower it for one of them "
+            "(convert-xla-to-linalg{replica-id=R}, as each rank's JIT does)"
         )
-    load()  # type: ignore[misc]
-    return world().Get_rank()  # type: ignore[misc]
+        raise DiagnosticError([op_diagnostic(op, message)])
+    if not 0 <= replica_id < n:
+        raise DiagnosticError([op_diagnostic(op, f"replica-id {replica_id} is not one of the module's {n} replicas")])
+    return replica_id
 
 
 def _group_of(op: Operation, rows: Sequence[Sequence[int]], rank: int) -> tuple[tuple[int, ...], int]:
-    """This rank's group (in group order) and its communicator handle."""
-    from xla_opt.mpi_runtime import communicator, handle
-
+    """This replica's group (in group order) and the number of the grouping."""
     n = num_replicas(op)
     rows = [tuple(r) for r in rows] or [tuple(range(n))]
     group = next((row for row in rows if rank in row), None)
     if group is None:
         raise DiagnosticError([op_diagnostic(op, f"replica {rank} is in no group of replica_groups {fmt_rows(rows)}")])
-    return group, handle(communicator(rows))
+    return group, intern_grouping(rows)
 
 
 def _element_bytes(t: Attribute) -> int:
@@ -240,9 +250,7 @@ def _mangled(t: Attribute) -> str:
 def _mpi_call(symbol: str, scalars: Sequence[int], operand: SSAValue, result_type: TensorType, op: Operation):
     """`func.call @<symbol>__<types>(i64 scalars..., operand) -> result_type` and its
     private declaration in the module: a name per signature (a call must match its
-    declaration's types), every one bound to the runtime's `symbol`."""
-    from xla_opt.mpi_runtime import alias
-
+    declaration's types), every one declared to call the MPI wrapper `symbol`."""
     constants = [arith.ConstantOp(IntegerAttr(v, i64)) for v in scalars]
     module = op.get_toplevel_object()
     assert isinstance(module, ModuleOp)
@@ -250,21 +258,19 @@ def _mpi_call(symbol: str, scalars: Sequence[int], operand: SSAValue, result_typ
     if SymbolTable.lookup_symbol(module, name) is None:
         declaration = func.FuncOp.external(name, [i64] * len(scalars) + [operand.type], [result_type])
         module.body.block.add_op(declaration)
-        alias(name, symbol)
+        libraries.declare_alias(name, libraries.MPI, symbol)
     call = func.CallOp(name, [*(c.result for c in constants), operand], [result_type])
     return [*constants, call], call.res[0]
 
 
-def _gather(op: Operation, operand: SSAValue, group: tuple[int, ...], comm: int):
+def _gather(op: Operation, operand: SSAValue, group: tuple[int, ...], grouping: int):
     """Every member's `operand`, as a [G, ...] tensor in group order (MPI_Allgather)."""
-    from xla_opt.mpi_runtime import ALLGATHER
-
     t = operand.type
     assert isinstance(t, TensorType)
     shape = shape_of(t)
     gathered = TensorType(elem_of(t), [len(group), *shape])
     size = _element_bytes(elem_of(t)) * prod(shape)
-    return _mpi_call(ALLGATHER, [comm, size], operand, gathered, op)
+    return _mpi_call(ALLGATHER, [grouping, size], operand, gathered, op)
 
 
 def _map(num_loops: int, results: Sequence[AffineExpr]) -> AffineMapAttr:
@@ -324,7 +330,15 @@ def _concatenated(op, blocks: SSAValue, result_type: TensorType, dim: int) -> li
     return [empty, place]
 
 
-class ReplicaIdOfRank(RewritePattern):
+@dataclass
+class _OverMpi(RewritePattern):
+    """A collective of a module that runs on N > 1 replicas, lowered for replica
+    `replica_id` (the pass's option; None: a located error naming it)."""
+
+    replica_id: int | None = None
+
+
+class ReplicaIdOfRank(_OverMpi):
     """replica_id over MPI: this rank, a constant of its compiled code."""
 
     @op_type_rewrite_pattern
@@ -333,64 +347,60 @@ class ReplicaIdOfRank(RewritePattern):
             return
         t = op.result.type
         assert isinstance(t, TensorType)
-        rewriter.replace(op, arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [_mpi_rank(op)])))
+        rank = _replica(op, self.replica_id)
+        rewriter.replace(op, arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [rank])))
 
 
-class AllReduceOverMpi(RewritePattern):
+class AllReduceOverMpi(_OverMpi):
     """all_reduce over MPI: gather, then the group-order fold, per operand."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: co.AllReduceOp, rewriter: PatternRewriter, /) -> None:
         if num_replicas(op) == 1:
             return
-        from xla_opt.interpreter.dtypes import numpy_dtype
-        from xla_opt.mpi_runtime import ALLREDUCE, exact_reduction, handle, integer_datatype_of
-
-        group, comm = _group_of(op, op.get_replica_groups(), _mpi_rank(op))  # checks the MPI job first
-        from mpi4py import MPI
-
+        group, grouping = _group_of(op, op.get_replica_groups(), _replica(op, self.replica_id))
         new_ops: list[Operation] = []
         results = []
         reduction = exact_reduction(op.computation)
         for operand in op.inputs:
             if reduction is not None:  # MPI's own op gives the same integers
                 t = operand.type
-                datatype = integer_datatype_of(numpy_dtype(elem_of(t)))
-                scalars = [comm, prod(shape_of(t)), handle(datatype), handle(getattr(MPI, reduction))]  # type: ignore[arg-type]
-                ops, reduced = _mpi_call(ALLREDUCE, scalars, operand, t, op)  # type: ignore[arg-type]
+                assert isinstance(t, TensorType)
+                scalars = [grouping, prod(shape_of(t)), datatype_code(elem_of(t)), op_code(reduction)]
+                ops, reduced = _mpi_call(ALLREDUCE, scalars, operand, t, op)
                 new_ops += ops
                 results.append(reduced)
                 continue
-            ops, gathered = _gather(op, operand, group, comm)
+            ops, gathered = _gather(op, operand, group, grouping)
             fold, value = _fold_gathered(op.computation, gathered, operand.type)  # type: ignore[arg-type]
             new_ops += [*ops, *fold]
             results.append(value)
         rewriter.replace(op, new_ops, results)
 
 
-class AllGatherOverMpi(RewritePattern):
+class AllGatherOverMpi(_OverMpi):
     """all_gather over MPI: the [G, ...] gather read into place along all_gather_dim."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: co.AllGatherOp, rewriter: PatternRewriter, /) -> None:
         if num_replicas(op) == 1:
             return
-        group, comm = _group_of(op, op.get_replica_groups(), _mpi_rank(op))
-        ops, gathered = _gather(op, op.operand, group, comm)
+        group, grouping = _group_of(op, op.get_replica_groups(), _replica(op, self.replica_id))
+        ops, gathered = _gather(op, op.operand, group, grouping)
         place = _concatenated(op, gathered, op.result.type, op.get_all_gather_dim())  # type: ignore[arg-type]
         rewriter.replace(op, [*ops, *place], [place[-1].results[0]])
 
 
-class ReduceScatterOverMpi(RewritePattern):
+class ReduceScatterOverMpi(_OverMpi):
     """reduce_scatter over MPI: the all_reduce fold, then this member's block."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: co.ReduceScatterOp, rewriter: PatternRewriter, /) -> None:
         if num_replicas(op) == 1:
             return
-        rank = _mpi_rank(op)
-        group, comm = _group_of(op, op.get_replica_groups(), rank)
-        ops, gathered = _gather(op, op.operand, group, comm)
+        rank = _replica(op, self.replica_id)
+        group, grouping = _group_of(op, op.get_replica_groups(), rank)
+        ops, gathered = _gather(op, op.operand, group, grouping)
         fold, reduced = _fold_gathered(op.computation, gathered, op.operand.type)  # type: ignore[arg-type]
         dim = op.get_scatter_dimension()
         offset = group.index(rank) * shape_of(op.result.type)[dim]  # type: ignore[arg-type]
@@ -404,16 +414,14 @@ class ReduceScatterOverMpi(RewritePattern):
         rewriter.replace(op, [*ops, *fold, *block], [block[-1].results[0]])
 
 
-class AllToAllOverMpi(RewritePattern):
+class AllToAllOverMpi(_OverMpi):
     """all_to_all over MPI: blocks packed as [G, block], MPI_Alltoall, concatenated."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: co.AllToAllOp, rewriter: PatternRewriter, /) -> None:
         if num_replicas(op) == 1:
             return
-        from xla_opt.mpi_runtime import ALLTOALL
-
-        group, comm = _group_of(op, op.get_replica_groups(), _mpi_rank(op))
+        group, grouping = _group_of(op, op.get_replica_groups(), _replica(op, self.replica_id))
         t = op.operand.type
         assert isinstance(t, TensorType)
         count, split = len(group), op.get_split_dimension()
@@ -428,12 +436,12 @@ class AllToAllOverMpi(RewritePattern):
 
         pack = _read_into(op.operand, packed_type, pack_index)
         size = _element_bytes(elem_of(t)) * prod(block_shape)
-        exchange, received = _mpi_call(ALLTOALL, [comm, size], pack[-1].results[0], packed_type, op)
+        exchange, received = _mpi_call(ALLTOALL, [grouping, size], pack[-1].results[0], packed_type, op)
         place = _concatenated(op, received, op.result.type, op.get_concat_dimension())  # type: ignore[arg-type]
         rewriter.replace(op, [*pack, *exchange, *place], [place[-1].results[0]])
 
 
-class CollectivePermuteOverMpi(RewritePattern):
+class CollectivePermuteOverMpi(_OverMpi):
     """collective_permute over MPI: send to this replica's target, receive from its
     source (MPI_Sendrecv; zeros when no pair targets it)."""
 
@@ -441,9 +449,7 @@ class CollectivePermuteOverMpi(RewritePattern):
     def match_and_rewrite(self, op: co.CollectivePermuteOp, rewriter: PatternRewriter, /) -> None:
         if num_replicas(op) == 1:
             return
-        from xla_opt.mpi_runtime import PERMUTE, handle, world
-
-        rank = _mpi_rank(op)
+        rank = _replica(op, self.replica_id)
         pairs = op.get_source_target_pairs()
         n = num_replicas(op)
         if out_of_range := sorted({r for pair in pairs for r in pair if not 0 <= r < n}):
@@ -454,24 +460,30 @@ class CollectivePermuteOverMpi(RewritePattern):
         t = op.operand.type
         assert isinstance(t, TensorType)
         size = _element_bytes(elem_of(t)) * prod(shape_of(t))
-        ops, received = _mpi_call(PERMUTE, [handle(world()), size, source, target], op.operand, op.result.type, op)  # type: ignore[arg-type]
+        everyone = intern_grouping([range(n)])  # ranks of the world are replica ids
+        ops, received = _mpi_call(PERMUTE, [everyone, size, source, target], op.operand, op.result.type, op)  # type: ignore[arg-type]
         rewriter.replace(op, ops, [received])
 
 
-PATTERNS: list[RewritePattern] = [
-    ReplicaIdOfRank(),
-    AllReduceOverMpi(),
-    AllGatherOverMpi(),
-    ReduceScatterOverMpi(),
-    AllToAllOverMpi(),
-    CollectivePermuteOverMpi(),
-    ReplicaIdToConstant(),
-    AllReduceOfOne(),
-    AllGatherOfOne(),
-    ReduceScatterOfOne(),
-    AllToAllOfOne(),
-    CollectivePermuteOfOne(),
-]
+def patterns(replica_id: int | None = None) -> list[RewritePattern]:
+    """The family's patterns, lowering a module of N > 1 replicas for `replica_id`."""
+    return [
+        ReplicaIdOfRank(replica_id),
+        AllReduceOverMpi(replica_id),
+        AllGatherOverMpi(replica_id),
+        ReduceScatterOverMpi(replica_id),
+        AllToAllOverMpi(replica_id),
+        CollectivePermuteOverMpi(replica_id),
+        ReplicaIdToConstant(),
+        AllReduceOfOne(),
+        AllGatherOfOne(),
+        ReduceScatterOfOne(),
+        AllToAllOfOne(),
+        CollectivePermuteOfOne(),
+    ]
+
+
+PATTERNS: list[RewritePattern] = patterns()
 
 # The ops these patterns lower.
 LOWERED: frozenset[str] = frozenset(op.name for op in co.COLLECTIVE_OPS)

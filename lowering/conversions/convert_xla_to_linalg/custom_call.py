@@ -25,15 +25,11 @@ Custom calls with tuple operands or results run on the interpreter only.
 
 from __future__ import annotations
 
-import re
-
 from xdsl.dialects.builtin import TensorType
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xla_opt.dialects.xla.custom_call import CustomCallOp
 
-from .host_calls import call_external, describe, intern, replace_with_host_call
-
-_NOT_WORD = re.compile(r"\W")
+from .host_calls import call_external, describe, host_call_name, replace_with_host_call
 
 
 class CustomCallToHostCall(RewritePattern):
@@ -53,10 +49,7 @@ class CustomCallToHostCall(RewritePattern):
         if target in registered_custom_calls():
             replace_with_host_call(op, rewriter, call, operands, token=False)
             return
-        # the call's id identifies the target; the name only makes the symbol readable,
-        # kept to the characters the JIT's symbol binding reads (`__gpu$xla.gpu.triton`)
-        symbol = f"__xla_native_{intern(call)}_{_NOT_WORD.sub('_', target)}"
-        rewriter.replace(op, call_external(op, symbol, operands, results))
+        rewriter.replace(op, call_external(op, host_call_name(call, native=True), operands, results))
 
 
 PATTERNS: list[RewritePattern] = [CustomCallToHostCall()]

@@ -8,11 +8,13 @@ process-wide table, so each has a stable number `id`, and the op becomes
 
     %r = func.call @__xla_host_<id>_<kind>(%operand...) : (tensor...) -> tensor...
 
-of a private declaration of that name. Bufferization passes it the operand buffers
-then the result buffers, one pointer each (the calling convention of every function
-here), so the native symbol is `void __xla_host_<id>_<kind>(void*, ..., void*)`; the
-runtime binds each such name to a callback that looks the description up by `id`.
-Equal descriptions share an id, so lowering a program again gives the same code.
+of a private declaration of that name, which the table records (`declared_host_call`).
+Bufferization passes it the operand buffers then the result buffers, one pointer each
+(the calling convention of every function here), so the native symbol is
+`void __xla_host_<id>_<kind>(void*, ..., void*)`; the runtime
+(xla_opt/runtime/host_calls.py), walking a lowered module's declarations, binds each
+such name to a callback for its description. Equal descriptions share an id, so
+lowering a program again gives the same code.
 
 A custom call of a native symbol is a call of `__xla_native_<id>_<target>` instead: the
 runtime binds it to a native wrapper calling `target` with XLA's CPU custom-call
@@ -42,9 +44,6 @@ from xla_opt.diagnostics import op_location
 # What stands for an !xla.token after the conversion: a tensor without elements.
 TOKEN_TENSOR = TensorType(i1, [0])
 
-HOST_SYMBOL = re.compile(r"__xla_(host|native)_(\d+)_(\w+)")
-
-
 @dataclass(frozen=True)
 class HostCall:
     """One call site: `kind` (custom_call, infeed, outfeed, send, recv), the custom-call
@@ -64,6 +63,8 @@ class HostCall:
 _lock = threading.Lock()
 _CALLS: list[HostCall] = []
 _IDS: dict[HostCall, int] = {}
+_DECLARED: dict[str, tuple[HostCall, bool]] = {}  # declared name -> (its call, whether native)
+_NOT_WORD = re.compile(r"\W")
 
 
 def intern(call: HostCall) -> int:
@@ -75,8 +76,23 @@ def intern(call: HostCall) -> int:
         return _IDS[call]
 
 
-def host_call(call_id: int) -> HostCall:
-    return _CALLS[call_id]
+def host_call_name(call: HostCall, native: bool = False) -> str:
+    """The function a call site declares: `__xla_host_<id>_<kind>` for a callback into
+    Python, `__xla_native_<id>_<target>` for a native custom-call target (the id
+    identifies the call; the rest only makes the name readable, kept to word characters:
+    `__gpu$xla.gpu.triton`), recorded for `declared_host_call`."""
+    number = intern(call)
+    name = f"__xla_native_{number}_{_NOT_WORD.sub('_', call.target)}" if native else f"__xla_host_{number}_{call.kind}"
+    with _lock:
+        _DECLARED[name] = (call, native)
+    return name
+
+
+def declared_host_call(name: str) -> tuple[HostCall, bool] | None:
+    """The call site a declared function `name` stands for and whether it calls a native
+    target, or None (not a host call)."""
+    with _lock:
+        return _DECLARED.get(name)
 
 
 def where(op: Operation) -> str:
@@ -121,7 +137,7 @@ def replace_with_host_call(
 
     # the call's results in the IR: a narrow type the host side sees is stored as bytes
     ir_results = [storage_type(t) for t in call.result_types]
-    external = call_external(op, f"__xla_host_{intern(call)}_{call.kind}", operands, ir_results)
+    external = call_external(op, host_call_name(call), operands, ir_results)
     ops: list[Operation] = [external]
     results = list(external.results)
     if token:

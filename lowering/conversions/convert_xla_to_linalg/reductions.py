@@ -53,6 +53,7 @@ from xla_opt.dialects.xla import elementwise as ew
 from xla_opt.dialects.xla.computation import ReturnOp
 from xla_opt.dialects.xla.element_types import bit_width, elem_of, is_float, shape_of
 from xla_opt.dialects.xla.reductions import REDUCTION_OPS
+from xla_opt.lowering.kernels import libraries
 from xla_opt.lowering.kernels.sort import WIDE_DIGIT_LENGTH, SortVariant
 from xla_opt.lowering.utils.llvm_types import row_major_strides
 
@@ -463,6 +464,7 @@ class SortToRadixKernel(RewritePattern):
         if variant.perm:
             results.append(TensorType(i32, shape))
         name = f"{variant.symbol}__{re.sub(r'[^0-9a-zA-Z]', '_', str(inputs[0].type))}"
+        libraries.declare_alias(name, libraries.sort_library(variant), variant.symbol)
         call = call_external(op, name, [*(c.result for c in constants), inputs[0]], results)
         new_ops: list[Operation] = [*constants, call]
         values = [call.res[0]]

@@ -1,0 +1,134 @@
+"""Every library of functions that compiled code calls and the runtime provides, declared
+once: its entry points (symbols) and how it is built (its LLVM IR for a target). The
+lowering emits calls through these declarations, the runtime binds them:
+
+* a pass that emits a call declares the function in the module by an entry's symbol, or
+  by a name of its own (a name per call signature, `func.call` wants its declaration's
+  types: `declare_alias(name, library, symbol)`);
+* the runtime (xla_opt/runtime/binding.py) walks a lowered module's declarations and
+  asks `resolve(name)` which library and entry each one is; it compiles the library
+  once per process (`Library.build`) and binds the name to the entry's address.
+
+No regular expression over IR text, no symbol parsed back into parameters: a library
+with parameters (a radix sort's variant) is a `Library` value made by the lowering,
+registered with the names it declared.
+
+The libraries:
+- the GEMM and convolution micro-kernels (`gemm.py`, `conv.py`), in four modules
+  compiled on first use (an f32 program does not wait for the f64 code);
+- the radix sorts (`sort.py`), a module per variant;
+- the non-temporal stores (`stream.py`);
+- the thread count, and libgomp's entry points or their one-thread stand-ins (`threads.py`);
+- the MPI wrappers (`mpi.py`), built for the MPI library's ABI.
+Host calls (custom calls, infeed, outfeed, send, recv) are callbacks into Python, not
+compiled code: `convert_xla_to_linalg/host_calls.py` declares them the same way.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from xla_opt.lowering.kernels import conv, gemm, mpi, sort, stream, threads
+
+
+class Target(Protocol):
+    """What a library's LLVM IR depends on besides its own code, as the runtime knows it:
+    the host CPU's features (LLVM's `+avx2,+fma,...`), whether libgomp runs parallel
+    regions (else the kernels are built single-thread), and an MPI library's ABI."""
+
+    cpu_features: str
+    parallel: bool
+
+    def mpi_abi(self) -> mpi.Abi: ...
+
+
+@dataclass(frozen=True)
+class Library:
+    """A library compiled code calls: its name (the runtime keeps one compiled copy per
+    name), the symbols it defines that calls may name, and its LLVM IR for a target."""
+
+    name: str
+    symbols: tuple[str, ...]
+    build: Callable[[Target], str] = field(compare=False)
+    key: Hashable = None  # what distinguishes libraries of one kind (a sort's variant)
+
+
+def _gemm_library(name: str, entries: list[gemm.Entry]) -> Library:
+    def build(target: Target) -> str:
+        features = target.cpu_features
+        shapes = [
+            gemm.shape_for(features, gemm.F32),
+            gemm.shape_for(features, gemm.F32, wide=False),
+            gemm.shape_for(features, gemm.F64),
+            gemm.shape_for(features, gemm.I32),
+        ]
+        return gemm.library_ir(shapes, entries, target.parallel)
+
+    return Library(name, tuple(entry.symbol for entry in entries), build)
+
+
+# The micro-kernel library in modules compiled on first use, by the element types a
+# program computes in: an f32 program does not wait for the f64 code.
+GEMM_F32 = _gemm_library("gemm-f32", [gemm.SGEMM, gemm.SGEMM_NARROW, conv.SCONV])
+GEMM_F64 = _gemm_library("gemm-f64", [gemm.DGEMM])
+GEMM_HALF = _gemm_library("gemm-f16/bf16", [gemm.HGEMM, gemm.BGEMM])
+GEMM_I32 = _gemm_library("gemm-i32", [gemm.IGEMM])
+STREAM = Library("stream", stream.SYMBOLS, lambda target: stream.STREAM_IR)
+THREADS = Library("threads", (threads.NUM_THREADS, threads.SET_NUM_THREADS), lambda target: threads.COUNTER_IR)
+# libgomp's entry points: the system's libgomp, which the runtime loads; where it is
+# missing, these one-thread stand-ins.
+OPENMP = Library("openmp", threads.GOMP_SYMBOLS, lambda target: threads.SERIAL_GOMP_IR)
+MPI = Library("mpi", mpi.SYMBOLS, lambda target: mpi.wrappers_ir(target.mpi_abi()))
+
+FIXED = (GEMM_F32, GEMM_F64, GEMM_HALF, GEMM_I32, STREAM, THREADS, OPENMP, MPI)
+
+
+def sort_library(variant: sort.SortVariant) -> Library:
+    """The radix sort of one variant (sort.py), a library of one entry."""
+    return Library(f"sort-{variant.symbol}", (variant.symbol,), lambda target: sort.sort_ir(variant, target.parallel), variant)
+
+
+_lock = threading.Lock()
+_NAMES: dict[str, tuple[Library, str]] = {
+    symbol: (library, symbol) for library in FIXED for symbol in library.symbols
+}
+
+
+def declare_alias(name: str, library: Library, symbol: str) -> None:
+    """Record that a module's declaration `name` calls `symbol` of `library` (a name of
+    the lowering's own: one per call signature)."""
+    assert symbol in library.symbols, (symbol, library.name)
+    with _lock:
+        _NAMES[name] = (library, symbol)
+
+
+def resolve(name: str) -> tuple[Library, str] | None:
+    """The library and entry a declared function `name` calls, or None (not ours: libc,
+    libm, an LLVM intrinsic, a host call)."""
+    with _lock:
+        return _NAMES.get(name)
+
+
+def declare(module: Any, symbol: str, params: Sequence[tuple[str, str]]) -> None:
+    """Declare the entry `symbol` in `module` (once) as an external `llvm.func` taking
+    `params`, the entry's own (LLVM type, name) list that its library is built from: a
+    call and the kernel agree on the arguments by construction. Every entry returns void."""
+    from xdsl.dialects import llvm
+    from xdsl.dialects.builtin import i64
+    from xdsl.traits import SymbolTable
+
+    assert symbol in _NAMES, f"{symbol} is no library's entry"
+    if SymbolTable.lookup_symbol(module, symbol) is not None:
+        return
+    types = [llvm.LLVMPointerType() if ty == "ptr" else i64 for ty, _ in params]
+    signature = llvm.LLVMFunctionType(types, llvm.LLVMVoidType())
+    module.body.block.add_op(llvm.FuncOp(symbol, signature, linkage=llvm.LinkageAttr("external")))
+
+
+def declared_libraries() -> dict[str, Any]:
+    """Every library a name is known for, by name (for tests and docs)."""
+    with _lock:
+        return {library.name: library for library, _ in _NAMES.values()}

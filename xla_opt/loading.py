@@ -1,0 +1,81 @@
+"""Reading a program: MLIR text, a path to a `.mlir` file, or a parsed module, in the
+xla dialect or in StableHLO (as JAX, PyTorch/XLA and TensorFlow print it), which is
+imported (`convert-stablehlo-to-xla`). Every entry point reads programs here: the API,
+`xla-run`, the MPI launcher's ranks."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from xdsl.dialects.builtin import ModuleOp
+
+from xla_opt.context import make_context
+from xla_opt.diagnostics import DiagnosticError, ProgramError, parse_source, verify_module
+
+
+def load_program(program: str | os.PathLike | ModuleOp, name: str | None = None) -> ModuleOp:
+    """Parse and verify a program given as text, a path or a module."""
+    if isinstance(program, ModuleOp):
+        module = program
+        diags = verify_module(module, name or "<module>")
+    else:
+        if isinstance(program, os.PathLike) or (
+            isinstance(program, str) and "\n" not in program and program.endswith(".mlir")
+        ):
+            path = Path(program)
+            try:
+                text = path.read_text()
+            except OSError as e:
+                raise ProgramError(f"{path}: error: cannot open input file: {e.strerror}") from None
+            name = name or str(path)
+        else:
+            text = str(program)
+            name = name or "<program>"
+        if is_stablehlo_text(text):
+            # StableHLO (JAX, PyTorch/XLA, TensorFlow): parsed, converted to xla, verified
+            return import_stablehlo(text, name)
+        return _read(text, name)
+    if diags:
+        raise ProgramError("\n".join(map(str, diags)))
+    return module
+
+
+def _read(text: str, name: str, convert=None) -> ModuleOp:
+    """Parse `text`, run `convert(ctx, module)` if given, verify: a ProgramError holding
+    the located diagnostics of the first step that fails."""
+    ctx = make_context()
+    try:
+        module = parse_source(ctx, text, name)
+        if convert is not None:
+            convert(ctx, module)
+    except DiagnosticError as e:
+        raise ProgramError(str(e)) from None
+    if diags := verify_module(module, name):
+        raise ProgramError("\n".join(map(str, diags)))
+    return module
+
+
+# --------------------------------------------------------------------------------------
+# StableHLO text in: parse, convert-stablehlo-to-xla, verify
+# --------------------------------------------------------------------------------------
+
+_STABLEHLO_OP_LINE = re.compile(r'^\s*(?:%[^=]*=\s*)?"?(?:stablehlo|chlo)\.[A-Za-z_]', re.MULTILINE)
+
+
+def is_stablehlo_text(text: str) -> bool:
+    """Whether MLIR text uses StableHLO/CHLO ops (and so needs importing): an op named
+    `stablehlo.*` or `chlo.*` starts a line (results aside; comments do not count)."""
+    return _STABLEHLO_OP_LINE.search(re.sub(r"//[^\n]*", "", text)) is not None
+
+
+def import_stablehlo(text: str, name: str = "<stablehlo>") -> ModuleOp:
+    """Parse StableHLO text, convert it to the xla dialect and verify the result.
+
+    Raises `ProgramError` with located diagnostics (`name:line:col: error:
+    ...`) when the text does not parse, uses an op with no xla counterpart, or the
+    converted program does not verify."""
+    from xla_opt.passes.conversions.convert_stablehlo_to_xla import convert_module
+
+    return _read(text, name, convert_module)

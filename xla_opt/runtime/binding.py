@@ -1,0 +1,123 @@
+"""What compiled code calls that the runtime provides, bound before LLVM compiles it.
+
+A lowered module declares every function it calls and does not define. `bind_declarations`
+walks those declarations and binds each one the lowering declared through
+lowering/kernels/libraries.py or as a host call:
+
+* an entry of a kernel library (the GEMM and convolution micro-kernels, a radix sort's
+  variant, the non-temporal stores): the library is compiled once per process, for this
+  host (`Library.build` with `HostTarget`), and the name bound to the entry's address;
+* the thread count and libgomp's entry points: threads.py loads libgomp (or serial
+  stand-ins) and the counter;
+* an MPI wrapper: mpi.py loads libmpi, compiles the wrappers for its ABI and makes the
+  communicators of the groupings the lowering numbered;
+* a host call (`__xla_host_...`, `__xla_native_...`): host_calls.py binds a callback or
+  a native custom-call wrapper.
+
+Anything else a module declares (libc, libm, LLVM's intrinsics) is the process's.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+import llvmlite.binding as llvm
+from xdsl.dialects import llvm as llvm_dialect
+from xdsl.dialects.builtin import ModuleOp
+
+from xla_opt.lowering.conversions.convert_xla_to_linalg.host_calls import declared_host_call
+from xla_opt.lowering.kernels import gemm, libraries
+from xla_opt.lowering.kernels.libraries import Library
+from xla_opt.lowering.kernels.mpi import Abi
+from xla_opt.runtime import host_calls, mpi, threads
+from xla_opt.runtime.cpu import cpu_features, initialize_llvm
+from xla_opt.runtime.llvm import NativeModule, compile_llvm_ir
+
+
+@dataclass
+class Bindings:
+    """What binding a module found: the host calls and libraries it calls."""
+
+    host_calls: set[str] = field(default_factory=set)
+    libraries: set[str] = field(default_factory=set)
+
+    @property
+    def calls_host(self) -> bool:
+        """Whether the code calls back into Python (it then runs on a worker thread)."""
+        return bool(self.host_calls)
+
+    def update(self, other: Bindings) -> None:
+        self.host_calls |= other.host_calls
+        self.libraries |= other.libraries
+
+
+class HostTarget:
+    """This host as the libraries' `Target`: the CPU's features, whether libgomp runs
+    parallel regions (loaded on first ask) and the ABI of the MPI library mpi4py loaded."""
+
+    @property
+    def cpu_features(self) -> str:
+        initialize_llvm()
+        return cpu_features()
+
+    @property
+    def parallel(self) -> bool:
+        return threads.load()
+
+    def mpi_abi(self) -> Abi:
+        return mpi.abi()
+
+
+HOST = HostTarget()
+_lock = threading.Lock()
+_compiled: dict[str, NativeModule] = {}  # library name -> its compiled module, kept alive
+
+
+def load_library(library: Library) -> NativeModule:
+    """`library` compiled for this host, once per process."""
+    if library is libraries.MPI:
+        return mpi.load(lambda: library.build(HOST))
+    with _lock:
+        if library.name not in _compiled:
+            _compiled[library.name] = compile_llvm_ir(library.build(HOST))
+        return _compiled[library.name]
+
+
+def declarations(module: ModuleOp) -> list[str]:
+    """The functions a lowered (llvm dialect) module declares without defining them."""
+    return [
+        op.sym_name.data
+        for op in module.body.block.ops
+        if isinstance(op, llvm_dialect.FuncOp) and not op.body.blocks
+    ]
+
+
+def bind_declarations(module: ModuleOp) -> Bindings:
+    """Make every function the lowered `module` declares and the runtime provides
+    resolvable by the JIT (see the module doc); what was bound."""
+    bindings = Bindings()
+    uses_mpi = False
+    for name in declarations(module):
+        if (host := declared_host_call(name)) is not None:
+            host_calls.bind_host_call(name, *host)
+            bindings.host_calls.add(name)
+            continue
+        if (found := libraries.resolve(name)) is None:
+            continue
+        library, symbol = found
+        bindings.libraries.add(library.name)
+        if library in (libraries.THREADS, libraries.OPENMP):
+            threads.load()  # registers the count and libgomp's (or serial) entry points
+            continue
+        llvm.add_symbol(name, load_library(library).address(symbol))
+        uses_mpi |= library is libraries.MPI
+    if uses_mpi:
+        mpi.bind_communicators()
+    return bindings
+
+
+def kernel_shape(element: gemm.Element | None = None, wide: bool = True) -> gemm.KernelShape:
+    """The micro-kernel shape for the host CPU's features and an element type (`gemm.F32`
+    by default, `gemm.F64` or `gemm.I32`); without `wide`, of vectors of at most 256 bits."""
+    return gemm.shape_for(HOST.cpu_features, element or gemm.F32, wide)

@@ -1,0 +1,423 @@
+"""LLVM IR to native code: llvmlite compiles a module for the host CPU (all its
+features; LLVM's O3 pipeline for modules of ordinary size, see `opt_level`), split
+into parts compiled on several threads for a program's kernels (`split_llvm_ir`, XLA's
+parallel codegen), linked into one execution engine. Compiled code is cached by its
+LLVM IR within the process, and as object code on disk across processes
+(disk_cache.py)."""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import llvmlite.binding as llvm
+
+from xla_opt.runtime.cpu import cpu_features, cpu_name, initialize_llvm, num_threads
+from xla_opt.runtime.disk_cache import DiskCache
+
+_lock = threading.Lock()
+_cache: dict[tuple[str, int, bool], NativeModule] = {}  # by (LLVM IR, unroll threshold, split)
+
+
+
+# LLVM's optimization level by the size of the module (instructions). Measured on
+# generated element-wise chains (benchmarks/compile_time.py): 15k instructions in one
+# function take 4.7 s at O3 and 3.7 s at O1; 76k take 77 s at O1 (the function passes
+# grow quadratically on one huge function) and 1 s at O0. With every loop nest a
+# function of its own (outline-loop-nests) nothing is quadratic any more, but the
+# cost per instruction stays: the 2,000-op program's 26k instructions in 693
+# functions take 3.2 s at O3, 2.0 s at O1, 0.35 s at O0 (two threads). Big programs
+# trade run time for compile time.
+O3_MAX_INSTRUCTIONS = 8_000
+O1_MAX_INSTRUCTIONS = 30_000
+
+
+def opt_level(ir_text: str) -> int:
+    """3 when the module has at most O3_MAX_INSTRUCTIONS instructions, 1 up to
+    O1_MAX_INSTRUCTIONS, else 0. An instruction is an indented line of a function body
+    (the textual IR's layout: labels and braces start at column 0); a call of an
+    `alwaysinline` function (convert-to-llvm's f32 exp and tanh) counts as the callee's
+    instructions: the optimizer inlines them there (at O0 the call stays), and the
+    callee's own body is not counted."""
+    own: dict[str, int] = {}  # function -> its instructions
+    callees: dict[str, list[str]] = {}  # function -> the functions its calls name
+    always: set[str] = set()  # the alwaysinline ones
+    name = ""
+    for line in ir_text.splitlines():
+        if line.startswith("define "):
+            name = line[line.index("@") : line.index("(")]
+            own[name], callees[name] = 0, []
+            if "alwaysinline" in line[line.rindex(")") :]:
+                always.add(name)
+        elif name and line.startswith("  "):
+            own[name] += 1
+            if " call " in line and "@" in line:
+                at = line.index("@")
+                callees[name].append(line[at : line.find("(", at)])
+        elif line.startswith("}"):
+            name = ""  # what follows a body is not an instruction
+    total = sum(
+        size + sum(own[c] for c in callees[f] if c in always) for f, size in own.items() if f not in always
+    )
+    if total <= O3_MAX_INSTRUCTIONS:
+        return 3
+    return 1 if total <= O1_MAX_INSTRUCTIONS else 0
+
+
+_LABEL = re.compile(r'^(?:"[^"]*"|[-.$\w]+):')
+
+
+def straight_line(ir_text: str) -> bool:
+    """Whether every function `ir_text` defines is one basic block: no branch, so no
+    loop, only calls and scalar code, as the program's driver function is once its
+    loop nests are outlined kernels (a call per kernel, its buffers' malloc and free).
+    Such a module is compiled at O0: the optimizer has nothing to do there and O3 with
+    code generation took 13 ms for the transformer block's driver, O0 6 ms; the
+    kernels it calls are compiled at their own level."""
+    labels = 0
+    for line in ir_text.splitlines():
+        if line.startswith("define "):
+            labels = 0
+        elif _LABEL.match(line):
+            labels += 1
+            if labels > 1:
+                return False
+    return True
+
+
+# LLVM's loop-unroll cost threshold at O3 (its `-unroll-threshold-aggressive`). LLVM's
+# own 300 fully unrolls every vectorized loop of a few iterations, and then the small
+# outer loops around it: on the exported JAX programs (benchmarks/bench.py) the
+# optimized IR grows 3-5x and O3 + code generation takes 0.39 / 0.22 / 0.21 s; at 50
+# 0.23 / 0.07 / 0.09 s, and their run times and the memory-bound workloads' stay within
+# noise (transformer block 2.77 vs 2.80 ms). 50 still unrolls what pays: the few-column
+# loops of a skinny product (512x512 by 512x4: 92 us, 803 without unrolling).
+# The micro-kernel libraries keep LLVM's default: compiled once per process.
+LLVM_UNROLL_THRESHOLD = 300
+PROGRAM_UNROLL_THRESHOLD = 50
+
+
+def target_machine(opt: int = 3) -> llvm.TargetMachine:
+    """A new TargetMachine for the host CPU (all its features, code generation at
+    optimization level `opt`).
+
+    Each execution engine gets its own: `create_mcjit_compiler` takes ownership of the
+    TargetMachine it is given and frees it with the engine, so a shared one would be
+    used after free once any engine is gone (e.g. after `clear_cache()`)."""
+    initialize_llvm()
+    return llvm.Target.from_default_triple().create_target_machine(
+        cpu=cpu_name(),
+        features=cpu_features(),
+        opt=opt,
+        jit=True,
+    )
+
+
+@dataclass
+class NativeModule:
+    engine: Any
+    llvm_modules: list[Any]  # the optimized modules its object code was compiled from
+    opt: int = 3
+    from_disk: bool = False  # loaded from the on-disk cache
+    addresses: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def optimized_ir(self) -> str:
+        """The optimized LLVM IR, printed on demand (10-30 ms for a JAX program, which
+        compiling does not need)."""
+        return "\n".join(str(m) for m in self.llvm_modules)
+
+    def address(self, name: str) -> int:
+        if name not in self.addresses:
+            self.addresses[name] = self.engine.get_function_address(name)
+        return self.addresses[name]
+
+
+
+def _unresolved_declarations(modules: list[llvm.ModuleRef]) -> list[str]:
+    """Functions the modules declare that nothing provides: not defined by one of them,
+    not an LLVM intrinsic, not registered with the JIT (`llvm.add_symbol`, a library
+    loaded permanently) and not in the process (libc, libm). MCJIT would bind such a
+    call to address 0."""
+    process = ctypes.CDLL(None)
+    defined = {f.name for m in modules for f in m.functions if not f.is_declaration}
+    return sorted(
+        {
+            f.name
+            for m in modules
+            for f in m.functions
+            if f.is_declaration
+            and f.name not in defined
+            and not f.name.startswith("llvm.")
+            and llvm.address_of_symbol(f.name) is None
+            and not hasattr(process, f.name)
+        }
+    )
+
+
+# Parallel code generation (XLA's parallel codegen): a module of at least
+# SPLIT_MIN_INSTRUCTIONS instructions is split by function into one LLVM module per
+# compile thread (`split_llvm_ir`), which are optimized and compiled to object code at
+# the same time, each in its own LLVMContext, then linked into one engine.
+# outline-loop-nests makes each loop nest a function, so the work splits evenly. Below
+# the threshold a second thread saves less than it costs (~1 ms); the ResNet block's
+# 186 instructions compile in 28 ms on two threads, 41 ms on one.
+SPLIT_MIN_INSTRUCTIONS = 100
+
+_DEFINE = re.compile(r'define (?P<linkage>(?:internal |private )?)[^@]*@(?P<name>"[^"]*"|[\w.$]+)\(')
+# globals that every part may hold its own copy of: read-only internal data, declarations
+_COPYABLE_GLOBAL = re.compile(r'@\S+ = (?:(?:internal|private) (?:unnamed_addr )?constant|external (?:global|constant)) ')
+
+
+@dataclass
+class _Function:
+    name: str
+    lines: list[str]  # `define ...` to `}`
+    internal: bool
+
+    @functools.cached_property
+    def instructions(self) -> int:
+        """Read once the function is complete (the split sorts, sums and deals by it)."""
+        return sum(1 for line in self.lines if line.startswith("  "))
+
+    def declaration(self) -> str:
+        """The `define` line as a declaration (without the `{` that may end it)."""
+        return "declare" + self.lines[0][len("define") :].rstrip().removesuffix("{").rstrip()
+
+
+def split_llvm_ir(ir_text: str, parts: int) -> list[str]:
+    """`ir_text` as at most `parts` modules that together define what it defines: its
+    external functions dealt out by size (largest first, to the smallest part), each
+    declared in the other parts; its internal functions (the alwaysinline math) and
+    everything outside functions (globals, declarations) in every part. One part
+    (`[ir_text]`) when the module is small, has fewer than two external functions, or
+    has a global that is not read-only internal data (two copies would be two
+    variables)."""
+    header: list[str] = []
+    functions: list[_Function] = []
+    current: _Function | None = None
+    for line in ir_text.splitlines():
+        if current is not None:
+            current.lines.append(line)
+            if line.startswith("}"):
+                current = None
+        elif line.startswith("define ") and (m := _DEFINE.match(line)):
+            current = _Function(m["name"], [line], bool(m["linkage"]))
+            functions.append(current)
+        else:
+            if line.startswith("@") and not _COPYABLE_GLOBAL.match(line):
+                return [ir_text]
+            header.append(line)
+    external = sorted((f for f in functions if not f.internal), key=lambda f: -f.instructions)
+    total = sum(f.instructions for f in external)
+    parts = min(parts, len(external))
+    if parts < 2 or total < SPLIT_MIN_INSTRUCTIONS:
+        return [ir_text]
+    owner: dict[str, int] = {}
+    sizes = [0] * parts
+    for f in external:
+        k = sizes.index(min(sizes))
+        owner[f.name] = k
+        sizes[k] += f.instructions
+    texts = []
+    for k in range(parts):
+        lines = list(header)
+        for f in functions:
+            if f.internal or owner[f.name] == k:
+                lines.extend(f.lines)
+            else:
+                lines.append(f.declaration())
+        texts.append("\n".join(lines) + "\n")
+    return texts
+
+
+def compile_threads() -> int:
+    """Threads for code generation: the JIT's thread count (XLA_OPT_NUM_THREADS, else
+    the CPUs of the process's affinity mask)."""
+    return num_threads()
+
+
+def _unlocked(name: str) -> Any:
+    """llvmlite's C-API function `name` without llvmlite's lock. llvmlite serializes
+    every call into LLVM behind one process-wide lock; LLVM itself lets threads work at
+    the same time on modules of different LLVMContexts (each with its own
+    TargetMachine and PassBuilder), which is all `compile_part` does between taking
+    its module and handing back object code. Falls back to the locked call should
+    llvmlite's wrapper change (correct, only serial)."""
+    wrapper = getattr(llvm.ffi.lib, name)
+    return getattr(wrapper, "_cfn", wrapper)
+
+
+@dataclass
+class Part:
+    module: Any  # the optimized llvmlite module (it holds its own LLVMContext)
+    code: bytes  # its object code
+    from_disk: bool
+
+
+def compile_part(text: str, level: int, disk: DiskCache | None, cache_key: tuple) -> Part:
+    """Parse, verify, optimize and compile one module to object code in a context of
+    its own (run on a compile thread); object code from the disk cache when it has it."""
+    tm = target_machine(level)
+    mod = llvm.parse_assembly(text, context=llvm.create_context())
+    mod.triple = tm.triple
+    mod.data_layout = str(tm.target_data)
+    mod.verify()
+    path = disk.path(text, *cache_key) if disk else None
+    if disk and path and (code := disk.load(path)) is not None:
+        return Part(mod, code, True)
+    if level > 0:
+        pto = llvm.create_pipeline_tuning_options(speed_level=level)
+        pto.loop_vectorization = pto.slp_vectorization = level >= 2
+        pto.loop_unrolling = pto.loop_interleaving = level >= 2
+        pb = llvm.create_pass_builder(tm, pto)
+        _unlocked("LLVMPY_RunNewModulePassManager")(pb.getModulePassManager(), mod, pb)
+    with llvm.ffi.OutputString() as error:
+        buffer = _unlocked("LLVMPY_TargetMachineEmitToMemory")(tm, mod, 1, error)
+        if not buffer:
+            raise RuntimeError(f"LLVM code generation failed: {error}")
+    try:
+        code = ctypes.string_at(llvm.ffi.lib.LLVMPY_GetBufferStart(buffer), llvm.ffi.lib.LLVMPY_GetBufferSize(buffer))
+    finally:
+        llvm.ffi.lib.LLVMPY_DisposeMemoryBuffer(buffer)
+    if disk and path:
+        disk.store(path, code)
+    return Part(mod, code, False)
+
+
+def part_level(text: str, level: int) -> int:
+    """The level a module is compiled at within a program compiled at `level`: O0
+    when it is straight-line."""
+    return 0 if straight_line(text) else level
+
+
+def _compile_part_at(text: str, level: int, disk: DiskCache | None, unroll_threshold: int) -> Part:
+    """`compile_part` at `part_level`."""
+    level = part_level(text, level)
+    return compile_part(text, level, disk, (level, unroll_threshold))
+
+
+def _in_parallel(jobs: list[Any]) -> list[Any]:
+    """Run the callables `jobs`, all but the first on threads of their own; their
+    results in order, or the first error raised."""
+    results: list[Any] = [None] * len(jobs)
+    errors: list[BaseException | None] = [None] * len(jobs)
+
+    def run(i: int) -> None:
+        try:
+            results[i] = jobs[i]()
+        except BaseException as e:  # noqa: BLE001 - re-raised on the calling thread
+            errors[i] = e
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(1, len(jobs))]
+    for t in threads:
+        t.start()
+    run(0)
+    for t in threads:
+        t.join()
+    if first := next((e for e in errors if e is not None), None):
+        raise first
+    return results
+
+
+def compile_llvm_ir(ir_text: str, unroll_threshold: int = LLVM_UNROLL_THRESHOLD, split: bool = False) -> NativeModule:
+    """Parse, verify, optimize (at `opt_level`, host CPU, loops unrolled up to
+    `unroll_threshold`) and JIT-compile LLVM IR; with `split` (a program's kernels), as
+    modules compiled on `compile_threads()` threads (`split_llvm_ir`) and linked into
+    one engine. The micro-kernel libraries stay one module: compiled once per process,
+    they gain little from threads, and LLVM keeps optimizing across their functions
+    (inlining and constants propagated into their parallel regions). Cached by text in
+    the process and as object code on disk (`DiskCache`): a hit skips optimization and
+    code generation."""
+    with _lock:
+        key = (ir_text, unroll_threshold, split)
+        cached = _cache.get(key)
+        if cached is not None:
+            return cached
+        level = opt_level(ir_text)
+        target_machine(level)  # initializes LLVM's target before any thread
+        disk = DiskCache.from_environment()
+        texts = split_llvm_ir(ir_text, compile_threads() if split and level > 0 else 1)
+        with unroll_gate.set_to(unroll_threshold):
+            parts: list[Part] = _in_parallel(
+                [functools.partial(_compile_part_at, text, level, disk, unroll_threshold) for text in texts]
+            )
+        native = link(parts, level)
+        _cache[key] = native
+        return native
+
+
+def link(parts: list[Part], level: int) -> NativeModule:
+    """One execution engine running the object code of `parts`; a LookupError when they
+    call a function nothing provides."""
+    if missing := _unresolved_declarations([p.module for p in parts]):
+        raise LookupError(
+            f"the program calls {', '.join(missing)}, which the JIT cannot resolve (register it "
+            "with llvmlite.binding.add_symbol or load its library with load_library_permanently)"
+        )
+    tm = target_machine(level)
+    host = llvm.parse_assembly("")
+    host.triple = tm.triple
+    host.data_layout = str(tm.target_data)
+    engine = llvm.create_mcjit_compiler(host, tm)
+    for part in parts:
+        engine.add_object_file(llvm.ObjectFileRef.from_data(part.code))
+    engine.finalize_object()
+    return NativeModule(engine, [p.module for p in parts], level, from_disk=all(p.from_disk for p in parts))
+
+
+class _UnrollGate:
+    """LLVM's `-unroll-threshold-aggressive` is one process-wide option, read while a
+    module is optimized: compiles that want the same value run together, one that wants
+    another value waits until they are done (and they for it). A program's modules are
+    compiled at PROGRAM_UNROLL_THRESHOLD, the micro-kernel libraries at LLVM's default,
+    and a library can be compiled on first use while a program's parts are compiling."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._value: int | None = None
+        self._users = 0
+
+    @contextmanager
+    def set_to(self, value: int) -> Iterator[None]:
+        with self._changed:
+            while self._users and self._value != value:
+                self._changed.wait()
+            if self._value != value:
+                llvm.set_option("", f"-unroll-threshold-aggressive={value}")
+                self._value = value
+            self._users += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._users -= 1
+                if not self._users:
+                    self._changed.notify_all()
+
+
+unroll_gate = _UnrollGate()
+
+
+def cached_program(key: tuple[str, int, bool]) -> NativeModule | None:
+    """A program compiled before, by `compile_llvm_ir`'s key (LLVM IR, unroll threshold, split)."""
+    with _lock:
+        return _cache.get(key)
+
+
+def remember_program(key: tuple[str, int, bool], native: NativeModule) -> NativeModule:
+    """Keep `native` under `compile_llvm_ir`'s key; the one kept first if there is one."""
+    with _lock:
+        return _cache.setdefault(key, native)
+
+
+def clear_cache() -> None:
+    """Forget every module compiled in this process (the disk cache stays)."""
+    with _lock:
+        _cache.clear()

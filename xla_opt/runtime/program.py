@@ -1,0 +1,194 @@
+"""A program from the xla dialect to native code: lowered through the pipeline
+(lowering/xla_to_llvm.py), what it calls bound (binding.py), compiled by LLVM
+(llvm.py), pipelined so that LLVM compiles one part of the program while Python lowers
+the next."""
+
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.dialects.builtin import ModuleOp
+
+from xla_opt.runtime import llvm
+from xla_opt.runtime.binding import Bindings, bind_declarations
+from xla_opt.runtime.disk_cache import DiskCache
+from xla_opt.runtime.llvm import PROGRAM_UNROLL_THRESHOLD, NativeModule, Part
+
+
+@dataclass
+class StageTimes:
+    """Compile time per pipeline stage, in seconds."""
+
+    stages: dict[str, float] = field(default_factory=dict)
+
+    def record(self, name: str, start: float) -> float:
+        now = time.perf_counter()
+        self.stages[name] = self.stages.get(name, 0.0) + now - start
+        return now
+
+
+@dataclass
+class CompiledProgram:
+    """A program's native code, its LLVM IR (the parts' texts one after the other when
+    pipelined) and what its code calls that the runtime bound."""
+
+    native: NativeModule
+    llvm_ir: str
+    bindings: Bindings
+
+
+# Pipelined compilation: a program of at most PIPELINE_MAX_OPS ops once outlined (O3
+# size: an op becomes about 1.2 LLVM instructions, O3_MAX_INSTRUCTIONS is 8,000) with
+# two kernels or more, when the JIT has two threads or more, is split after
+# outline-loop-nests into PIPELINE_PARTS modules (`split_by_kernels`: groups of kernels,
+# then the rest). Each is lowered through the remaining stages and handed to a compile
+# thread as soon as its LLVM IR is printed, so LLVM (which releases the GIL) compiles
+# one part while Python lowers the next; the last part is compiled by the lowering
+# thread itself alongside the compile thread. The parts' object code is linked into
+# one engine, as `compile_llvm_ir` links the modules it splits. The transformer block's
+# 0.11 s of LLVM ran after 0.16 s of lowering; pipelined, most of it runs during it.
+PIPELINE_PARTS = 6
+PIPELINE_MAX_OPS = 2_500
+# While a program is pipelined, the interpreter hands the GIL over every 0.2 ms instead
+# of every 5: the compile thread needs it for a moment between its calls into LLVM
+# (parse, verify, optimize, emit...), and each time waited up to the whole interval for
+# the lowering thread to let go (the first part of the transformer block took 120 ms
+# to compile next to the lowering, 48 ms with the shorter interval).
+PIPELINE_SWITCH_INTERVAL = 0.0002
+_parts: dict[tuple[str, int, int], Part] = {}  # compiled parts by (text, level, unroll threshold)
+
+
+def compile_program(
+    xla_module: ModuleOp, times: StageTimes, options: Mapping[str, Mapping[str, Any]] | None = None
+) -> CompiledProgram:
+    """Lower an xla module through the pipeline (`options`: pass options by stage name,
+    such as an MPI rank's `{"convert-xla-to-linalg": {"replica_id": rank}}`) and compile
+    it."""
+    from xla_opt.lowering.transforms.outline_loop_nests import split_by_kernels
+    from xla_opt.lowering.xla_to_llvm import gc_paused, lower_outlined, lower_through_outlining
+
+    with gc_paused():
+        outlined = lower_through_outlining(xla_module, times, options)
+        pipelined = llvm.compile_threads() > 1 and sum(1 for _ in outlined.walk()) <= PIPELINE_MAX_OPS
+        modules = split_by_kernels(outlined, PIPELINE_PARTS) if pipelined else [outlined]
+        if len(modules) == 1:
+            text = lower_outlined(outlined, times, options)
+            start = time.perf_counter()
+            bindings = bind_declarations(outlined)
+            native = llvm.compile_llvm_ir(text, PROGRAM_UNROLL_THRESHOLD, split=True)
+            times.record(f"llvm-O{native.opt}+codegen", start)
+            return CompiledProgram(native, text, bindings)
+        return _compile_pipelined(modules, times, options)
+
+
+_switch = {"users": 0, "saved": 0.005}
+_switch_lock = threading.Lock()
+
+
+def _short_switch_interval(change: int) -> None:
+    """Enter (+1) or leave (-1) a pipelined compile: the first one in shortens the GIL
+    switch interval to PIPELINE_SWITCH_INTERVAL, the last one out restores it (so
+    compiles on several threads at once leave the user's setting as it was)."""
+    with _switch_lock:
+        if change > 0 and _switch["users"] == 0:
+            _switch["saved"] = sys.getswitchinterval()
+            sys.setswitchinterval(min(_switch["saved"], PIPELINE_SWITCH_INTERVAL))
+        _switch["users"] += change
+        if change < 0 and _switch["users"] == 0:
+            sys.setswitchinterval(_switch["saved"])
+
+
+def _take_parts(pending: queue.SimpleQueue, take: Callable[..., None]) -> None:
+    """Hand each queued part to `take` until the queue is empty or at its end marker
+    (left in place for the compile thread)."""
+    while True:
+        try:
+            item = pending.get_nowait()
+        except queue.Empty:
+            return
+        if item is None:
+            pending.put(None)
+            return
+        take(*item)
+
+
+
+def _compile_pipelined(
+    modules: list[ModuleOp], times: StageTimes, options: Mapping[str, Mapping[str, Any]] | None
+) -> CompiledProgram:
+    """Lower `modules` one after the other, each compiled (at O3) on the compile thread
+    as soon as it is lowered; the lowering thread compiles what is left once done; at
+    the level `opt_level` gives the whole program, recompiled should that not be O3."""
+    from xla_opt.lowering.xla_to_llvm import lower_outlined
+
+    llvm.target_machine(3)  # initializes LLVM's target before the thread
+    disk = DiskCache.from_environment()
+    pending: queue.SimpleQueue[tuple[int, str] | None] = queue.SimpleQueue()
+    compiled: dict[int, Part] = {}
+    bindings = Bindings()
+    errors: list[BaseException] = []
+
+    def compile_one(index: int, text: str, level: int = 3) -> None:
+        level = llvm.part_level(text, level)
+        key = (text, level, PROGRAM_UNROLL_THRESHOLD)
+        try:
+            if (part := _parts.get(key)) is None:
+                with llvm.unroll_gate.set_to(PROGRAM_UNROLL_THRESHOLD):
+                    part = llvm.compile_part(text, level, disk, (level, PROGRAM_UNROLL_THRESHOLD))
+                _parts[key] = part
+            compiled[index] = part
+        except BaseException as e:  # noqa: BLE001 - re-raised on the lowering thread
+            errors.append(e)
+
+    def work() -> None:
+        while (item := pending.get()) is not None:
+            compile_one(*item)
+
+    worker = threading.Thread(target=work, name="xla-opt-compile")
+    _short_switch_interval(+1)
+    worker.start()
+    texts: list[str] = []
+    try:
+        for index, module in enumerate(modules):
+            texts.append(lower_outlined(module, times, options))
+            bindings.update(bind_declarations(module))
+            pending.put((index, texts[-1]))
+        pending.put(None)  # the compile thread's end, after the parts
+        start = time.perf_counter()
+        _take_parts(pending, compile_one)  # what it has not taken yet, compiled here too
+    except BaseException:
+        _take_parts(pending, lambda *_: None)  # a failed lowering: what is queued is dropped
+        pending.put(None)
+        raise
+    finally:
+        worker.join()
+        _short_switch_interval(-1)
+    if errors:
+        raise errors[0]
+    text = "\n".join(texts)
+    key = (text, PROGRAM_UNROLL_THRESHOLD, True)  # compile_llvm_ir's key of a program
+    if (native := llvm.cached_program(key)) is not None:
+        times.record(f"llvm-O{native.opt}+codegen", start)
+        return CompiledProgram(native, text, bindings)
+    parts = [compiled[i] for i in range(len(texts))]
+    if (level := llvm.opt_level(text)) != 3:
+        for i, part_text in enumerate(texts):
+            compile_one(i, part_text, level)
+        if errors:
+            raise errors[0]
+        parts = [compiled[i] for i in range(len(texts))]
+    native = llvm.remember_program(key, llvm.link(parts, level))
+    times.record(f"llvm-O{level}+codegen", start)
+    return CompiledProgram(native, text, bindings)
+
+
+def clear_cache() -> None:
+    """Forget every program and part compiled in this process (the disk cache stays)."""
+    llvm.clear_cache()
+    _parts.clear()
