@@ -104,7 +104,7 @@ def test_other_comparators_and_short_rows_keep_the_merge_sort():
     x = np.zeros(30, np.float32)
     ir = lowered([x], direction="LE")
     assert "xla_opt_sort" not in ir and "arith.cmpf ole" in ir
-    ir = lowered([x[:23]])  # shorter than _RADIX_MIN_LENGTH
+    ir = lowered([x[:23]])  # shorter than RADIX_MIN_LENGTH (24), convert-xla-to-linalg's radix-sort-min-length
     assert "xla_opt_sort" not in ir and "arith.cmpf olt" in ir
 
 

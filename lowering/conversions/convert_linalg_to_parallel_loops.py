@@ -54,12 +54,12 @@ from xla_opt.pattern_dispatch import ConversionWalker
 # halve the time from 2^20 on; heavier bodies gain earlier (tanh from ~2^14), which an
 # iteration count cannot see, so small nests of them stay serial.
 MIN_ITERATIONS = 1 << 17
-# Collapse leading parallel loops into the scf.parallel until it has this many
-# iterations: static chunks of >= 16 iterations each on 4 threads are even to 1/16.
+# The default `grain`: leading parallel loops go into the scf.parallel until it has this
+# many iterations: static chunks of >= 16 iterations each on 4 threads are even to 1/16.
 PARALLEL_GRAIN = 64
 
 
-def parallel_loop_count(op: linalg.GenericOp, min_iterations: int) -> int:
+def parallel_loop_count(op: linalg.GenericOp, min_iterations: int, grain: int = PARALLEL_GRAIN) -> int:
     """How many outer loops of `op` go into its scf.parallel (0: it stays serial)."""
     shaped = [v.type for v in op.operands if isinstance(v.type, ShapedType)]
     if op.res or not all(isinstance(t, MemRefType) and t.has_static_shape() for t in shaped):
@@ -72,7 +72,7 @@ def parallel_loop_count(op: linalg.GenericOp, min_iterations: int) -> int:
     if len(ranges) > 1:
         leading = min(leading, len(ranges) - 1)  # the innermost loop stays an scf.for
     count = 0
-    while count < leading and math.prod(ranges[:count]) < PARALLEL_GRAIN:
+    while count < leading and math.prod(ranges[:count]) < grain:
         count += 1
     return count if count and _disjoint_writes(op, count) else 0
 
@@ -101,10 +101,11 @@ class GenericToParallelLoops(RewritePattern):
     scf.for inside."""
 
     min_iterations: int
+    grain: int = PARALLEL_GRAIN
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        count = parallel_loop_count(op, self.min_iterations)
+        count = parallel_loop_count(op, self.min_iterations, self.grain)
         if not count:
             return
         after = op.next_op  # a generic is never a block's terminator
@@ -146,6 +147,14 @@ class ConvertLinalgToParallelLoopsPass(ModulePass):
     output_dialects = ("arith", "memref", "scf")
 
     min_iterations: int = MIN_ITERATIONS
+    """The smallest loop nest (iterations in all) that runs on several threads: a
+    parallel region costs ~7.5 us, which a smaller nest of cheap iterations does not
+    repay."""
+
+    grain: int = PARALLEL_GRAIN
+    """Leading parallel loops join the scf.parallel until it has this many iterations
+    (so that the threads' static chunks come out even)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        ConversionWalker([GenericToParallelLoops(self.min_iterations)], repeat=False, erase_dead=False).rewrite_module(op)
+        pattern = GenericToParallelLoops(self.min_iterations, self.grain)
+        ConversionWalker([pattern], repeat=False, erase_dead=False).rewrite_module(op)

@@ -56,7 +56,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from xla_opt.diagnostics import locate_unlocated
 
-STACK_LIMIT_BYTES = 4096
+STACK_LIMIT_BYTES = 4096  # the default of the pass's `stack-limit-bytes` option
 
 
 def memref_type(t: Attribute) -> Attribute:
@@ -146,7 +146,7 @@ class _FunctionBufferizer:
             raise PassFailedException(f"xla-bufferize: no buffer for {value}") from None
 
     def allocate(self, t: MemRefType, before: Operation, scope: _Scope, top_level: bool) -> SSAValue:
-        if top_level and _byte_size(t) <= STACK_LIMIT_BYTES:
+        if top_level and _byte_size(t) <= self.module_pass.stack_limit_bytes:
             op = memref.AllocaOp.get(t.get_element_type(), shape=t.get_shape())
             before.parent_block().insert_op_before(op, before)  # type: ignore[union-attr]
             self.ours.add(op.memref)
@@ -442,8 +442,9 @@ def _locate_inserted(block: Block, before: Operation | None, after: Operation | 
 
 
 class _ModuleBufferizer:
-    def __init__(self, module: ModuleOp):
+    def __init__(self, module: ModuleOp, stack_limit_bytes: int = STACK_LIMIT_BYTES):
         self.module = module
+        self.stack_limit_bytes = stack_limit_bytes
         self.globals: dict[tuple, str] = {}
 
     def global_for(self, op: arith.ConstantOp, fn: func.FuncOp) -> SSAValue:
@@ -478,5 +479,9 @@ class XlaBufferizePass(ModulePass):
     input_dialects = ("arith", "linalg", "scf", "tensor")
     output_dialects = ("linalg", "memref", "scf")
 
+    stack_limit_bytes: int = STACK_LIMIT_BYTES
+    """A buffer of a function's top level of at most this many bytes is on the stack
+    (`memref.alloca`), a larger one on the heap."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _ModuleBufferizer(op).run()
+        _ModuleBufferizer(op, self.stack_limit_bytes).run()

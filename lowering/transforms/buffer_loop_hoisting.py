@@ -61,12 +61,12 @@ def _hoist_once(fn: func.FuncOp) -> bool:
     return moved
 
 
-def _to_stack(fn: func.FuncOp) -> None:
+def _to_stack(fn: func.FuncOp, stack_limit_bytes: int) -> None:
     """Small allocations of the function's top-level block become stack allocations."""
     top = fn.body.block
     for alloc in [op for op in top.ops if isinstance(op, memref.AllocOp)]:
         t = alloc.memref.type
-        if not isinstance(t, MemRefType) or alloc.dynamic_sizes or _byte_size(t) > STACK_LIMIT_BYTES:
+        if not isinstance(t, MemRefType) or alloc.dynamic_sizes or _byte_size(t) > stack_limit_bytes:
             continue
         deallocs = [use.operation for use in alloc.memref.uses if isinstance(use.operation, memref.DeallocOp)]
         if len(deallocs) != 1 or deallocs[0].parent_block() is not top:
@@ -78,12 +78,12 @@ def _to_stack(fn: func.FuncOp) -> None:
         top.erase_op(alloc)
 
 
-def hoist_loop_buffers(fn: func.FuncOp) -> None:
+def hoist_loop_buffers(fn: func.FuncOp, stack_limit_bytes: int = STACK_LIMIT_BYTES) -> None:
     hoisted = False
     while _hoist_once(fn):
         hoisted = True
     if hoisted:
-        _to_stack(fn)
+        _to_stack(fn, stack_limit_bytes)
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,11 @@ class BufferLoopHoistingPass(ModulePass):
     input_dialects = ("memref",)
     output_dialects = ("memref",)
 
+    stack_limit_bytes: int = STACK_LIMIT_BYTES
+    """A hoisted buffer of at most this many bytes at a function's top level goes on the
+    stack (xla-bufferize's limit)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in op.walk():
             if isinstance(fn, func.FuncOp) and fn.body.blocks:
-                hoist_loop_buffers(fn)
+                hoist_loop_buffers(fn, self.stack_limit_bytes)

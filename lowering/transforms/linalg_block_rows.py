@@ -2,11 +2,11 @@
 optimization kept out of the conversion (which emits the plain contraction).
 
 A dot's generic nests its loops as (batch, lhs free, contracting, rhs free) with a body
-acc + lhs * rhs. The last lhs-free loop r is split into a loop over blocks of
-ROW_BLOCK rows (in r's place) and a new innermost loop over the rows of a block
-(r = outer * ROW_BLOCK + inner): LLVM unrolls the innermost loop fully and vectorizes
-the rhs-free loop around it, which computes ROW_BLOCK result rows per pass over an rhs
-row. Each result element still sums its products in contraction order, so the result
+acc + lhs * rhs. The last lhs-free loop r is split into a loop over blocks of B rows
+(in r's place) and a new innermost loop over the rows of a block (r = outer * B +
+inner): LLVM unrolls the innermost loop fully and vectorizes the rhs-free loop around
+it, which computes B result rows per pass over an rhs row. B is the `rows` option
+(`linalg-block-rows{rows=4}`, the default). Each result element still sums its products in contraction order, so the result
 is unchanged.
 
 xDSL takes a loop's bound from the first operand indexing it with a plain dimension,
@@ -40,7 +40,7 @@ from xla_opt.lowering.conversions.convert_xla_to_linalg.common import PARALLEL, 
 
 from xla_opt.pattern_dispatch import ConversionWalker
 
-ROW_BLOCK = 4
+ROW_BLOCK = 4  # the default of the pass's `rows` option
 
 
 def _row_loop(op: linalg.GenericOp) -> int | None:
@@ -63,9 +63,12 @@ def _row_loop(op: linalg.GenericOp) -> int | None:
     return row
 
 
+@dataclass(eq=False)  # patterns compare by identity
 class BlockRowsOfDot(RewritePattern):
-    """A float dot-like generic with a row count divisible by ROW_BLOCK (and more than
+    """A float dot-like generic with a row count divisible by `rows` (and more than
     one block) gets its last lhs-free loop split (see the module doc)."""
+
+    rows: int = ROW_BLOCK
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
@@ -84,18 +87,19 @@ class BlockRowsOfDot(RewritePattern):
             return
         lhs_map = op.indexing_maps.data[0].data
         rows = op.inputs[0].type.get_shape()[lhs_map.results.index(AffineDimExpr(row_loop))]  # type: ignore[attr-defined]
-        if rows <= ROW_BLOCK or rows % ROW_BLOCK:
+        block = self.rows
+        if block < 2 or rows <= block or rows % block:
             return
         n = len(op.iterator_types.data)
         d = AffineExpr.dimension
-        split = d(row_loop) * ROW_BLOCK + d(n)
+        split = d(row_loop) * block + d(n)
 
         def rewrite(m: AffineMapAttr) -> AffineMapAttr:
             return AffineMapAttr(AffineMap(n + 1, 0, tuple(split if e == d(row_loop) else e for e in m.data.results)))
 
         placeholders = [
             arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(TensorType(element_type, [extent]), [0.0]))
-            for extent in (rows // ROW_BLOCK, ROW_BLOCK)
+            for extent in (rows // block, block)
         ]
         placeholder_maps = [AffineMapAttr(AffineMap(n + 1, 0, (d(loop),))) for loop in (row_loop, n)]
         body = op.body.block
@@ -120,5 +124,9 @@ class BlockRowsPass(ModulePass):
     input_dialects = ("linalg",)
     output_dialects = ("arith", "linalg")
 
+    rows: int = ROW_BLOCK
+    """Result rows computed per pass over an rhs row (the block the innermost loop
+    walks, which LLVM unrolls); 1 turns the pass off."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        ConversionWalker([BlockRowsOfDot()], repeat=False, erase_dead=False).rewrite_module(op)
+        ConversionWalker([BlockRowsOfDot(self.rows)], repeat=False, erase_dead=False).rewrite_module(op)

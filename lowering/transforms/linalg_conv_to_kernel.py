@@ -76,7 +76,7 @@ from xla_opt.lowering.utils.llvm_types import PTR
 from xla_opt.lowering.transforms.linalg_matmul_to_kernel import is_zero_fill
 from xla_opt.lowering.conversions.convert_xla_to_linalg.common import PARALLEL, REDUCTION
 
-# Multiply-adds below which the loops stay, by `side` (measured, one thread: an NCHW
+# The defaults of the pass's options. Multiply-adds below which the loops stay, by `side` (measured, one thread: an NCHW
 # convolution's loops are ~1.5x slower than the kernel from ~2^15 multiply-adds; an
 # NHWC one's, register-blocked along the output features, win up to ~2^17).
 MIN_MACS = {0: 1 << 15, 1: 1 << 17}
@@ -247,7 +247,13 @@ def _spatial(expr: Linear, parallel: set[int], reduction: set[int]) -> tuple[int
     return a, ca, b, cb  # type: ignore[return-value]
 
 
-def convolution(access: ImageAccess, kernel: SSAValue, output: SSAValue, op: linalg.GenericOp) -> KernelConv | None:
+def convolution(
+    access: ImageAccess,
+    kernel: SSAValue,
+    output: SSAValue,
+    op: linalg.GenericOp,
+    min_group_features: int = MIN_GROUP_FEATURES,
+) -> KernelConv | None:
     maps = [m.data for m in op.indexing_maps.data]
     kernel_map, out_map = maps[list(op.inputs).index(kernel)], maps[-1]
     if any(m.num_symbols for m in maps):
@@ -301,7 +307,7 @@ def convolution(access: ImageAccess, kernel: SSAValue, output: SSAValue, op: lin
             if coefficients[c_loop] != 1 or c_loop not in reduction or extent_of_o % per_group:
                 return None
             groups = extent_of_o // per_group
-            if per_group < MIN_GROUP_FEATURES:
+            if per_group < min_group_features:
                 return None
             feature = (dim, c_loop)
             continue
@@ -407,8 +413,10 @@ def _named_form(op: linalg.GenericOp) -> tuple[ImageAccess, SSAValue] | None:
     return access, op.inputs[1 - image]
 
 
-def kernel_conv(op: linalg.GenericOp) -> KernelConv | None:
-    """The convolution `op` computes if the kernel takes it (see the module doc)."""
+def kernel_conv(op: linalg.GenericOp, limits: ConvToKernelPass | None = None) -> KernelConv | None:
+    """The convolution `op` computes if the kernel takes it (see the module doc), with
+    the pass's size limits (`limits`; its defaults when None)."""
+    limits = limits or ConvToKernelPass()
     if len(op.outputs) != 1:
         return None
     output = op.outputs[0]
@@ -426,19 +434,22 @@ def kernel_conv(op: linalg.GenericOp) -> KernelConv | None:
         return None
     if not isinstance(access.image.type.element_type, Float32Type):  # type: ignore[attr-defined]
         return None
-    conv = convolution(access, kernel, output, op)
-    return conv if conv is not None and conv.macs >= MIN_MACS[conv.args["side"]] else None
+    conv = convolution(access, kernel, output, op, limits.min_group_features)
+    if conv is None:
+        return None
+    return conv if conv.macs >= (limits.min_macs, limits.min_macs_channels_last)[conv.args["side"]] else None
 
 
 class ConvToKernel(RewritePattern):
     """A bufferized 2-D f32 convolution (see the module doc) -> `llvm.call @xla_opt_sconv`."""
 
-    def __init__(self) -> None:
+    def __init__(self, limits: ConvToKernelPass | None = None) -> None:
         self.used = False
+        self.limits = limits
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        conv = kernel_conv(op)
+        conv = kernel_conv(op, self.limits)
         if conv is None:
             return
         new_ops: list[Operation] = []
@@ -472,8 +483,20 @@ class ConvToKernelPass(ModulePass):
     input_dialects = ("arith", "linalg", "memref")
     output_dialects = ("llvm",)
 
+    min_macs: int = MIN_MACS[0]
+    """Multiply-adds below which a convolution whose features are not its innermost
+    dimension (NCHW) stays loops."""
+
+    min_macs_channels_last: int = MIN_MACS[1]
+    """Multiply-adds below which one whose features are innermost (NHWC) stays loops:
+    its loops, register-blocked along the features, win longer."""
+
+    min_group_features: int = MIN_GROUP_FEATURES
+    """Output features per feature group below which the loops stay (a depthwise
+    convolution has one)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pattern = ConvToKernel()
+        pattern = ConvToKernel(self)
         ConversionWalker([pattern], repeat=False, erase_dead=False).rewrite_module(op)
         if pattern.used:
             libraries.declare(op, SYMBOL, PARAMS)

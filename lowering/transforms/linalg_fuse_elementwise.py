@@ -48,7 +48,7 @@ from xla_opt.lowering.utils.contractions import only_moves_data
 from xla_opt.lowering.transforms.linalg_matmul_to_kernel import kernel_matmul, loop_strides
 
 PARALLEL = linalg.IteratorType.PARALLEL
-CHEAP_BODY_OPS = 4  # a producer this small is recomputed rather than stored and reread
+CHEAP_BODY_OPS = 4  # the default of the pass's `cheap-body-ops` option
 
 
 def _maps(op: linalg.GenericOp):
@@ -124,13 +124,13 @@ def _multi_output_consumer(producer: linalg.GenericOp) -> linalg.GenericOp | Non
     return consumer
 
 
-def _duplicable(producer: linalg.GenericOp) -> bool:
-    """A cheap producer (at most CHEAP_BODY_OPS ops) whose every user is a different
+def _duplicable(producer: linalg.GenericOp, cheap_body_ops: int = CHEAP_BODY_OPS) -> bool:
+    """A cheap producer (at most `cheap_body_ops` ops) whose every user is a different
     generic that can inline it: inlined into all of them, its result never goes
     through memory (x * x read by a sum of squares and by an element-wise
     consumer). One with a reduction to compute it for the others is not duplicated
     (`_multi_output_consumer`)."""
-    if sum(1 for _ in producer.body.block.ops) - 1 > CHEAP_BODY_OPS:
+    if sum(1 for _ in producer.body.block.ops) - 1 > cheap_body_ops:
         return False
     if _multi_output_consumer(producer) is not None:
         return False  # computed once, in the reduction
@@ -146,7 +146,10 @@ def _duplicable(producer: linalg.GenericOp) -> bool:
     return True
 
 
+@dataclass(eq=False)  # patterns compare by identity
 class FuseProducerIntoConsumer(RewritePattern):
+    cheap_body_ops: int = CHEAP_BODY_OPS
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, consumer: linalg.GenericOp, rewriter: PatternRewriter) -> None:
         for k, operand in enumerate(consumer.inputs):
@@ -157,7 +160,7 @@ class FuseProducerIntoConsumer(RewritePattern):
                 self.fuse_storing(producer, consumer, k, rewriter)
                 return
             moves_data = only_moves_data(producer)
-            if not (operand.has_one_use() or moves_data or _duplicable(producer)):
+            if not (operand.has_one_use() or moves_data or _duplicable(producer, self.cheap_body_ops)):
                 continue
             if not self.can_fuse(producer, consumer, k):
                 continue
@@ -325,5 +328,9 @@ class FuseElementwisePass(ModulePass):
     input_dialects = ("linalg",)
     output_dialects = ("arith", "linalg")
 
+    cheap_body_ops: int = CHEAP_BODY_OPS
+    """A producer of at most this many body ops (its yield aside) that every user can
+    inline is recomputed in each of them rather than stored and read back."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(FuseProducerIntoConsumer()).rewrite_module(op)
+        PatternRewriteWalker(FuseProducerIntoConsumer(self.cheap_body_ops)).rewrite_module(op)

@@ -112,8 +112,8 @@ from xla_opt.lowering.conversions.convert_xla_to_linalg.common import PARALLEL, 
 
 from xla_opt.pattern_dispatch import ConversionWalker
 
-# The smallest product the kernel computes faster than the loops `linalg-block-rows`
-# makes. Measured one thread, f32, Zen 3 (call overhead ~10 us included): the loops win
+# The defaults of the pass's options: the smallest product the kernel computes faster
+# than the loops `linalg-block-rows` makes. Measured one thread, f32, Zen 3 (call overhead ~10 us included): the loops win
 # below 4 rows (m=1, k=n=256: 15 vs 27 us, m=2: 18 vs 27, m=4: 27 vs 28) and at 8
 # columns or fewer (m=k=128, n=8: 15 vs 20 us; m=k=512, n=4: 105 vs 143), where the
 # kernel's 6 x 16 tile is mostly padding; the kernel wins from 9 columns (n=9: 21 vs
@@ -125,9 +125,11 @@ MIN_COLUMNS = 9
 MIN_DEPTH = 2
 
 
-def kernel_wins(m: int, n: int, depth: int) -> bool:
-    """Whether an m x depth by depth x n product runs on the GEMM (see MIN_ROWS)."""
-    return m >= MIN_ROWS and n >= MIN_COLUMNS and depth >= MIN_DEPTH
+def kernel_wins(m: int, n: int, depth: int, limits: MatmulToKernelPass | None = None) -> bool:
+    """Whether an m x depth by depth x n product runs on the GEMM: at least the pass's
+    `min-rows`, `min-columns` and `min-depth` (`limits`; its defaults when None)."""
+    limits = limits or MatmulToKernelPass()
+    return m >= limits.min_rows and n >= limits.min_columns and depth >= limits.min_depth
 
 
 # The operands' element type -> the GEMM that computes in it.
@@ -440,9 +442,13 @@ def written_through(op: linalg.GenericOp) -> tuple[linalg.GenericOp, SSAValue, t
     return copy, d, strides
 
 
-def kernel_matmul(op: linalg.GenericOp, through_copies: bool = False) -> KernelMatmul | None:
-    """The matrix product `op` computes if the kernel takes it (see the module doc), on
-    tensors (so that `linalg-block-rows` leaves it alone) or memrefs; with
+def kernel_matmul(
+    op: linalg.GenericOp, through_copies: bool = False, limits: MatmulToKernelPass | None = None
+) -> KernelMatmul | None:
+    """The matrix product `op` computes if the kernel takes it (see the module doc; its
+    size `limits` the pass's options, the defaults when None), on tensors (so that
+    `linalg-block-rows` and `linalg-fuse-elementwise` know it, with the defaults) or
+    memrefs; with
     `through_copies`, an operand that is a copy of a buffer (`copied_operand`) is read
     from that buffer when the kernel can follow the copy's map by strides (the copy is
     then in `copies`)."""
@@ -510,7 +516,7 @@ def kernel_matmul(op: linalg.GenericOp, through_copies: bool = False) -> KernelM
         if isinstance(e, AffineDimExpr)
     }
     m, n, depth = extent[i], extent[j], extent[k]
-    if not kernel_wins(m, n, depth):
+    if not kernel_wins(m, n, depth, limits):
         return None
     if symbol == SGEMM.symbol and narrow_product(n):
         symbol = SGEMM_NARROW.symbol
@@ -677,14 +683,15 @@ class MatmulToKernel(RewritePattern):
     """A bufferized f32, f64, f16 or bf16 matrix product (see the module doc) ->
     `llvm.call @xla_opt_<s|d|h|b>gemm`."""
 
-    def __init__(self) -> None:
+    def __init__(self, limits: MatmulToKernelPass | None = None) -> None:
         self.used: dict[str, None] = {}  # the kernels called, in order
+        self.limits = limits
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
         if not isinstance(op.outputs[0].type, MemRefType):
             return  # on tensors, linalg-block-rows only asks kernel_matmul
-        product = kernel_matmul(op, through_copies=True)
+        product = kernel_matmul(op, through_copies=True, limits=self.limits)
         if product is None:
             return
         new_ops = []
@@ -824,8 +831,21 @@ class MatmulToKernelPass(ModulePass):
     input_dialects = ("arith", "linalg")
     output_dialects = ("llvm",)
 
+    min_rows: int = MIN_ROWS
+    """Result rows below which a product stays loops (a matrix-vector product's are
+    faster). These limits are this pass's: `linalg-block-rows` and
+    `linalg-fuse-elementwise`, which ask earlier whether the kernel will take a
+    product, assume the defaults."""
+
+    min_columns: int = MIN_COLUMNS
+    """Result columns below which it stays loops (the kernel's tile would be mostly
+    padding)."""
+
+    min_depth: int = MIN_DEPTH
+    """Contraction length below which it stays loops."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pattern = MatmulToKernel()
+        pattern = MatmulToKernel(self)
         ConversionWalker([pattern], repeat=False, erase_dead=False).rewrite_module(op)
         for symbol in pattern.used:
             libraries.declare(op, symbol, GEMM_PARAMS)

@@ -189,14 +189,19 @@ class ConvertXlaToLinalgPass(ModulePass):
     output_dialects = ("arith", "func", "linalg", "math", "scf", "tensor")
 
     replica_id: int | None = None
+    """The replica a module of N > 1 replicas is lowered for (an MPI rank's own)."""
+
+    radix_sort_min_length: int = reductions.RADIX_MIN_LENGTH
+    """Rows shorter than this are merge-sorted instead of radix-sorted (a radix sort
+    clears its counters for every row)."""
 
     def patterns(self) -> list:
         """Every family's patterns, with this pass's options."""
-        return [
-            p
-            for m in FAMILY_MODULES.values()
-            for p in (collectives.patterns(self.replica_id) if m is collectives else m.PATTERNS)
-        ]
+        with_options = {
+            collectives: collectives.patterns(self.replica_id),
+            reductions: reductions.patterns(self.radix_sort_min_length),
+        }
+        return [p for m in FAMILY_MODULES.values() for p in with_options.get(m, m.PATTERNS)]
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if diagnostics := unlowered_types(op):

@@ -330,7 +330,7 @@ def _concatenated(op, blocks: SSAValue, result_type: TensorType, dim: int) -> li
     return [empty, place]
 
 
-@dataclass
+@dataclass(eq=False)  # patterns compare by identity
 class _OverMpi(RewritePattern):
     """A collective of a module that runs on N > 1 replicas, lowered for replica
     `replica_id` (the pass's option; None: a located error naming it)."""

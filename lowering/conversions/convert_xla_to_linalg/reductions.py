@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import (
@@ -408,10 +409,11 @@ def radix_comparator(op: xla.SortOp) -> tuple[str, str] | None:
     return direction, ctype
 
 
-# Shorter rows are merge-sorted: a radix sort clears and sums its counters (256 per
-# digit) for every row, which costs more than sorting a few elements by comparisons
-# (measured on f32 rows: the merge sort wins at 16, the radix sort at 32 and longer).
-_RADIX_MIN_LENGTH = 24
+# The default of convert-xla-to-linalg's `radix-sort-min-length`: shorter rows are
+# merge-sorted, since a radix sort clears and sums its counters (256 per digit) for
+# every row, which costs more than sorting a few elements by comparisons (measured on
+# f32 rows: the merge sort wins at 16, the radix sort at 32 and longer).
+RADIX_MIN_LENGTH = 24
 
 
 def sort_kernel_variant(op: xla.SortOp, n: int) -> SortVariant | None:
@@ -430,10 +432,11 @@ def sort_kernel_variant(op: xla.SortOp, n: int) -> SortVariant | None:
     return SortVariant(kind, width, ctype.lower(), direction == "GT", digits, len(op.inputs) > 1)
 
 
+@dataclass(eq=False)  # patterns compare by identity
 class SortToRadixKernel(RewritePattern):
     """xla.sort whose comparator is one LT / GT compare of the first operand's pair
     (`radix_comparator`: jnp.sort, argsort, lax.sort_key_val) of a float or integer
-    operand, rows of at least _RADIX_MIN_LENGTH -> a call of the radix-sort kernel
+    operand, rows of at least `min_length` -> a call of the radix-sort kernel
     (`lowering/kernels/sort.py`), the sort the issue asks for: stable, so it gives the
     interpreter's order (stable whatever `is_stable` says) for any number of payloads.
 
@@ -444,6 +447,8 @@ class SortToRadixKernel(RewritePattern):
     kernel also returns each result element's position in its row (i32), and every
     other operand is gathered through it."""
 
+    min_length: int = RADIX_MIN_LENGTH
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: xla.SortOp, rewriter: PatternRewriter):
         if in_computation(op):
@@ -453,7 +458,7 @@ class SortToRadixKernel(RewritePattern):
         dim = sort_dimension(shape, op.get_dimension())
         n = shape[dim]
         variant = sort_kernel_variant(op, n)
-        if variant is None or n >= 1 << 31 or 0 < n < _RADIX_MIN_LENGTH:
+        if variant is None or n >= 1 << 31 or 0 < n < self.min_length:
             return
         if n <= 1 or 0 in shape:
             rewriter.replace(op, [], inputs)  # nothing to reorder
@@ -546,14 +551,20 @@ class SelectAndScatterToLoops(RewritePattern):
         rewriter.replace(op, [*fill, *setup.ops, initial, nothing, windows], windows.results)
 
 
-PATTERNS: list[RewritePattern] = [
-    ReduceToGeneric(),
-    MapToGeneric(),
-    ReduceWindowToGeneric(),
-    SortToRadixKernel(),
-    SortToLoops(),
-    SelectAndScatterToLoops(),
-]
+def patterns(radix_sort_min_length: int = RADIX_MIN_LENGTH) -> list[RewritePattern]:
+    """The family's patterns, sorting rows of at least `radix_sort_min_length` on the
+    radix-sort kernel."""
+    return [
+        ReduceToGeneric(),
+        MapToGeneric(),
+        ReduceWindowToGeneric(),
+        SortToRadixKernel(radix_sort_min_length),
+        SortToLoops(),
+        SelectAndScatterToLoops(),
+    ]
+
+
+PATTERNS: list[RewritePattern] = patterns()
 
 # The ops these patterns lower.
 LOWERED: frozenset[str] = frozenset(op.name for op in REDUCTION_OPS)
