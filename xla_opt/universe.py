@@ -4,7 +4,7 @@
 
 Each entry names the module and class that define it, imported on first use (as xDSL
 does), so loading the registry imports none of the passes. Another package registers
-its own passes the same way: its own `Universe` and entry point (see the README).
+its own passes the same way: its own `Universe` and entry point (see docs/adding-a-pass.md).
 """
 
 from __future__ import annotations
