@@ -1,6 +1,6 @@
-"""`linalg-matmul-to-kernel`: a bufferized f32, f64, f16 or bf16 matrix product becomes
-a call of the micro-kernel library's GEMM (`lowering/kernels/gemm.py`: `xla_opt_sgemm`,
-`xla_opt_dgemm`, `xla_opt_hgemm`, `xla_opt_bgemm`).
+"""`linalg-matmul-to-kernel`: a bufferized f32, f64, f16, bf16 or i32 matrix product
+becomes a call of the micro-kernel library's GEMM (`lowering/kernels/gemm.py`:
+`xla_opt_sgemm`, `xla_opt_dgemm`, `xla_opt_hgemm`, `xla_opt_bgemm`, `xla_opt_igemm`).
 
 It runs after `xla-bufferize`, on memrefs. It takes a `linalg.generic` that is a plain
 matrix product, or a batch of them, its operands all f32 or all f64: one reduction loop
@@ -824,7 +824,7 @@ def _drop_if_unused(buffer: SSAValue, rewriter: PatternRewriter) -> None:
 
 @dataclass(frozen=True)
 class MatmulToKernelPass(ModulePass):
-    """Bufferized f32, f64, f16 and bf16 matrix products as calls of the GEMM
+    """Bufferized f32, f64, f16, bf16 and i32 matrix products as calls of the GEMM
     micro-kernel (see the module doc)."""
 
     name = "linalg-matmul-to-kernel"
