@@ -312,6 +312,22 @@ def op_counts(module) -> Counter:
     return Counter((op.dialect_name(), op.name) for op in module.walk() if op is not module)
 
 
+# A program of 2 partitions, for xla-spmd-partition.
+SHARDED_PROGRAM = """module attributes {mhlo.num_partitions = 2 : i32} {
+  func.func @main(%x: tensor<4x4xf32>) -> tensor<4xf32> {
+    %0 = xla.exponential %x : tensor<4x4xf32>
+    %z = xla.constant dense<0.0> : tensor<f32>
+    %1 = xla.reduce (%0), (%z), dimensions = [1] body {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = xla.add %a, %b : tensor<f32>
+      xla.return %s : tensor<f32>
+    } : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+    func.return %1 : tensor<4xf32>
+  }
+}
+"""
+
+
 @cache
 def observations() -> dict[str, Observed]:
     """Every pass of the pipeline run in order on examples/*.mlir and JAX_PROGRAM
@@ -321,6 +337,7 @@ def observations() -> dict[str, Observed]:
     from xla_opt.lowering.xla_to_llvm import stage_passes
     from xla_opt.passes.conversions.convert_stablehlo_to_xla import ConvertStablehloToXlaPass
     from xla_opt.passes.conversions.convert_xla_to_stablehlo import ConvertXlaToStablehloPass
+    from xla_opt.passes.transforms.xla_spmd_partition import XlaSpmdPartitionPass
 
     from xla_opt.context import make_context
     from xla_opt.diagnostics import DiagnosticError, parse_source
@@ -355,6 +372,8 @@ def observations() -> dict[str, Observed]:
                 break
         else:
             seen.setdefault("xla-to-llvm", Observed()).record(sample, start, op_counts(module), True)
+    ctx = make_context()
+    run("sharded", "xla-spmd-partition", XlaSpmdPartitionPass(), ctx, parse_source(ctx, SHARDED_PROGRAM, "sharded"))
     return seen
 
 

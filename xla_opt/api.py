@@ -98,6 +98,7 @@ class CompiledFunction:
         replicas: int = 1,
         launcher: str = "threads",
         replica_timeout: float | None = None,
+        partitions: int | None = None,
     ):
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend '{backend}'; expected one of {', '.join(BACKENDS)}")
@@ -114,6 +115,21 @@ class CompiledFunction:
         self.entry = self.function.sym_name.data
         self._bf16_parameters = any(bf16_parameters(self.function))  # raw records may stand for them
         check_callees_defined(self.function)
+        from xla_opt.partitions import partitioned
+
+        # A program of N partitions runs its per-device program on N devices (partitions.py):
+        # on the interpreter as threads, on either backend as MPI ranks. partitions=1 (and,
+        # for now, the jit backend on threads, which has no collectives between threads)
+        # runs the global program whole instead, the reference.
+        from xla_opt.passes.transforms.xla_spmd_partition import num_partitions
+
+        declared = num_partitions(module)
+        if partitions is not None and partitions not in (1, declared):
+            raise ValueError(f"the program has {declared} partitions: partitions= is {declared} or 1 (whole), got {partitions}")
+        whole = partitions == 1 or replicas != 1 or (backend == "jit" and launcher == "threads")
+        self.partitions = None if whole else partitioned(module, self.entry)
+        if self.partitions is not None:
+            return
         if launcher == "mpi":
             return  # every rank compiles or interprets the program itself (mpi_launch.py)
         self._run: Callable[[list[Any]], tuple[Any, ...]] = (
@@ -154,6 +170,8 @@ class CompiledFunction:
         if self._bf16_parameters:
             arrays = tuple(raw_bf16_as_bf16(self.function, arrays))
         inputs = check_replica_inputs(self.function, arrays, n)
+        if self.partitions is not None:
+            return self._run_partitions(inputs[0], infeed, outfeed)
         if self.launcher == "mpi":
             return self._run_mpi(inputs, infeed, outfeed)
         if n == 1 and infeed is None and outfeed is None:
@@ -179,6 +197,26 @@ class CompiledFunction:
             return list(results[0])
         return [list(r) for r in results]
 
+
+    def _run_partitions(self, inputs: list[Any], infeed: Any, outfeed: Any) -> list[Any]:
+        """Each device's shards through the per-device program, on N replicas (threads of
+        the interpreter, or MPI ranks); the global results put back together."""
+        program = self.partitions
+        assert program is not None
+        if infeed is not None or outfeed is not None:
+            raise ValueError("a partitioned program runs without host queues (infeed/outfeed)")
+        shards = program.split(inputs)
+        if self.launcher == "mpi":
+            from xla_opt.mpi_launch import run_replicas_mpi
+
+            per_device = run_replicas_mpi(str(program.module), self.entry, self.backend, shards, self.replica_timeout)
+        else:
+            from xla_opt.interpreter import interpret_replicas
+            from xla_opt.interpreter.replicas import ReplicaContext
+
+            context = ReplicaContext(program.devices, timeout=self.replica_timeout)
+            per_device = interpret_replicas(program.module, self.entry, shards, context)
+        return program.assemble(per_device)
 
     def _run_mpi(self, inputs: list[list[Any]], infeed: Any, outfeed: Any) -> list[Any]:
         """Replica r as rank r of an MPI job (xla_opt/mpi_launch.py)."""
@@ -317,12 +355,15 @@ def compile(  # noqa: A001 - mirrors jax.jit / torch.compile naming
     replicas: int = 1,
     launcher: str = "threads",
     replica_timeout: float | None = None,
+    partitions: int | None = None,
 ) -> CompiledFunction:
     """The entry function of `program` (by default @main, or the only function),
     callable on numpy arrays; with replicas=N a call
     runs N replicas and returns a list of N result lists: as threads of this process
-    (launcher="threads") or as the ranks of an MPI job (launcher="mpi")."""
-    return CompiledFunction(load_program(program), entry, backend, replicas, launcher, replica_timeout)
+    (launcher="threads") or as the ranks of an MPI job (launcher="mpi"). A program of
+    N partitions (`mhlo.num_partitions`) runs partitioned on N devices, taking and
+    returning global arrays; partitions=1 runs it whole."""
+    return CompiledFunction(load_program(program), entry, backend, replicas, launcher, replica_timeout, partitions)
 
 
 def run(
@@ -335,6 +376,7 @@ def run(
     outfeed: list[Any] | None = None,
     launcher: str = "threads",
     replica_timeout: float | None = None,
+    partitions: int | None = None,
 ) -> list[Any]:
     """Run the entry function of `program` (by default @main, or the only public
     function) on `arrays`.
@@ -343,7 +385,11 @@ def run(
     `results[r][i]` being result i of replica r. `infeed`/`outfeed`: see the module
     docstring."""
     return compile(
-        program, entry=entry, backend=backend, replicas=replicas, launcher=launcher, replica_timeout=replica_timeout
-    )(
-        *arrays, infeed=infeed, outfeed=outfeed
-    )
+        program,
+        entry=entry,
+        backend=backend,
+        replicas=replicas,
+        launcher=launcher,
+        replica_timeout=replica_timeout,
+        partitions=partitions,
+    )(*arrays, infeed=infeed, outfeed=outfeed)

@@ -49,6 +49,7 @@ PASSES: dict[str, str] = {
     "xla-expand-batch-norm": "xla_opt.passes.transforms.xla_expand_batch_norm:XlaExpandBatchNormPass",
     "xla-legalize-broadcast": "xla_opt.passes.transforms.xla_legalize_broadcast:XlaLegalizeBroadcastPass",
     "xla-widen-narrow-types": "xla_opt.passes.transforms.xla_widen_narrow_types:WidenNarrowTypesPass",
+    "xla-spmd-partition": "xla_opt.passes.transforms.xla_spmd_partition:XlaSpmdPartitionPass",
     "convert-xla-to-linalg": "xla_opt.lowering.conversions.convert_xla_to_linalg:ConvertXlaToLinalgPass",
     "linalg-interchange-contractions": "xla_opt.lowering.transforms.linalg_interchange_contractions:InterchangeContractionsPass",
     "linalg-block-rows": "xla_opt.lowering.transforms.linalg_block_rows:BlockRowsPass",

@@ -1,0 +1,140 @@
+"""The partitioner's view of a device mesh and of a tensor's sharding, as plain values.
+
+A mesh is named axes of given sizes laid over the devices: the device at mesh position p
+(row-major over the axes, the first axis major) is `device_ids[p]`. A sharding says, for
+each dimension of a tensor, which mesh axes split it, major to minor: the dimension is
+cut into as many equal shards as the product of their sizes, and the shard a device
+holds is its coordinates along those axes read as one mixed-radix number. Axes a
+sharding does not name replicate the tensor. (Shardy's model; sub-axes and uneven
+shards are not represented: the partitioner replicates such dimensions instead, which
+is always correct.)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+DimAxes = tuple[str, ...]  # the axes splitting one dimension, major to minor
+
+
+@dataclass(frozen=True)
+class Mesh:
+    """Axes (name, size) in order, and the device at each position (iota by default)."""
+
+    axes: tuple[tuple[str, int], ...]
+    device_ids: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.device_ids:
+            object.__setattr__(self, "device_ids", tuple(range(self.size)))
+
+    @property
+    def size(self) -> int:
+        return math.prod(size for _, size in self.axes)
+
+    @cached_property
+    def axis_size(self) -> dict[str, int]:
+        return dict(self.axes)
+
+    @cached_property
+    def axis_names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.axes)
+
+    def coordinates(self, device: int) -> dict[str, int]:
+        """The mesh coordinates of `device`, by axis."""
+        position = self.device_ids.index(device)
+        coords: dict[str, int] = {}
+        for name, size in reversed(self.axes):
+            position, coords[name] = divmod(position, size)
+        return coords
+
+    def shard_index(self, device: int, axes: Iterable[str]) -> int:
+        """Which shard of a dimension split by `axes` (major to minor) `device` holds."""
+        coords = self.coordinates(device)
+        index = 0
+        for name in axes:
+            index = index * self.axis_size[name] + coords[name]
+        return index
+
+    def shards(self, axes: Iterable[str]) -> int:
+        return math.prod(self.axis_size[name] for name in axes)
+
+    def groups(self, axes: Sequence[str]) -> list[list[int]]:
+        """The devices that differ only along `axes`, each group in shard order (the
+        order of `shard_index` over `axes`): the replica groups of a collective over
+        those axes. One group per combination of the other axes' coordinates."""
+        others = [name for name in self.axis_names if name not in axes]
+        found: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+        for device in self.device_ids:
+            coords = self.coordinates(device)
+            key = tuple(coords[name] for name in others)
+            found.setdefault(key, []).append((self.shard_index(device, axes), device))
+        return [[device for _, device in sorted(members)] for _, members in sorted(found.items())]
+
+
+@dataclass(frozen=True)
+class Sharding:
+    """The axes splitting each dimension of a tensor (empty: that dimension whole)."""
+
+    dims: tuple[DimAxes, ...]
+
+    @staticmethod
+    def replicated(rank: int) -> Sharding:
+        return Sharding(((),) * rank)
+
+    @property
+    def rank(self) -> int:
+        return len(self.dims)
+
+    @property
+    def is_replicated(self) -> bool:
+        return not any(self.dims)
+
+    def used_axes(self) -> set[str]:
+        return {name for axes in self.dims for name in axes}
+
+    def local_shape(self, shape: Sequence[int], mesh: Mesh) -> list[int]:
+        """Each dimension divided by its shard count (the partitioner only shards
+        dimensions that divide evenly)."""
+        return [size // mesh.shards(axes) for size, axes in zip(shape, self.dims, strict=True)]
+
+    def offsets(self, device: int, shape: Sequence[int], mesh: Mesh) -> list[int]:
+        """Where `device`'s shard starts in the global tensor, per dimension."""
+        local = self.local_shape(shape, mesh)
+        return [mesh.shard_index(device, axes) * size for axes, size in zip(self.dims, local, strict=True)]
+
+    def fits(self, shape: Sequence[int], mesh: Mesh) -> bool:
+        """Whether every sharded dimension divides evenly and no axis is used twice."""
+        names = [name for axes in self.dims for name in axes]
+        if len(names) != len(set(names)) or any(name not in mesh.axis_size for name in names):
+            return False
+        return all(size % mesh.shards(axes) == 0 for size, axes in zip(shape, self.dims, strict=True))
+
+    def __str__(self) -> str:
+        return "[" + ", ".join("{" + ", ".join(f'"{a}"' for a in axes) + "}" for axes in self.dims) + "]"
+
+
+def fitting(sharding: Sharding, shape: Sequence[int], mesh: Mesh) -> Sharding:
+    """`sharding` with every dimension that does not divide evenly, and every repeated
+    or unknown axis, replicated instead (the partitioner's way with what it does not
+    represent: always correct, only less spread)."""
+    seen: set[str] = set()
+    dims: list[DimAxes] = []
+    for size, axes in zip(shape, sharding.dims, strict=True):
+        ok = all(name in mesh.axis_size and name not in seen for name in axes) and size % mesh.shards(axes) == 0
+        dims.append(tuple(axes) if ok else ())
+        if ok:
+            seen.update(axes)
+    return Sharding(tuple(dims))
+
+
+def all_devices(mesh: Mesh) -> list[int]:
+    return sorted(mesh.device_ids)
+
+
+def flat(rows: Iterable[Iterable[int]]) -> list[int]:
+    return list(itertools.chain.from_iterable(rows))

@@ -1,0 +1,424 @@
+"""The global program to the program one device runs: propagation, then partitioning.
+
+**Propagation** gives every value of the function a sharding. The entry's arguments and
+results, and `sdy.sharding_constraint` results, are fixed points; an op's rule
+(`rules.py`) carries the shardings of its known values to its other values, factor by
+factor: for each factor, the first known dimension of it that is sharded (results
+first, then operands, in order), if its axes are still free in the op and divide the
+factor. Forward then backward sweeps over the function's ops repeat until nothing
+changes; a value no sweep reached is replicated. A value's sharding, once set, stays.
+The order makes it deterministic.
+
+**Partitioning** walks the ops in order and emits each as the device computes it, on
+local shapes:
+- an op with a rule: the op's factor shardings are chosen from its operands' current
+  shardings and its results' propagated ones (results first); each operand is
+  resharded to what the factors ask (`reshard`), the op is computed on the shards, and
+  a factor that only operands have (a contraction, a reduced dimension) leaves partial
+  results, which an all-reduce over its axes completes;
+- any other op (no rule, or a rule the local op does not verify with): its operands are
+  gathered whole, it is computed whole, its results are whole (always correct, the
+  fallback the statistics count).
+
+A reshard gathers (`xla.all_gather` over the axes a dimension loses) and then slices
+(a `dynamic_slice` at the device's offset: what Shardy calls all-slice, no
+communication). Collectives name devices: the per-device program runs as one replica
+per device, `xla.replica_id` being the device id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FunctionType,
+    IntegerAttr,
+    TensorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import Rewriter
+from xdsl.utils.exceptions import VerifyException
+
+from xla_opt.dialects import xla
+from xla_opt.dialects.xla.element_types import elem_of, shape_of, tensor
+from xla_opt.dialects.xla.properties import i64_array, i64_matrix
+
+from .model import Mesh, Sharding
+from .rules import Rule, rule_of
+
+# --------------------------------------------------------------------------------------
+# Choosing factor shardings
+# --------------------------------------------------------------------------------------
+
+
+def choose_factors(
+    rule: Rule, values: Sequence[tuple[Sharding | None, list[int | None]]], mesh: Mesh
+) -> dict[int, tuple[str, ...]]:
+    """Axes for the rule's factors from the known shardings of the op's values (each a
+    (sharding or None, its dimensions' factors) pair, in priority order): a factor takes
+    the axes of the first sharded dimension of it whose axes are free and divide it."""
+    chosen: dict[int, tuple[str, ...]] = {}
+    used: set[str] = set()
+    for sharding, factors in values:
+        if sharding is None:
+            continue
+        for axes, factor in zip(sharding.dims, factors, strict=True):
+            if factor is None or factor in chosen or not axes:
+                continue
+            if used & set(axes) or rule.sizes[factor] % mesh.shards(axes):
+                continue
+            chosen[factor] = axes
+            used |= set(axes)
+    return chosen
+
+
+def sharding_of(factors: list[int | None], chosen: dict[int, tuple[str, ...]]) -> Sharding:
+    return Sharding(tuple(chosen.get(f, ()) if f is not None else () for f in factors))
+
+
+# --------------------------------------------------------------------------------------
+# Propagation
+# --------------------------------------------------------------------------------------
+
+
+SWEEPS = 4  # forward and backward sweeps at most: each one only adds shardings
+
+
+def propagate(ops: Sequence[Operation], known: dict[SSAValue, Sharding], mesh: Mesh) -> dict[SSAValue, Sharding]:
+    """Shardings for the values of `ops` from the `known` ones (see the module doc)."""
+    known = dict(known)
+    rules = {op: rule_of(op) for op in ops}
+    for _ in range(SWEEPS):
+        changed = False
+        for sweep in (ops, list(reversed(ops))):
+            for op in sweep:
+                changed |= _infer(op, rules[op], known, mesh)
+        if not changed:
+            break
+    return known
+
+
+def _infer(op: Operation, rule: Rule | None, known: dict[SSAValue, Sharding], mesh: Mesh) -> bool:
+    if is_constraint(op):
+        # a constraint's input takes its sharding when it has none
+        source, target = op.operands[0], op.results[0]
+        if source not in known and target in known:
+            known[source] = known[target]
+            return True
+        return False
+    if rule is None:
+        return False
+    pairs = [(r, f) for r, f in zip(op.results, rule.results, strict=True)] + [
+        (o, f) for o, f in zip(op.operands, rule.operands, strict=True)
+    ]
+    chosen = choose_factors(rule, [(known.get(v), f) for v, f in pairs], mesh)
+    changed = False
+    for value, factors in pairs:
+        if value in known or not factors:
+            continue
+        sharding = sharding_of(factors, chosen)
+        if not sharding.is_replicated:
+            known[value] = sharding
+            changed = True
+    return changed
+
+
+def is_constraint(op: Operation) -> bool:
+    return op.name in ("sdy.sharding_constraint", "sdy.reshard")
+
+
+# --------------------------------------------------------------------------------------
+# Emitting the per-device program
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Statistics:
+    """What partitioning did: ops computed on shards, ops computed whole (the fallback,
+    by op name), and the collectives it emitted."""
+
+    sharded: int = 0
+    whole: dict[str, int] = field(default_factory=dict)
+    collectives: dict[str, int] = field(default_factory=dict)
+
+    def count(self, table: dict[str, int], name: str) -> None:
+        table[name] = table.get(name, 0) + 1
+
+
+class Emitter:
+    """Appends ops to the per-device function's block."""
+
+    def __init__(self, block: Block, mesh: Mesh, stats: Statistics) -> None:
+        self.block = block
+        self.mesh = mesh
+        self.stats = stats
+        self._device_index: SSAValue | None = None
+
+    def add(self, op: Operation) -> Operation:
+        self.block.add_op(op)
+        return op
+
+    # ---- the device's own values ---------------------------------------------------
+    def device_index(self) -> SSAValue:
+        """This device's id, as a rank-0 i32 (replica_id, once per function)."""
+        if self._device_index is None:
+            rid = self.add(xla.ReplicaIdOp.build(result_types=[tensor((), _ui32())]))
+            self._device_index = self.add(
+                xla.ConvertOp.build(operands=[rid.results[0]], result_types=[tensor((), i32)])
+            ).results[0]
+        return self._device_index
+
+    def per_device(self, values: Sequence[int]) -> SSAValue:
+        """A rank-0 i32 holding values[device id]."""
+        table = self.constant(list(values), (len(values),), i32)
+        one = self.add(
+            xla.DynamicSliceOp.build(
+                operands=[table, [self.device_index()]],
+                result_types=[tensor((1,), i32)],
+                properties={"slice_sizes": i64_array([1])},
+            )
+        )
+        return self.add(xla.ReshapeOp.build(operands=[one.results[0]], result_types=[tensor((), i32)])).results[0]
+
+    def constant(self, values: list[int], shape: tuple[int, ...], element: Attribute) -> SSAValue:
+        t = TensorType(element, shape)
+        return self.add(xla.ConstantOp.build(properties={"value": DenseIntOrFPElementsAttr.from_list(t, values)}, result_types=[t])).results[0]
+
+    # ---- collectives ---------------------------------------------------------------
+    def groups(self, axes: Sequence[str]) -> DenseIntOrFPElementsAttr:
+        """The replica groups of a collective over `axes`, each in shard order."""
+        return i64_matrix(self.mesh.groups(list(axes)))
+
+    def all_gather(self, value: SSAValue, dim: int, axes: tuple[str, ...]) -> SSAValue:
+        shape = list(shape_of(value.type))
+        shape[dim] *= self.mesh.shards(axes)
+        self.stats.count(self.stats.collectives, "all_gather")
+        return self.add(
+            xla.AllGatherOp.build(
+                operands=[value],
+                result_types=[tensor(shape, elem_of(value.type))],
+                properties={"all_gather_dim": IntegerAttr(dim, i64), "replica_groups": self.groups(axes)},
+            )
+        ).results[0]
+
+    def all_reduce(self, values: list[SSAValue], axes: tuple[str, ...], combiner: object) -> list[SSAValue]:
+        self.stats.count(self.stats.collectives, "all_reduce")
+        region = _reducer(combiner, [elem_of(v.type) for v in values])
+        op = self.add(
+            xla.AllReduceOp.build(
+                operands=[values],
+                result_types=[[v.type for v in values]],
+                properties={"replica_groups": self.groups(axes)},
+                regions=[region],
+            )
+        )
+        return list(op.results)
+
+    def all_slice(self, value: SSAValue, target: Sharding, global_shape: Sequence[int]) -> SSAValue:
+        """Each device's shard of a value that is whole along target's sharded dims."""
+        self.stats.count(self.stats.collectives, "all_slice")
+        local = target.local_shape(global_shape, self.mesh)
+        current = shape_of(value.type)
+        zero = self.constant([0], (), i32)
+        starts: list[SSAValue] = []
+        for d, axes in enumerate(target.dims):
+            if axes and current[d] != local[d]:
+                starts.append(self.per_device([target.offsets(dev, global_shape, self.mesh)[d] for dev in range(self.mesh.size)]))
+            else:
+                starts.append(zero)
+        sizes = [local[d] if target.dims[d] and current[d] != local[d] else current[d] for d in range(len(current))]
+        return self.add(
+            xla.DynamicSliceOp.build(
+                operands=[value, starts],
+                result_types=[tensor(sizes, elem_of(value.type))],
+                properties={"slice_sizes": i64_array(sizes)},
+            )
+        ).results[0]
+
+    def reshard(self, value: SSAValue, current: Sharding, target: Sharding, global_shape: Sequence[int]) -> SSAValue:
+        """`value` (sharded as `current`) sharded as `target`: gather the dimensions that
+        lose or change axes, then slice where target shards what is whole."""
+        if current == target:
+            return value
+        dims = list(current.dims)
+        for d, (have, want) in enumerate(zip(current.dims, target.dims, strict=True)):
+            if have and have != want:
+                value = self.all_gather(value, d, have)
+                dims[d] = ()
+        if any(want and not dims[d] for d, want in enumerate(target.dims)):
+            value = self.all_slice(value, target, global_shape)
+        return value
+
+
+def _ui32() -> Attribute:
+    from xdsl.dialects.builtin import IntegerType, Signedness
+
+    return IntegerType(32, Signedness.UNSIGNED)
+
+
+def _reducer(combiner: object, elements: list[Attribute]) -> Region:
+    """The all-reduce's computation: an add of each pair, or a copy of a reduce's body."""
+    if isinstance(combiner, xla.ReduceOp):
+        return combiner.body.clone()
+    (element,) = elements
+    scalar = tensor((), element)
+    block = Block(arg_types=[scalar, scalar])
+    add = xla.AddOp.build(operands=list(block.args), result_types=[scalar])
+    block.add_ops([add, xla.ReturnOp.build(operands=[[add.results[0]]])])  # type: ignore[list-item]
+    return Region(block)
+
+
+# --------------------------------------------------------------------------------------
+# Partitioning a function
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Partitioned:
+    """The per-device function's boundary: each argument's and result's sharding."""
+
+    arguments: list[Sharding]
+    results: list[Sharding]
+    statistics: Statistics
+
+
+def partition_function(
+    fn: func.FuncOp,
+    mesh: Mesh,
+    arguments: list[Sharding],
+    results: list[Sharding],
+    constraints: dict[SSAValue, Sharding] | None = None,
+) -> Partitioned:
+    """Rewrite `fn` in place into the program one device runs (see the module doc).
+    `arguments`/`results`: the boundary's shardings (already fitted to the mesh);
+    `constraints`: fixed shardings of values inside."""
+    block = fn.body.block
+    ops = list(block.ops)
+    ret = ops[-1]
+    assert isinstance(ret, func.ReturnOp)
+    body = ops[:-1]
+    known: dict[SSAValue, Sharding] = {a: s for a, s in zip(block.args, arguments, strict=True)}
+    for value, s in zip(ret.operands, results, strict=True):
+        known.setdefault(value, s)
+    known.update(constraints or {})
+    shardings = propagate(body, known, mesh)
+
+    stats = Statistics()
+    new_block = Block(arg_types=[tensor(s.local_shape(shape_of(a.type), mesh), elem_of(a.type)) for a, s in zip(block.args, arguments, strict=True)])
+    for old_arg, new_arg in zip(block.args, new_block.args, strict=True):
+        new_arg.name_hint = old_arg.name_hint
+    emit = Emitter(new_block, mesh, stats)
+    local: dict[SSAValue, SSAValue] = dict(zip(block.args, new_block.args, strict=True))
+    current: dict[SSAValue, Sharding] = dict(zip(block.args, arguments, strict=True))
+
+    def operand(value: SSAValue, wanted: Sharding) -> SSAValue:
+        return emit.reshard(local[value], current[value], wanted, shape_of(value.type))
+
+    for op in body:
+        if is_constraint(op):
+            target = shardings.get(op.results[0]) or Sharding.replicated(len(shape_of(op.results[0].type)))
+            local[op.results[0]] = operand(op.operands[0], target)
+            current[op.results[0]] = target
+            continue
+        if not _emit_sharded(op, shardings, local, current, emit, mesh):
+            _emit_whole(op, local, current, emit)
+    for value, s in zip(ret.operands, results, strict=True):
+        local[value] = operand(value, s) if isinstance(value.type, TensorType) else local[value]
+    new_block.add_op(func.ReturnOp(*[local[v] for v in ret.operands]))
+
+    # the new body replaces the old one, and the signature its types
+    old = fn.body.blocks[0]
+    fn.body.insert_block_before(new_block, old)
+    for o in reversed(list(old.ops)):
+        o.detach()
+        o.erase(safe_erase=False)
+    fn.body.erase_block(old, safe_erase=False)
+    fn.properties["function_type"] = FunctionType.from_lists(
+        [a.type for a in new_block.args], [v.type for v in new_block.last_op.operands]  # type: ignore[union-attr]
+    )
+    return Partitioned(arguments, results, stats)
+
+
+def _emit_whole(op: Operation, local: dict, current: dict, emit: Emitter) -> None:
+    """The fallback: operands gathered whole, the op computed whole."""
+    operands = [
+        emit.reshard(local[v], current[v], Sharding.replicated(len(shape_of(v.type))), shape_of(v.type))
+        if isinstance(v.type, TensorType)
+        else local[v]
+        for v in op.operands
+    ]
+    emit.stats.count(emit.stats.whole, op.name)
+    clone = op.clone(value_mapper=dict(zip(op.operands, operands, strict=True)))
+    emit.add(clone)
+    for old, new in zip(op.results, clone.results, strict=True):
+        local[old] = new
+        if isinstance(old.type, TensorType):
+            current[old] = Sharding.replicated(len(shape_of(old.type)))
+
+
+def _emit_sharded(op: Operation, shardings: dict, local: dict, current: dict, emit: Emitter, mesh: Mesh) -> bool:
+    """The op computed on shards, with the reshards and all-reduces its rule asks for;
+    False (nothing emitted) when it has no rule or the local op does not verify."""
+    rule = rule_of(op)
+    if rule is None or not all(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
+        return False
+    values = [(shardings.get(r), f) for r, f in zip(op.results, rule.results, strict=True)]
+    values += [(current[o], f) for o, f in zip(op.operands, rule.operands, strict=True)]
+    chosen = choose_factors(rule, values, mesh)
+    if not chosen:
+        return False  # nothing sharded: computed whole (no collective needed)
+    wanted = [sharding_of(f, chosen) for f in rule.operands]
+    result_shardings = [sharding_of(f, chosen) for f in rule.results]
+    # the local op first, on stand-in operands, so that a failure emits nothing
+    local_types = [tensor(s.local_shape(shape_of(r.type), mesh), elem_of(r.type)) for r, s in zip(op.results, result_shardings, strict=True)]
+    probe = _local_op(op, [tensor(w.local_shape(shape_of(o.type), mesh), elem_of(o.type)) for o, w in zip(op.operands, wanted, strict=True)], local_types, wanted, mesh)
+    if probe is None:
+        return False
+    probe.operands = [
+        emit.reshard(local[o], current[o], w, shape_of(o.type)) for o, w in zip(op.operands, wanted, strict=True)
+    ]
+    emit.add(probe)
+    results = list(probe.results)
+    reduced = tuple(name for f in sorted(rule.reductions) for name in chosen.get(f, ()))
+    if reduced:
+        axes = tuple(name for name in mesh.axis_names if name in reduced)
+        results = emit.all_reduce(results, axes, rule.combiner)
+    emit.stats.sharded += 1
+    for old, new, s in zip(op.results, results, result_shardings, strict=True):
+        local[old] = new
+        current[old] = s
+    return True
+
+
+def _local_op(op: Operation, operand_types: list[Attribute], result_types: list[Attribute], wanted: list[Sharding], mesh: Mesh) -> Operation | None:
+    """A copy of `op` on local operands of these types with these result types (sizes in
+    its properties made local), verified; None if it does not verify."""
+    holder = Block(arg_types=operand_types)  # stand-ins until the real operands exist
+    stand_ins = list(holder.args)
+    clone = op.clone(value_mapper=dict(zip(op.operands, stand_ins, strict=True)))
+    for result, t in zip(list(clone.results), result_types, strict=True):
+        if result.type != t:
+            Rewriter.replace_value_with_new_type(result, t)
+    if isinstance(clone, xla.ConstantOp):  # a splat (rules.py): its value at the local shape
+        (t,) = result_types
+        first = next(iter(clone.value.get_values()))  # type: ignore[attr-defined]
+        clone.properties["value"] = DenseIntOrFPElementsAttr.from_list(t, [first])  # type: ignore[arg-type]
+    if isinstance(clone, xla.SliceOp):
+        local = shape_of(operand_types[0])
+        limits = list(op.get_limit_indices())
+        for d, axes in enumerate(wanted[0].dims):
+            if axes:
+                limits[d] = local[d]
+        clone.properties["limit_indices"] = i64_array(limits)
+    try:
+        clone.verify()
+    except (VerifyException, ValueError, AssertionError):
+        clone.erase(safe_erase=False)
+        return None
+    return clone
+
