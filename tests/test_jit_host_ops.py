@@ -328,9 +328,42 @@ def test_recv_without_send_is_a_deadlock_not_a_hang():
             xla_opt.run(prog, backend=backend)
 
 
-def test_jit_runs_one_replica():
-    with pytest.raises(ValueError, match="backend 'jit' runs one replica"):
-        xla_opt.run(HOST_TRANSFERS, np.zeros((2, 2), np.int32), backend="jit", replicas=2)
+REPLICATED = """func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<ui32>, tensor<8xf32>, tensor<4xf32>) {
+  %0 = xla.all_reduce %x, replica_groups = [] computation {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = xla.add %a, %b : tensor<f32>
+    xla.return %s : tensor<f32>
+  } : tensor<4xf32>
+  %r = xla.replica_id : tensor<ui32>
+  %g = xla.all_gather %x, all_gather_dim = 0, replica_groups = [[1, 0]] : (tensor<4xf32>) -> tensor<8xf32>
+  %p = xla.collective_permute %x, source_target_pairs = [[0, 1], [1, 0]] : tensor<4xf32>
+  func.return %0, %r, %g, %p : tensor<4xf32>, tensor<ui32>, tensor<8xf32>, tensor<4xf32>
+}"""
+
+
+def test_jit_runs_replicas_as_threads():
+    """replicas=N on the jit backend: one compiled program whose collectives and
+    replica_id are host calls on the threads' shared rendezvous; the interpreter's
+    results, replica by replica (it used to run one replica only)."""
+    x = np.stack([np.arange(4, dtype=np.float32), np.full(4, 10, np.float32)])
+    interpreted = xla_opt.run(REPLICATED, x, replicas=2)
+    compiled = xla_opt.run(REPLICATED, x, replicas=2, backend="jit")
+    for want, got in zip(interpreted, compiled, strict=True):
+        for w, g in zip(want, got, strict=True):
+            np.testing.assert_array_equal(g, w)
+    assert compiled[1][1] == 1 and compiled[0][2].tolist() == [10] * 4 + [0, 1, 2, 3]
+
+
+def test_jit_replica_errors_are_the_interpreters():
+    """A recv of a host transfer nothing sent: the same error on both backends."""
+    from xla_opt.interpreter.replicas import ReplicaError
+
+    messages = []
+    for backend in ("interpreter", "jit"):
+        with pytest.raises(ReplicaError) as error:
+            xla_opt.run(HOST_TRANSFERS, np.zeros((2, 2), np.int32), backend=backend, replicas=2)
+        messages.append(str(error.value).splitlines()[0])
+    assert messages[0] == messages[1]
 
 
 # ---- custom_call ------------------------------------------------------------------------

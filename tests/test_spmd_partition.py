@@ -99,12 +99,23 @@ func.func @main(%x: tensor<8x8xi32>) -> (tensor<8xi32>, tensor<8x8xi32>) {
 }"""
 
 
-def run_partitioned(text: str, mesh: Mesh, arguments, results, inputs):
+def run_partitioned(text: str, mesh: Mesh, arguments, results, inputs, backend: str = "interpreter"):
+    """The per-device program of `text` under these shardings, run on `mesh.size`
+    threads, its results put together; and the whole program's results (the oracle)."""
     module = load_program(text)
     program = partitioned(module, "main", lambda copy: Plan(mesh, arguments, results, {}))
     assert program is not None
-    per_device = interpret_replicas(program.module, "main", program.split(inputs), ReplicaContext(mesh.size))
-    return program, program.assemble(per_device), xla_opt.run(module, *inputs)
+    shards = program.split(inputs)
+    context = ReplicaContext(mesh.size)
+    if backend == "jit":
+        from xla_opt.interpreter.replicas import run_on_replicas
+        from xla_opt.runtime.executable import JitFunction
+
+        compiled = JitFunction(program.module, "main", host_collectives=True)
+        per_device = run_on_replicas(context, lambda r: tuple(compiled.call_checked(shards[r], context, r)))
+    else:
+        per_device = interpret_replicas(program.module, "main", shards, context)
+    return program, program.assemble(per_device), xla_opt.run(module, *inputs, partitions=1)
 
 
 def inputs_for(text: str, seed: int = 0):
@@ -133,10 +144,11 @@ CASES = [
 ]
 
 
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
 @pytest.mark.parametrize("name,text,mesh,arguments,results", CASES, ids=[c[0] for c in CASES])
-def test_partitioned_results_are_the_global_programs(name, text, mesh, arguments, results):
+def test_partitioned_results_are_the_global_programs(name, text, mesh, arguments, results, backend):
     inputs = inputs_for(text)
-    program, got, want = run_partitioned(text, mesh, arguments, results, inputs)
+    program, got, want = run_partitioned(text, mesh, arguments, results, inputs, backend)
     for g, w in zip(got, want, strict=True):
         if np.issubdtype(w.dtype, np.integer):
             np.testing.assert_array_equal(g, w)

@@ -19,9 +19,14 @@ replica or, stacked on a new leading axis of size N, one value per replica:
 Host queues: `infeed=` gives the elements infeed ops read (each a tuple of arrays, or
 one array), and a list passed as `outfeed=` receives the elements outfeed ops write
 (each a tuple of arrays); with replicas=N both hold one such list per replica. Both
-backends use the same queues (the jit backend calls back into Python for them); the
-jit backend runs one replica in-process. With launcher="mpi" replica r is rank r of an
-MPI job, on either backend (xla_opt/mpi_launch.py), without host queues.
+backends use the same queues (the jit backend calls back into Python for them, and
+for its collectives when its replicas are threads). With launcher="mpi" replica r is
+rank r of an MPI job, on either backend (xla_opt/mpi_launch.py), without host queues.
+
+Partitions: a program of N partitions (`mhlo.num_partitions = N`, as `jax.jit` with
+shardings exports it) runs partitioned (`xla-spmd-partition`) on N devices, as threads
+or MPI ranks, on either backend; it takes and returns global arrays
+(xla_opt/partitions.py). `partitions=1` runs it whole.
 """
 
 from __future__ import annotations
@@ -117,18 +122,21 @@ class CompiledFunction:
         check_callees_defined(self.function)
         from xla_opt.partitions import partitioned
 
-        # A program of N partitions runs its per-device program on N devices (partitions.py):
-        # on the interpreter as threads, on either backend as MPI ranks. partitions=1 (and,
-        # for now, the jit backend on threads, which has no collectives between threads)
-        # runs the global program whole instead, the reference.
+        # A program of N partitions runs its per-device program on N devices (partitions.py),
+        # as threads or as MPI ranks; partitions=1 runs the global program whole instead,
+        # the reference.
         from xla_opt.passes.transforms.xla_spmd_partition import num_partitions
 
         declared = num_partitions(module)
         if partitions is not None and partitions not in (1, declared):
             raise ValueError(f"the program has {declared} partitions: partitions= is {declared} or 1 (whole), got {partitions}")
-        whole = partitions == 1 or replicas != 1 or (backend == "jit" and launcher == "threads")
+        whole = partitions == 1 or replicas != 1
         self.partitions = None if whole else partitioned(module, self.entry)
         if self.partitions is not None:
+            if backend == "jit" and launcher == "threads":
+                from xla_opt.runtime.executable import JitFunction
+
+                self.jit = JitFunction(self.partitions.module, self.entry, host_collectives=True)
             return
         if launcher == "mpi":
             return  # every rank compiles or interprets the program itself (mpi_launch.py)
@@ -137,9 +145,18 @@ class CompiledFunction:
         )
 
     def _jit_runner(self) -> Callable[[list[Any]], tuple[Any, ...]]:
+        """The compiled entry; for N > 1 replicas, one program whose collectives are host
+        calls, run by N threads (`_run_replicas`)."""
+        from xdsl.dialects.builtin import IntegerAttr, i32
+
         from xla_opt.runtime.executable import JitFunction
 
-        self.jit = JitFunction(self.module, self.entry)
+        if self.replicas == 1:
+            self.jit = JitFunction(self.module, self.entry)
+        else:
+            module = self.module.clone()
+            module.attributes["xla.num_replicas"] = IntegerAttr(self.replicas, i32)
+            self.jit = JitFunction(module, self.entry, host_collectives=True)
         return self.jit.call_checked
 
     def _interpreter_runner(self) -> Callable[[list[Any]], tuple[Any, ...]]:
@@ -148,15 +165,12 @@ class CompiledFunction:
         return lambda inputs: interpret(self.module, self.entry, inputs)
 
     def _run_replicas(self, inputs: list[list[Any]], context: Any) -> list[tuple[Any, ...]]:
-        """Several replicas, or host queues: the interpreter with a shared context; the
-        jit backend runs one replica, its host calls on the context's queues."""
+        """Several replicas, or host queues: one thread per replica sharing `context`
+        (the interpreter's, or one compiled program whose host calls use it)."""
         if self.backend == "jit":
-            if self.replicas != 1:
-                raise ValueError(
-                    "backend 'jit' runs one replica in-process; replicas=N runs on the interpreter, or on either "
-                    "backend with launcher='mpi'"
-                )
-            return [tuple(self.jit.call_checked(inputs[0], context))]
+            from xla_opt.interpreter.replicas import run_on_replicas
+
+            return run_on_replicas(context, lambda r: tuple(self.jit.call_checked(inputs[r], context, r)))
         from xla_opt.interpreter import interpret_replicas
 
         return interpret_replicas(self.module, self.entry, inputs, context)
@@ -212,10 +226,13 @@ class CompiledFunction:
             per_device = run_replicas_mpi(str(program.module), self.entry, self.backend, shards, self.replica_timeout)
         else:
             from xla_opt.interpreter import interpret_replicas
-            from xla_opt.interpreter.replicas import ReplicaContext
+            from xla_opt.interpreter.replicas import ReplicaContext, run_on_replicas
 
             context = ReplicaContext(program.devices, timeout=self.replica_timeout)
-            per_device = interpret_replicas(program.module, self.entry, shards, context)
+            if self.backend == "jit":
+                per_device = run_on_replicas(context, lambda r: tuple(self.jit.call_checked(shards[r], context, r)))
+            else:
+                per_device = interpret_replicas(program.module, self.entry, shards, context)
         return program.assemble(per_device)
 
     def _run_mpi(self, inputs: list[list[Any]], infeed: Any, outfeed: Any) -> list[Any]:

@@ -304,14 +304,26 @@ def run_replicas(
     if context.num_replicas != n:
         raise ValueError(f"{n} argument lists for a context of {context.num_replicas} replicas")
 
+    def body(r: int) -> tuple[Any, ...]:
+        interpreter = make_interpreter(module)
+        attach(interpreter, context, r)
+        return tuple(interpreter.call_op(entry, tuple(args_per_replica[r])))
+
+    return run_on_replicas(context, body)
+
+
+def run_on_replicas(context: ReplicaContext, body: Callable[[int], tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """`body(r)` for every replica r of `context`, each on a thread of its own (one
+    replica: the calling thread), meeting in the context's rendezvous; each replica's
+    results. When a replica raises, the first error (not the others' ReplicaAborted) is
+    re-raised here, with its replica number in the attribute `replica` and in a note."""
+    n = context.num_replicas
     results: list[tuple[Any, ...] | None] = [None] * n
     errors: dict[int, BaseException] = {}
 
     def run(r: int) -> None:
         try:
-            interpreter = make_interpreter(module)
-            attach(interpreter, context, r)
-            results[r] = tuple(interpreter.call_op(entry, tuple(args_per_replica[r])))
+            results[r] = body(r)
         except BaseException as e:  # noqa: BLE001 - handed to the caller below
             errors[r] = e
             context.rendezvous.fail(r, e)

@@ -104,10 +104,17 @@ class JitFunction:
     """A compiled entry function callable on numpy arrays."""
 
     def __init__(
-        self, xla_module: ModuleOp, entry: str, times: StageTimes | None = None, replica_id: int | None = None
+        self,
+        xla_module: ModuleOp,
+        entry: str,
+        times: StageTimes | None = None,
+        replica_id: int | None = None,
+        host_collectives: bool = False,
     ):
-        """Compile @`entry` of `xla_module`; `replica_id`: the replica a module of N > 1
-        replicas is compiled for (an MPI rank's own; its collectives become MPI calls)."""
+        """Compile @`entry` of `xla_module`. A module of N > 1 replicas is compiled for
+        one replica, `replica_id` (an MPI rank's own: its collectives become MPI calls),
+        or with `host_collectives` for replicas that are threads of this process (its
+        collectives become host calls; one program for every replica)."""
         self.entry = entry
         fn = find_function(xla_module, entry)
         self.signature = fn.function_type
@@ -129,7 +136,12 @@ class JitFunction:
         self.times = times or StageTimes()
         try:
             check_buffers_fit(xla_module)
-            options = {"convert-xla-to-linalg": {"replica_id": replica_id}} if replica_id is not None else None
+            linalg: dict[str, Any] = {}
+            if replica_id is not None:
+                linalg["replica_id"] = replica_id
+            if host_collectives:
+                linalg["host_collectives"] = True
+            options = {"convert-xla-to-linalg": linalg} if linalg else None
             program = compile_program(xla_module, self.times, options)
         except DiagnosticError as e:
             raise NotImplementedError(f"the jit backend cannot compile @{entry}:\n{e}") from None
@@ -143,15 +155,16 @@ class JitFunction:
     def __call__(self, *arrays: Any) -> list[np.ndarray]:
         return self.call_checked(check_inputs_against(self.signature, arrays, self.entry))
 
-    def call_checked(self, inputs: list[np.ndarray], context: Any = None) -> list[np.ndarray]:
-        """Run on inputs already checked against the signature. `context` (a one-replica
-        ReplicaContext) holds the host queues and channels the program's host calls
-        use; a fresh one by default."""
+    def call_checked(self, inputs: list[np.ndarray], context: Any = None, replica: int = 0) -> list[np.ndarray]:
+        """Run on inputs already checked against the signature. `context` (a
+        ReplicaContext) holds the host queues, channels and collectives' rendezvous the
+        program's host calls use, `replica` which of its replicas this call is; a fresh
+        one-replica context by default."""
         inputs = [np.ascontiguousarray(a) for a in inputs]
         outputs = self._output_buffers()
         pointers = [*map(_address, inputs), *map(_address, outputs)]
         if self.calls_host:
-            run_with_host(self._cfunc, pointers, context)
+            run_with_host(self._cfunc, pointers, context, replica)
         else:
             self._cfunc(*pointers)
         with self._spare_lock:

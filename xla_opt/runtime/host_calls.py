@@ -54,18 +54,20 @@ class _HostRun:
     and the first error a callback raised."""
 
     context: Any
+    replica: int = 0  # the replica of `context` this run is (a thread of a run of several)
     error: BaseException | None = None
     done: threading.Event = field(default_factory=threading.Event)
 
 
-def run_with_host(cfunc: Any, pointers: list[int], context: Any) -> None:
-    """Call `cfunc` on a worker thread whose host calls see `context`; re-raise here
+def run_with_host(cfunc: Any, pointers: list[int], context: Any, replica: int = 0) -> None:
+    """Call `cfunc` on a worker thread whose host calls see `context` (as replica
+    `replica` of it); re-raise here
     the first error of a callback. A callback cannot unwind the native code that called
     it, so after an error the worker is left waiting for ever (a daemon thread: its
     buffers are not touched again) instead of running on with unfilled results."""
     from xla_opt.interpreter.replicas import ReplicaContext
 
-    run = _HostRun(context if context is not None else ReplicaContext(1))
+    run = _HostRun(context if context is not None else ReplicaContext(1), replica)
 
     def work() -> None:
         _current.run = run
@@ -91,7 +93,7 @@ def _host_callback(call: HostCall) -> Any:
         run: _HostRun = _current.run
         try:
             arrays = [_buffer(a, shape, dtype) for a, (shape, dtype) in zip(addresses, specs, strict=True)]
-            handler(call, run.context, arrays[:n_operands], arrays[n_operands:])
+            handler(call, run, arrays[:n_operands], arrays[n_operands:])
         except BaseException as e:  # noqa: BLE001 - handed to the caller's thread
             run.error = e
             run.done.set()
@@ -122,33 +124,38 @@ def _fill(results: list[np.ndarray], values: list[Any], types: tuple, what: str,
         raise ReplicaError(f"{where}: {e}") from None
 
 
-def _infeed(call: HostCall, context: Any, operands: list, results: list) -> None:
+def _infeed(call: HostCall, run: _HostRun, operands: list, results: list) -> None:
     from xla_opt.interpreter.replicas import ReplicaError
 
-    queue = context.infeed[0]
-    if not queue:
-        raise ReplicaError(f"{call.where}: the infeed queue of replica 0 is empty")
-    element = queue.popleft()
+    r = run.replica
+    with run.context.lock:
+        queue = run.context.infeed[r]
+        element = queue.popleft() if queue else None
+    if element is None:
+        raise ReplicaError(f"{call.where}: the infeed queue of replica {r} is empty")
     element = list(element) if isinstance(element, tuple | list) else [element]
-    _fill(results, element, call.result_types, "infeed element of replica 0", call.where)
+    _fill(results, element, call.result_types, f"infeed element of replica {r}", call.where)
 
 
-def _outfeed(call: HostCall, context: Any, operands: list, results: list) -> None:
-    context.outfeed[0].append(tuple(a.copy() for a in operands))
+def _outfeed(call: HostCall, run: _HostRun, operands: list, results: list) -> None:
+    with run.context.lock:
+        run.context.outfeed[run.replica].append(tuple(a.copy() for a in operands))
 
 
-def _send(call: HostCall, context: Any, operands: list, results: list) -> None:
+def _send(call: HostCall, run: _HostRun, operands: list, results: list) -> None:
+    context = run.context
     data = tuple(a.copy() for a in operands)
     if call.host_transfer:
         with context.lock:
-            context.device_to_host[call.channel].append((0, data))
+            context.device_to_host[call.channel].append((run.replica, data))
     else:
-        context.rendezvous.send(0, call.channel, data)
+        context.rendezvous.send(run.replica, call.channel, data)
 
 
-def _recv(call: HostCall, context: Any, operands: list, results: list) -> None:
+def _recv(call: HostCall, run: _HostRun, operands: list, results: list) -> None:
     from xla_opt.interpreter.replicas import ReplicaError
 
+    context = run.context
     if call.host_transfer:
         with context.lock:
             queue = context.host_to_device[call.channel]
@@ -158,12 +165,12 @@ def _recv(call: HostCall, context: Any, operands: list, results: list) -> None:
         sender = "the host"
         data = list(data) if isinstance(data, tuple | list) else [data]
     else:
-        sender_id, data = context.rendezvous.recv(0, call.channel, call.where)
+        sender_id, data = context.rendezvous.recv(run.replica, call.channel, call.where)
         sender = f"replica {sender_id}"
     _fill(results, list(data), call.result_types, f"received on channel {call.channel} (sent by {sender})", call.where)
 
 
-def _custom_call(call: HostCall, context: Any, operands: list, results: list) -> None:
+def _custom_call(call: HostCall, run: _HostRun, operands: list, results: list) -> None:
     """The interpreter's custom_call (the oracle) on the operand buffers."""
     from xla_opt.interpreter.custom_call import custom_call
 
@@ -193,7 +200,38 @@ class _Typed:
     type: Any
 
 
-_HOST_HANDLERS = {"infeed": _infeed, "outfeed": _outfeed, "send": _send, "recv": _recv, "custom_call": _custom_call}
+_interpreters = threading.local()  # per thread: the interpreter of its collectives, by replica context
+
+
+def _collective(call: HostCall, run: _HostRun, operands: list, results: list) -> None:
+    """A collective of replicas that are threads of this process: the interpreter's
+    collective (the oracle's semantics and rendezvous) on this replica's operands."""
+    from xla_opt.lowering.conversions.convert_xla_to_linalg.host_calls import attached_op
+
+    from xla_opt.interpreter import make_interpreter
+    from xla_opt.interpreter.replicas import attach
+
+    key = (id(run.context), run.replica)
+    interpreter = getattr(_interpreters, "by_run", {}).get(key)
+    if interpreter is None:
+        from xdsl.dialects.builtin import ModuleOp
+
+        interpreter = make_interpreter(ModuleOp([]))
+        attach(interpreter, run.context, run.replica)
+        _interpreters.by_run = {key: interpreter}  # one run at a time per thread
+    values = interpreter.run_op(attached_op(call), tuple(np.array(a) for a in operands))
+    for out, value in zip(results, values, strict=True):
+        np.copyto(out, value)
+
+
+_HOST_HANDLERS = {
+    "infeed": _infeed,
+    "outfeed": _outfeed,
+    "send": _send,
+    "recv": _recv,
+    "custom_call": _custom_call,
+    "collective": _collective,
+}
 
 # The native wrapper of a custom-call target: the JIT's convention (one pointer per
 # operand, then per result) to XLA's CPU custom-call convention (API version 1):

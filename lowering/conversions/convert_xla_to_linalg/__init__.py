@@ -191,6 +191,10 @@ class ConvertXlaToLinalgPass(ModulePass):
     replica_id: int | None = None
     """The replica a module of N > 1 replicas is lowered for (an MPI rank's own)."""
 
+    host_collectives: bool = False
+    """Lower a module of N > 1 replicas for replicas that run as threads of one process:
+    its collectives (and replica_id) become host calls, one program for every replica."""
+
     radix_sort_min_length: int = reductions.RADIX_MIN_LENGTH
     """Rows shorter than this are merge-sorted instead of radix-sorted (a radix sort
     clears its counters for every row)."""
@@ -198,7 +202,7 @@ class ConvertXlaToLinalgPass(ModulePass):
     def patterns(self) -> list:
         """Every family's patterns, with this pass's options."""
         with_options = {
-            collectives: collectives.patterns(self.replica_id),
+            collectives: collectives.patterns(self.replica_id, self.host_collectives),
             reductions: reductions.patterns(self.radix_sort_min_length),
         }
         return [p for m in FAMILY_MODULES.values() for p in with_options.get(m, m.PATTERNS)]

@@ -86,6 +86,7 @@ from xla_opt.lowering.kernels.mpi import (
 
 from .common import PARALLEL, affine_map, fill_with_zero, generic
 from .computation import inline_computation
+from .host_calls import attach_op, describe, replace_with_host_call
 from .shape_ops import gather_through_indices
 
 RUNS_ONE_REPLICA = "the jit backend runs one replica in-process (replicas=N runs on the interpreter, or as MPI ranks on either backend)"
@@ -465,8 +466,41 @@ class CollectivePermuteOverMpi(_OverMpi):
         rewriter.replace(op, ops, [received])
 
 
-def patterns(replica_id: int | None = None) -> list[RewritePattern]:
-    """The family's patterns, lowering a module of N > 1 replicas for `replica_id`."""
+class CollectiveOnHost(RewritePattern):
+    """A collective (or replica_id) of a module of N > 1 replicas whose replicas run as
+    threads of one process: a host call running the interpreter's collective on the
+    run's replica context (xla_opt/runtime/host_calls.py), so one compiled program
+    serves every replica."""
+
+    @property
+    def matched_types(self) -> tuple[type, ...]:  # for the ConversionWalker's dispatch
+        return HOST_COLLECTIVES
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, HOST_COLLECTIVES) or num_replicas(op) == 1:
+            return
+        operands = list(op.operands)
+        call = describe(op, "collective", operands, list(op.results), detail=str(op))
+        attach_op(call, op)
+        replace_with_host_call(op, rewriter, call, operands, token=False)
+
+
+HOST_COLLECTIVES = (
+    co.ReplicaIdOp,
+    co.AllReduceOp,
+    co.AllGatherOp,
+    co.ReduceScatterOp,
+    co.AllToAllOp,
+    co.CollectivePermuteOp,
+)
+
+
+def patterns(replica_id: int | None = None, host: bool = False) -> list[RewritePattern]:
+    """The family's patterns, lowering a module of N > 1 replicas for `replica_id` (its
+    collectives MPI calls), or with `host` for replicas that are threads of one process
+    (its collectives host calls)."""
+    if host:
+        return [CollectiveOnHost(), *patterns()[6:]]
     return [
         ReplicaIdOfRank(replica_id),
         AllReduceOverMpi(replica_id),

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import ModuleOp, TensorType, i1
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, TypeConversionPattern, attr_type_rewrite_pattern
 from xdsl.traits import SymbolTable
 from xla_opt.dialects.xla import TokenType
@@ -58,6 +58,7 @@ class HostCall:
     target: str = ""
     channel: int = 0
     host_transfer: bool = False
+    detail: str = ""  # a collective's op, printed (two collectives at one place differ by it)
 
 
 _lock = threading.Lock()
@@ -74,6 +75,26 @@ def intern(call: HostCall) -> int:
             _IDS[call] = len(_CALLS)
             _CALLS.append(call)
         return _IDS[call]
+
+
+_OPS: dict[int, Operation] = {}  # a collective's call id -> a copy of its op, which the runtime runs
+
+
+def attach_op(call: HostCall, op: Operation) -> None:
+    """Keep a copy of the op a collective host call runs (the interpreter's collective on
+    the run's replica context, xla_opt/runtime/host_calls.py)."""
+    number = intern(call)
+    # the copy reads block arguments of a block of its own, not the program's values
+    holder = Block(arg_types=[v.type for v in op.operands])
+    copy = op.clone(value_mapper=dict(zip(op.operands, holder.args, strict=True)))
+    holder.add_op(copy)
+    with _lock:
+        _OPS.setdefault(number, copy)
+
+
+def attached_op(call: HostCall) -> Operation:
+    with _lock:
+        return _OPS[_IDS[call]]
 
 
 def host_call_name(call: HostCall, native: bool = False) -> str:

@@ -40,6 +40,7 @@ from xdsl.passes import ModulePass
 from xla_opt.diagnostics import DiagnosticError, op_diagnostic
 from xla_opt.dialects.xla.element_types import shape_of
 
+from .annotations import mesh_name, mesh_of, readable, sharding_of
 from .model import Mesh, Sharding, fitting
 from .partition import Partitioned, Statistics, partition_function
 
@@ -72,46 +73,13 @@ def _meshes(module: ModuleOp) -> dict[str, Operation]:
     return {op.sym_name.data: op for op in module.body.block.ops if op.name == "sdy.mesh"}  # type: ignore[attr-defined]
 
 
-def mesh_of(mesh_attr: Attribute) -> Mesh:
-    """Our Mesh of an `#sdy.mesh` attribute."""
-    axes = tuple((name, mesh_attr.axis_size(name)) for name in mesh_attr.axis_names())  # type: ignore[attr-defined]
-    return Mesh(axes, tuple(mesh_attr.device_ids()))  # type: ignore[attr-defined]
-
-
-def sharding_of(attr: Attribute, rank: int) -> Sharding:
-    """Our Sharding of a `#sdy.sharding` (a dimension with a sub-axis replicated)."""
-    dims = []
-    for dim in attr.dims():  # type: ignore[attr-defined]
-        axes = list(dim.axes.data)
-        if any(not _is_none(getattr(a, "sub_axis_info", None)) for a in axes):
-            dims.append(())
-        else:
-            dims.append(tuple(a.name.data for a in axes))
-    if len(dims) != rank:
-        return Sharding.replicated(rank)
-    return Sharding(tuple(dims))
-
-
-def _is_none(attr: object) -> bool:
-    return attr is None or type(attr).__name__ == "NoneAttr"
-
-
-def _readable(attr: Attribute | None) -> Attribute | None:
-    """`attr` when it is a `#sdy.sharding` the dialect reads (else None: replicated)."""
-    return attr if attr is not None and hasattr(attr, "mesh_name") and hasattr(attr, "dims") else None
-
-
-def _mesh_name(attr: Attribute) -> str | None:
-    return attr.mesh_name()  # type: ignore[attr-defined]
-
-
 def _arg_sharding(fn: func.FuncOp, index: int, results: bool = False) -> Attribute | None:
     table = fn.res_attrs if results else fn.arg_attrs
     if table is None:
         return None
     attrs = table.data[index]
     assert isinstance(attrs, DictionaryAttr)
-    return _readable(attrs.data.get(SHARDING))
+    return readable(attrs.data.get(SHARDING))
 
 
 # --------------------------------------------------------------------------------------
@@ -162,8 +130,8 @@ def read_plan(module: ModuleOp, fn: func.FuncOp, n: int) -> Plan:
     constraint_ops = [op for op in fn.body.block.ops if op.name in ("sdy.sharding_constraint", "sdy.reshard")]
     used = {
         name
-        for attr in [*annotations, *result_annotations, *(_readable(op.properties.get("sharding")) for op in constraint_ops)]
-        if attr is not None and (name := _mesh_name(attr)) is not None
+        for attr in [*annotations, *result_annotations, *(readable(op.properties.get("sharding")) for op in constraint_ops)]
+        if attr is not None and (name := mesh_name(attr)) is not None
     }
     if len(used) > 1:
         raise DiagnosticError([op_diagnostic(fn, f"shardings over several meshes ({', '.join(sorted(used))}): one mesh is supported")])
@@ -193,7 +161,7 @@ def read_plan(module: ModuleOp, fn: func.FuncOp, n: int) -> Plan:
         mesh,
         [fitted(a, v) for a, v in zip(annotations, fn.args, strict=True)],
         [fitted(a, v) for a, v in zip(result_annotations, ret.operands, strict=True)],
-        {op.results[0]: fitted(_readable(op.properties.get("sharding")), op.results[0]) for op in constraint_ops},
+        {op.results[0]: fitted(readable(op.properties.get("sharding")), op.results[0]) for op in constraint_ops},
     )
 
 

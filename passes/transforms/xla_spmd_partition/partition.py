@@ -48,6 +48,7 @@ from xla_opt.dialects import xla
 from xla_opt.dialects.xla.element_types import elem_of, shape_of, tensor
 from xla_opt.dialects.xla.properties import i64_array, i64_matrix
 
+from . import annotations
 from .model import Mesh, Sharding
 from .rules import Rule, rule_of
 
@@ -306,6 +307,12 @@ def partition_function(
     for value, s in zip(ret.operands, results, strict=True):
         known.setdefault(value, s)
     known.update(constraints or {})
+    for op in body:
+        if is_manual(op):
+            ins, outs = manual_shardings(op)
+            for value, sharding in zip(op.operands, ins, strict=True):
+                known.setdefault(value, sharding)
+            known.update(zip(op.results, outs, strict=True))
     shardings = propagate(body, known, mesh)
 
     stats = Statistics()
@@ -320,6 +327,9 @@ def partition_function(
         return emit.reshard(local[value], current[value], wanted, shape_of(value.type))
 
     for op in body:
+        if is_manual(op):
+            _emit_manual(op, local, current, emit)
+            continue
         if is_constraint(op):
             target = shardings.get(op.results[0]) or Sharding.replicated(len(shape_of(op.results[0].type)))
             local[op.results[0]] = operand(op.operands[0], target)
@@ -342,6 +352,47 @@ def partition_function(
         [a.type for a in new_block.args], [v.type for v in new_block.last_op.operands]  # type: ignore[union-attr]
     )
     return Partitioned(arguments, results, stats)
+
+
+def is_manual(op: Operation) -> bool:
+    return op.name == "sdy.manual_computation"
+
+
+def manual_shardings(op: Operation) -> tuple[list[Sharding], list[Sharding]]:
+    """A manual computation's operand and result shardings over its manual axes only:
+    what its body's local types are cut by (the free axes replicated: each device along
+    them computes the body alike)."""
+    manual = set(op.get_manual_axes())  # type: ignore[attr-defined]
+
+    def over_manual(attrs: Attribute, values: Sequence[SSAValue]) -> list[Sharding]:
+        out = []
+        for attr, value in zip(attrs.get_shardings(), values, strict=True):  # type: ignore[attr-defined]
+            whole = annotations.sharding_of(attr, len(shape_of(value.type)))
+            out.append(Sharding(tuple(tuple(a for a in axes if a in manual) for axes in whole.dims)))
+        return out
+
+    return over_manual(op.in_shardings, op.operands), over_manual(op.out_shardings, op.results)  # type: ignore[attr-defined]
+
+
+def _emit_manual(op: Operation, local: dict, current: dict, emit: Emitter) -> None:
+    """shard_map: the operands resharded to the manual shardings, then the body, which is
+    already the program of one device (its collectives name devices), copied in."""
+    ins, outs = manual_shardings(op)
+    operands = [emit.reshard(local[v], current[v], s, shape_of(v.type)) for v, s in zip(op.operands, ins, strict=True)]
+    block = op.regions[0].block
+    mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, operands, strict=True))
+    returned: list[SSAValue] = []
+    for inner in block.ops:
+        if inner.name == "sdy.return":
+            returned = [mapping[v] for v in inner.operands]
+            break
+        clone = inner.clone(value_mapper=mapping)
+        emit.add(clone)
+        mapping.update(zip(inner.results, clone.results, strict=True))
+    emit.stats.count(emit.stats.collectives, "manual_computation")
+    for old, new, s in zip(op.results, returned, outs, strict=True):
+        local[old] = new
+        current[old] = s
 
 
 def _emit_whole(op: Operation, local: dict, current: dict, emit: Emitter) -> None:
