@@ -187,7 +187,14 @@ def verify_module(module: Operation, default_file: str = "<unknown>") -> list[Di
             text = str(e) or type(e).__name__
             diagnostics.append(op_diagnostic(op, _strip_xdsl_prefix(text), default_file))
             return True
+        # the `sdy.sharding` attributes an op carries (Shardy's dialect attributes, which
+        # no op verifier sees): only ops with attributes, and functions, are looked at
+        if (op.attributes or op.name == "func.func") and (problem := sharding_attribute_problem(op)):
+            diagnostics.append(op_diagnostic(op, problem, default_file))
+            return True
         return False
+
+    from xla_opt.dialects.sdy import sharding_attribute_problem
 
     visit(module)
     if not diagnostics:

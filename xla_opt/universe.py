@@ -40,7 +40,8 @@ DIALECTS: dict[str, str] = {
     # the dialects of the StableHLO programs we import (convert-stablehlo-to-xla)
     "stablehlo": "xla_opt.dialects.stablehlo:STABLEHLO",
     "chlo": "xla_opt.dialects.stablehlo:CHLO",
-    "sdy": "xla_opt.dialects.stablehlo:SDY",
+    # the shardings of sharded programs (Shardy's dialect), kept through the import
+    "sdy": "xla_opt.dialects.sdy:SDY",
 }
 
 PASSES: dict[str, str] = {

@@ -1,5 +1,6 @@
-"""StableHLO as JAX, PyTorch/XLA and TensorFlow print it: the `stablehlo`, `chlo` and
-`sdy` dialects (parsing only). Their conversion to `xla` (`convert-stablehlo-to-xla`)
+"""StableHLO as JAX, PyTorch/XLA and TensorFlow print it: the `stablehlo` and `chlo`
+dialects (parsing only; the `sdy` shardings JAX writes with them are the `sdy`
+dialect, `xla_opt.dialects.sdy`). Their conversion to `xla` (`convert-stablehlo-to-xla`)
 and `import_stablehlo`, which does all of it, are `xla_opt.passes.conversions.convert_stablehlo_to_xla` and `xla_opt.api.import_stablehlo`.
 """
 
@@ -7,19 +8,17 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
-from .attrs import CHLO_ATTRS, SDY_ATTRS, STABLEHLO_ATTRS
-from .ops import CHLO_OPS, SDY_OPS, STABLEHLO_OPS, ShloOp
+from .attrs import CHLO_ATTRS, STABLEHLO_ATTRS
+from .ops import CHLO_OPS, STABLEHLO_OPS, ShloOp
 
 STABLEHLO = Dialect("stablehlo", list(STABLEHLO_OPS.values()), STABLEHLO_ATTRS)
 CHLO = Dialect("chlo", list(CHLO_OPS.values()), CHLO_ATTRS)
-SDY = Dialect("sdy", list(SDY_OPS.values()), SDY_ATTRS)
-DIALECTS = (STABLEHLO, CHLO, SDY)
+DIALECTS = (STABLEHLO, CHLO)
 
 
 __all__ = [
     "STABLEHLO",
     "CHLO",
-    "SDY",
     "DIALECTS",
     "ShloOp",
 ]

@@ -1,4 +1,4 @@
-"""Attributes and types of the `stablehlo`, `chlo` and `sdy` dialects, as JAX prints them.
+"""Attributes and types of the `stablehlo` and `chlo` dialects, as JAX prints them.
 
 * enums in MLIR's opaque syntax: `#stablehlo<comparison_direction LT>`,
   `#stablehlo<precision DEFAULT>`, `#chlo<comparison_direction LT>`...
@@ -6,7 +6,7 @@
   `#stablehlo.scatter<...>`, `#stablehlo.dot<...>`, `#stablehlo.channel_handle<...>`
   and `#stablehlo.conv<[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]>` (or `raw ...`): their
   fields are kept in a dictionary (integer lists as `array<i64: ...>`, integers as i64);
-* attributes with no meaning here (`#sdy.sharding<...>`, `#stablehlo.output_operand_alias<...>`,
+* attributes with no meaning here (`#stablehlo.output_operand_alias<...>`,
   `#stablehlo.result_accuracy<...>`...) are kept as their text;
 * the type `!stablehlo.token`.
 """
@@ -334,26 +334,6 @@ OPAQUE_STABLEHLO_ATTRS = [
     "stablehlo.type",
     "stablehlo.argument_info",
 ]
-OPAQUE_SDY_ATTRS = [
-    "sdy.sharding",
-    "sdy.sharding_per_value",
-    "sdy.op_sharding_rule",
-    "sdy.mesh",
-    "sdy.manual_axes",
-    "sdy.axis_ref",
-    "sdy.sub_axis_info",
-    "sdy.dim_sharding",
-    "sdy.mesh_axis",
-    "sdy.tensor_mapping",
-    "sdy.dim_mapping",
-    "sdy.sharding_rule",
-    "sdy.propagation_edges",
-    "sdy.axis_ref_list",
-    "sdy.list_of_axis_ref_lists",
-    "sdy.all_to_all_param",
-    "sdy.all_to_all_param_list",
-    "sdy.axis_to_propagation_details",
-]
 
 
 class OpaqueAttr(ParametrizedAttribute):
@@ -395,4 +375,3 @@ STABLEHLO_ATTRS = [
     *opaque_attrs(OPAQUE_STABLEHLO_ATTRS),
 ]
 CHLO_ATTRS = [*CHLO_ENUMS.values(), RaggedDotDimensionNumbersAttr]
-SDY_ATTRS = opaque_attrs(OPAQUE_SDY_ATTRS)

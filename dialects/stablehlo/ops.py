@@ -1,4 +1,4 @@
-"""The `stablehlo`, `chlo` and `sdy` ops, as JAX prints them.
+"""The `stablehlo` and `chlo` ops, as JAX prints them (the `sdy` dialect is `dialects/sdy/`).
 
 Every op is defined the same way: any operands, results and regions, and properties
 kept as parsed (named as in StableHLO's generic form). The ops only exist to be
@@ -643,26 +643,6 @@ def parse_convolution(cls: type[ShloOp], parser: Parser) -> ShloOp:
     return _finish(cls, parser, operands, props)
 
 
-def parse_sdy_mesh(cls: type[ShloOp], parser: Parser) -> ShloOp:
-    """`sdy.mesh @name = <...> attr-dict`."""
-    name = parser.parse_symbol_name()
-    parser.parse_punctuation("=")
-    body = parser._parse_dialect_symbol_body()  # noqa: SLF001 - raw <...>
-    attrs = parser.parse_optional_attr_dict()
-    return cls.create(
-        properties={"sym_name": name, "mesh": StringAttr(body)}, attributes=attrs
-    )
-
-
-def parse_sdy_value(cls: type[ShloOp], parser: Parser) -> ShloOp:
-    """`sdy.sharding_constraint %x <@mesh, [...]> attr-dict : T` (and the like)."""
-    operand = parser.parse_unresolved_operand()
-    props: dict[str, Attribute] = {}
-    if _tok(parser) == "<":
-        props["sharding"] = StringAttr(parser._parse_dialect_symbol_body())  # noqa: SLF001
-    return _finish(cls, parser, [operand], props)
-
-
 PRETTY_PARSERS: dict[str, Callable[[type[ShloOp], Parser], ShloOp]] = {
     "default": parse_default,
     "complex": parse_complex,
@@ -678,8 +658,6 @@ PRETTY_PARSERS: dict[str, Callable[[type[ShloOp], Parser], ShloOp]] = {
     "reduce": parse_reduce,
     "convolution": parse_convolution,
     "scan": parse_scan,
-    "sdy_mesh": parse_sdy_mesh,
-    "sdy_value": parse_sdy_value,
 }
 
 
@@ -831,8 +809,3 @@ CHLO_OPS["constant"] = _define("chlo.constant", pretty="constant")
 CHLO_OPS["ragged_dot"] = _define("chlo.ragged_dot")
 CHLO_OPS["scan"] = _define("chlo.scan", pretty="scan")
 
-SDY_OPS: dict[str, type[ShloOp]] = {
-    "mesh": _define("sdy.mesh", pretty="sdy_mesh", short="none"),
-    "sharding_constraint": _define("sdy.sharding_constraint", pretty="sdy_value"),
-    "reshard": _define("sdy.reshard", pretty="sdy_value"),
-}
