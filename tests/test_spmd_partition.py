@@ -130,7 +130,16 @@ def inputs_for(text: str, seed: int = 0):
     return out
 
 
+MOVE = """module attributes {mhlo.num_partitions = 4 : i32} {
+func.func @main(%x: tensor<8x12xf32>) -> tensor<8x12xf32> {
+  %0 = xla.exponential %x : tensor<8x12xf32>
+  func.return %0 : tensor<8x12xf32>
+}
+}"""
+
 CASES = [
+    ("rows to columns", MOVE, MESH_4, [S((("d",), ()))], [S(((), ("d",)))]),
+    ("axes swapped between dims", MOVE, MESH_2x2, [S((("x",), ("y",)))], [S((("y",), ("x",)))]),
     ("rows, columns", MATMUL_TANH_SUM, MESH_2x2, [S((("x",), ())), S(((), ("y",)))], [R(1), S((("y",), ()))]),
     ("contracting sharded", MATMUL_TANH_SUM, MESH_2x2, [S(((), ("x",))), S((("x",), ()))], [R(1), R(2)]),
     ("two axes on one dim", MATMUL_TANH_SUM, MESH_2x2, [S((("x", "y"), ())), R(2)], [S((("y",),)), R(2)]),
@@ -200,3 +209,10 @@ def test_uneven_inputs_run():
     _, got, want = run_partitioned(text, mesh, arguments, [R(1), R(2)], inputs)
     for g, w in zip(got, want, strict=True):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+
+
+def test_moving_a_sharded_dimension_is_one_all_to_all():
+    """Rows sharded in, columns sharded out (with_sharding_constraint moving the
+    sharded dimension): one all_to_all, no gather."""
+    program, _, _ = run_partitioned(MOVE, MESH_4, [S((("d",), ()))], [S(((), ("d",)))], inputs_for(MOVE))
+    assert program.statistics.collectives == {"all_to_all": 1}

@@ -4,12 +4,17 @@
     xla-run prog.mlir --random-inputs --seed 3       # inputs drawn from the signature
     xla-run prog.mlir --input a.npy --output-dir out # write out/result_0.npy, ...
     xla-run prog.mlir --input x.npy --replicas 2     # x: one value, or one per replica
+    xla-run sharded.mlir --input x.npy               # N partitions: run partitioned on N devices
 
 With --replicas N, an input is either a value of the parameter's type (given to every
 replica) or has one more, leading axis of size N (row r goes to replica r); results are
 printed replica by replica, and --output-dir stacks them the same way (result_<i>.npy
 has a leading axis of size N). A tuple result i is written as result_<i>_<j>.npy;
 token results are printed only. Outfeed elements are printed after the results.
+
+A program of N partitions (`mhlo.num_partitions = N`: `jax.jit` with shardings) runs
+partitioned on N devices (threads, or MPI ranks with --launcher mpi), on global inputs,
+printing the global results; --partitions 1 runs it whole.
 
 Errors print one line `xla-run: error: ...` (program errors: the located diagnostics
 `file:line:col: error: ...`) on stderr and exit 1; never a traceback. Set
@@ -73,6 +78,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="how long a replica waits for the others in a collective or recv before the run fails "
         "(default: XLA_OPT_REPLICA_TIMEOUT, else 120)",
+    )
+    p.add_argument(
+        "--partitions",
+        type=int,
+        default=None,
+        metavar="N",
+        help="a program of N partitions runs partitioned on N devices (the default); 1 runs it whole",
     )
     p.add_argument(
         "--launcher",
@@ -217,6 +229,7 @@ def _run(args: argparse.Namespace) -> int:
         replicas=args.replicas,
         launcher=args.launcher,
         replica_timeout=args.replica_timeout,
+        partitions=args.partitions,
     )
     params = f.function.function_type.inputs.data
     if args.random_inputs:

@@ -241,9 +241,44 @@ class Emitter:
             )
         ).results[0]
 
+    def all_to_all(self, value: SSAValue, gather_dim: int, split_dim: int, axes: tuple[str, ...]) -> SSAValue:
+        """`value`'s dimension `gather_dim`, split by `axes`, made whole while its
+        dimension `split_dim` is split by them instead: one exchange, each device sending
+        each member the block of split_dim that member keeps."""
+        self.stats.count(self.stats.collectives, "all_to_all")
+        count = self.mesh.shards(axes)
+        shape = list(shape_of(value.type))
+        shape[gather_dim] *= count
+        shape[split_dim] //= count
+        return self.add(
+            xla.AllToAllOp.build(
+                operands=[value],
+                result_types=[tensor(shape, elem_of(value.type))],
+                properties={
+                    "split_dimension": IntegerAttr(split_dim, i64),
+                    "concat_dimension": IntegerAttr(gather_dim, i64),
+                    "split_count": IntegerAttr(count, i64),
+                    "replica_groups": self.groups(axes),
+                },
+            )
+        ).results[0]
+
     def reshard(self, value: SSAValue, current: Sharding, target: Sharding, global_shape: Sequence[int]) -> SSAValue:
-        """`value` (sharded as `current`) sharded as `target`: gather the dimensions that
-        lose or change axes, then slice where target shards what is whole."""
+        """`value` (sharded as `current`) sharded as `target`: axes that move whole from
+        one dimension to another whole one go in an all_to_all; then gather the
+        dimensions that lose or change axes, then slice where target shards what is
+        whole."""
+        if current == target:
+            return value
+        moved = list(current.dims)
+        for a, (have, want) in enumerate(zip(current.dims, target.dims, strict=True)):
+            if not have or want:
+                continue
+            b = next((b for b, (h, w) in enumerate(zip(moved, target.dims, strict=True)) if w == have and not h), None)
+            if b is not None and b != a and global_shape[b] % self.mesh.shards(have) == 0:
+                value = self.all_to_all(value, a, b, have)
+                moved[b], moved[a] = have, ()
+        current = Sharding(tuple(moved))
         if current == target:
             return value
         dims = list(current.dims)
