@@ -144,8 +144,8 @@ def read_plan(module: ModuleOp, fn: func.FuncOp, n: int) -> Plan:
         where = next(iter(meshes.values()))
     else:
         where = module
-    readable = where is not module and hasattr(where.properties.get("mesh"), "axis_names")
-    mesh = mesh_of(where.properties["mesh"]) if readable else Mesh((("_devices", n),))
+    declared = where is not module and hasattr(where.properties.get("mesh"), "axis_names")
+    mesh = mesh_of(where.properties["mesh"]) if declared else Mesh((("_devices", n),))
     if mesh.size != n:
         raise DiagnosticError([op_diagnostic(where, f"the mesh has {mesh.size} devices, the module {n} partitions")])
 

@@ -17,18 +17,14 @@ def sharding_of(attr: Attribute, rank: int) -> Sharding:
     """Our Sharding of a `#sdy.sharding` (a dimension with a sub-axis replicated)."""
     dims = []
     for dim in attr.dims():  # type: ignore[attr-defined]
-        axes = list(dim.axes.data)
-        if any(not _is_none(getattr(a, "sub_axis_info", None)) for a in axes):
+        axes = dim.get_axes()
+        if any(a.get_sub_axis_info() is not None for a in axes):
             dims.append(())
         else:
-            dims.append(tuple(a.name.data for a in axes))
+            dims.append(tuple(a.get_name() for a in axes))
     if len(dims) != rank:
         return Sharding.replicated(rank)
     return Sharding(tuple(dims))
-
-
-def _is_none(attr: object) -> bool:
-    return attr is None or type(attr).__name__ == "NoneAttr"
 
 
 def readable(attr: Attribute | None) -> Attribute | None:
