@@ -140,10 +140,12 @@ def is_constraint(op: Operation) -> bool:
 
 @dataclass
 class Statistics:
-    """What partitioning did: ops computed on shards, ops computed whole (the fallback,
-    by op name), and the collectives it emitted."""
+    """What partitioning did: ops computed on shards, ops computed whole because their
+    values are replicated, ops computed whole for want of a rule (the fallback, by op
+    name), and the collectives it emitted."""
 
     sharded: int = 0
+    replicated: int = 0
     whole: dict[str, int] = field(default_factory=dict)
     collectives: dict[str, int] = field(default_factory=dict)
 
@@ -241,6 +243,21 @@ class Emitter:
             )
         ).results[0]
 
+    def iota_offset(self, value: SSAValue, dim: int, sharding: Sharding, global_shape: Sequence[int]) -> SSAValue:
+        """A local iota counting from this device's offset along `dim`: its shard of the
+        global iota."""
+        offsets = [sharding.offsets(device, global_shape, self.mesh)[dim] for device in range(self.mesh.size)]
+        offset = self.per_device(offsets)
+        t = value.type
+        scalar = tensor((), elem_of(t))
+        converted = self.add(xla.ConvertOp.build(operands=[offset], result_types=[scalar])).results[0]
+        spread = self.add(
+            xla.BroadcastInDimOp.build(
+                operands=[converted], result_types=[t], properties={"broadcast_dimensions": i64_array([])}
+            )
+        ).results[0]
+        return self.add(xla.AddOp.build(operands=[value, spread], result_types=[t])).results[0]
+
     def all_to_all(self, value: SSAValue, gather_dim: int, split_dim: int, axes: tuple[str, ...]) -> SSAValue:
         """`value`'s dimension `gather_dim`, split by `axes`, made whole while its
         dimension `split_dim` is split by them instead: one exchange, each device sending
@@ -333,6 +350,7 @@ def partition_function(
     """Rewrite `fn` in place into the program one device runs (see the module doc).
     `arguments`/`results`: the boundary's shardings (already fitted to the mesh);
     `constraints`: fixed shardings of values inside."""
+    inline_calls(fn)
     block = fn.body.block
     ops = list(block.ops)
     ret = ops[-1]
@@ -371,7 +389,7 @@ def partition_function(
             current[op.results[0]] = target
             continue
         if not _emit_sharded(op, shardings, local, current, emit, mesh):
-            _emit_whole(op, local, current, emit)
+            _emit_whole(op, local, current, emit, fallback=rule_of(op) is None or _any_sharded(op, current))
     for value, s in zip(ret.operands, results, strict=True):
         local[value] = operand(value, s) if isinstance(value.type, TensorType) else local[value]
     new_block.add_op(func.ReturnOp(*[local[v] for v in ret.operands]))
@@ -430,15 +448,57 @@ def _emit_manual(op: Operation, local: dict, current: dict, emit: Emitter) -> No
         current[old] = s
 
 
-def _emit_whole(op: Operation, local: dict, current: dict, emit: Emitter) -> None:
-    """The fallback: operands gathered whole, the op computed whole."""
+INLINE_DEPTH = 32  # calls of calls inlined at most this deep (recursion is not XLA's)
+
+
+def inline_calls(fn: func.FuncOp) -> None:
+    """The calls at the function's top level (JAX's `@relu`, `@_take`... helpers)
+    replaced by their callees' bodies, so that their ops are partitioned like the
+    others instead of computed whole."""
+    from xdsl.traits import SymbolTable
+
+    for _ in range(INLINE_DEPTH):
+        calls = [op for op in fn.body.block.ops if isinstance(op, xla.CallOp | func.CallOp)]
+        if not calls:
+            return
+        for call in calls:
+            callee = SymbolTable.lookup_symbol(call, call.callee)
+            if not isinstance(callee, func.FuncOp) or callee.is_declaration or len(callee.body.blocks) != 1:
+                continue
+            body = callee.body.block
+            mapping: dict[SSAValue, SSAValue] = dict(zip(body.args, call.operands, strict=True))
+            returned: list[SSAValue] = []
+            for inner in body.ops:
+                if isinstance(inner, func.ReturnOp):
+                    returned = [mapping.get(v, v) for v in inner.operands]
+                    break
+                clone = inner.clone(value_mapper=mapping)
+                fn.body.block.insert_op_before(clone, call)
+                mapping.update(zip(inner.results, clone.results, strict=True))
+            for old, new in zip(call.results, returned, strict=True):
+                old.replace_all_uses_with(new)
+            call.detach()
+            call.erase()
+
+
+def _any_sharded(op: Operation, current: dict) -> bool:
+    return any(v in current and not current[v].is_replicated for v in op.operands)
+
+
+def _emit_whole(op: Operation, local: dict, current: dict, emit: Emitter, fallback: bool = True) -> None:
+    """Operands gathered whole, the op computed whole: the fallback (`fallback`: for an
+    op with no rule, or sharded operands its local form could not take), or an op on
+    replicated values."""
     operands = [
         emit.reshard(local[v], current[v], Sharding.replicated(len(shape_of(v.type))), shape_of(v.type))
         if isinstance(v.type, TensorType)
         else local[v]
         for v in op.operands
     ]
-    emit.stats.count(emit.stats.whole, op.name)
+    if fallback:
+        emit.stats.count(emit.stats.whole, op.name)
+    else:
+        emit.stats.replicated += 1
     clone = op.clone(value_mapper=dict(zip(op.operands, operands, strict=True)))
     emit.add(clone)
     for old, new in zip(op.results, clone.results, strict=True):
@@ -470,6 +530,8 @@ def _emit_sharded(op: Operation, shardings: dict, local: dict, current: dict, em
     ]
     emit.add(probe)
     results = list(probe.results)
+    if isinstance(op, xla.IotaOp) and (axes := result_shardings[0].dims[op.get_iota_dimension()]):
+        results = [emit.iota_offset(results[0], op.get_iota_dimension(), result_shardings[0], shape_of(op.output.type))]
     reduced = tuple(name for f in sorted(rule.reductions) for name in chosen.get(f, ()))
     if reduced:
         axes = tuple(name for name in mesh.axis_names if name in reduced)

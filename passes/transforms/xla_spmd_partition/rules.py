@@ -20,9 +20,11 @@ completes (`Rule.combiners` says with what: a sum for a dot, the reducer for a r
   an add, multiply, maximum, minimum, and or or of the two arguments whose init value
   is that op's identity (so partial results can be combined); otherwise reduced
   dimensions stay whole;
+- convolution: batch, output features, and input features (summed) without groups;
+  spatial dimensions stay whole;
 - slice, pad, reverse, concatenate, sort: the dimensions they leave alone; the others
   stay whole;
-- a splat constant: one factor per dimension (each device makes its shard).
+- a splat constant, an iota: one factor per dimension (each device makes its shard).
 Any other op has no rule: the partitioner computes it whole on every device.
 """
 
@@ -257,6 +259,36 @@ def _sort(op: xla.SortOp) -> Rule:
     return _where_untouched(op, lambda d: d != dim)
 
 
+def _convolution(op: xla.ConvolutionOp) -> Rule:
+    """The batch factor (input and output batch dimensions) and, without feature or batch
+    groups, the output-feature factor and the input-feature one (a contraction, summed);
+    spatial dimensions stay whole (their windows overlap shards)."""
+    lhs, rhs = shape_of(op.lhs.type), shape_of(op.rhs.type)  # type: ignore[attr-defined]
+    out = shape_of(op.result.type)  # type: ignore[attr-defined]
+    b = _Builder()
+    inputs: Factors = [None] * len(lhs)
+    kernel: Factors = [None] * len(rhs)
+    result: Factors = [None] * len(out)
+    reductions: set[int] = set()
+    if op.get_batch_group_count() == 1:
+        batch = b.new(lhs[op.get_input_batch_dimension()])
+        inputs[op.get_input_batch_dimension()] = result[op.get_output_batch_dimension()] = batch
+    if op.get_feature_group_count() == 1 and op.get_batch_group_count() == 1:
+        features = b.new(rhs[op.get_kernel_output_feature_dimension()])
+        kernel[op.get_kernel_output_feature_dimension()] = result[op.get_output_feature_dimension()] = features
+        contracted = b.new(lhs[op.get_input_feature_dimension()])
+        inputs[op.get_input_feature_dimension()] = kernel[op.get_kernel_input_feature_dimension()] = contracted
+        reductions.add(contracted)
+    return Rule([inputs, kernel], [result], b.sizes, reductions)
+
+
+def _iota(op: xla.IotaOp) -> Rule:
+    """Any dimension: a device counts its own shard (partition.py adds the shard's offset
+    along the iota dimension)."""
+    b = _Builder()
+    return Rule([], [[b.new(size) for size in shape_of(op.output.type)]], b.sizes)
+
+
 def _splat_constant(op: xla.ConstantOp) -> Rule | None:
     """A splat constant is made at any shape: each device makes its shard."""
     value = op.value
@@ -268,6 +300,8 @@ def _splat_constant(op: xla.ConstantOp) -> Rule | None:
 
 RULES: dict[type[Operation], Callable[..., Rule | None]] = {
     xla.ConstantOp: _splat_constant,
+    xla.ConvolutionOp: _convolution,
+    xla.IotaOp: _iota,
     xla.BroadcastInDimOp: _broadcast_in_dim,
     xla.TransposeOp: _transpose,
     xla.ReshapeOp: _reshape,
@@ -281,8 +315,7 @@ RULES: dict[type[Operation], Callable[..., Rule | None]] = {
     xla.SortOp: _sort,
 }
 
-# Element-wise ops that make their values (no operand to follow) or read the host:
-# computed whole, then sliced where a sharding wants them.
+# Element-wise ops that make their values (no operand to follow): rules of their own.
 _NOT_ELEMENTWISE = (xla.ConstantOp, xla.IotaOp)
 
 
