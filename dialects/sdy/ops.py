@@ -19,6 +19,7 @@ A sharding's mesh is resolved in the module holding the op (`@mesh` names an
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     FunctionType,
@@ -365,6 +366,12 @@ class ManualComputationOp(IRDLOperation):
       operand types are the results' local types likewise."""
 
     name = "sdy.manual_computation"
+
+    # what running it in the global program is: the interpreter's and the JIT's error
+    RUN_WHOLE_ERROR: ClassVar[str] = (
+        "is one device's code over its manual axes: it runs in a partitioned program only "
+        "(xla-spmd-partition), not in the global program run whole"
+    )
 
     tensors = var_operand_def()
     in_shardings = prop_def(TensorShardingPerValueAttr)

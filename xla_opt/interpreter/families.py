@@ -1,6 +1,7 @@
 """The interpreter's implementations, one module per op family: the family names of the
-dialect (`xla_opt.dialects.xla.FAMILIES`), each module defining one
-`InterpreterFunctions` class with an `@impl` per op of its family."""
+dialect (`xla_opt.dialects.xla.FAMILIES`), and `sharding` (the `sdy` dialect's ops),
+each module defining one `InterpreterFunctions` class with an `@impl` per op of its
+family."""
 
 from __future__ import annotations
 
@@ -21,4 +22,6 @@ def _functions_of(family: str) -> type[InterpreterFunctions]:
     return functions
 
 
-FAMILIES: dict[str, type[InterpreterFunctions]] = {family: _functions_of(family) for family in DIALECT_FAMILIES}
+FAMILIES: dict[str, type[InterpreterFunctions]] = {
+    family: _functions_of(family) for family in (*DIALECT_FAMILIES, "sharding")
+}

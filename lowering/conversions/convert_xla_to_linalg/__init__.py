@@ -41,6 +41,7 @@ from . import (
     reductions,
     rng,
     shape_ops,
+    sharding,
     tokens,
 )
 
@@ -59,6 +60,8 @@ FAMILY_MODULES = {
     "custom_call": custom_call,
     "collectives": collectives,
     "tokens": tokens,
+    # the sdy dialect's ops, in a program compiled whole (not partitioned)
+    "sharding": sharding,
 }
 
 
@@ -210,6 +213,7 @@ class ConvertXlaToLinalgPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if diagnostics := unlowered_types(op):
             raise DiagnosticError(diagnostics)
+        sharding.strip_sharding_attributes(op)
         ConversionWalker(self.patterns()).rewrite_module(op)
         # A TypeConversionPattern in the greedy sweep would rebuild (and, through its
         # constraint's error message, print) every attribute of every op visited: the
