@@ -140,6 +140,8 @@ def test_lit_example_round_trip(file: str, entry: str) -> None:
     except StableHLOExportError as e:
         pytest.skip(f"not a single-device program: {e}")
     xla_oracle.check_stablehlo(text)  # JAX's own parser and verifier accept it
+    if "sdy." in text:
+        pytest.skip("a sharded program: tests/test_sharding_export.py runs those on XLA's partitioner")
     names = {op.name for op in func.walk()}
     for table in (RANDOM_OPS, UNRUNNABLE_OPS):
         for name in sorted(names & table.keys()):

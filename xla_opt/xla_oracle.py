@@ -94,4 +94,56 @@ def run_stablehlo(text: str, *arrays: Any) -> list[np.ndarray]:
         return [np.asarray(o) for o in outputs]
 
 
-__all__ = ["OracleUnavailable", "available", "check_stablehlo", "compile_stablehlo", "run_stablehlo"]
+def run_stablehlo_partitioned(
+    text: str, *arrays: Any, partitions: int, result_shapes: Any
+) -> list[np.ndarray]:
+    """Compile `text`, a program of `partitions` partitions (its shardings in Shardy's
+    `sdy` form or GSPMD's `mhlo.sharding`), with XLA's SPMD partitioner for that many
+    CPU devices, and run it on the global `arrays`: each is put on the devices as the
+    compiled program's parameter sharding says, and each result is put back together
+    from the devices' pieces (`result_shapes`, the global shapes, in order). JAX must
+    have started with that many devices (`XLA_FLAGS=--xla_force_host_platform_device_count=N`
+    set before it is imported)."""
+    import jax
+    from jax._src import compiler
+    from jax._src.lib import xla_client
+    from jax._src.sharding_impls import GSPMDSharding
+
+    be = _backend()
+    devices = tuple(be.devices()[:partitions])
+    if len(devices) < partitions:
+        raise OracleUnavailable(
+            f"a program of {partitions} partitions needs {partitions} CPU devices, JAX has {len(devices)}: set "
+            f"XLA_FLAGS=--xla_force_host_platform_device_count={partitions} before JAX is imported"
+        )
+    options = compiler.get_compile_options(
+        num_replicas=1, num_partitions=partitions, device_assignment=np.arange(partitions).reshape(1, partitions)
+    )
+    options.executable_build_options.use_spmd_partitioning = True
+    options.executable_build_options.use_shardy_partitioner = "sdy." in text
+    exe = be.compile_and_load(text, xla_client.DeviceList(devices), options)
+    with jax.enable_x64(True):
+        buffers = [
+            jax.device_put(np.asarray(a), GSPMDSharding(devices, s))
+            for a, s in zip(arrays, exe.get_parameter_shardings(), strict=True)
+        ]
+        pieces = exe.execute_sharded(buffers).disassemble_into_single_device_arrays()
+        results = []
+        for shape, per_device, sharding in zip(result_shapes, pieces, exe.get_output_shardings(), strict=True):
+            first = np.asarray(per_device[0])
+            out = np.empty(tuple(shape), first.dtype)
+            where = GSPMDSharding(devices, sharding).devices_indices_map(tuple(shape))
+            for device, piece in zip(devices, per_device, strict=True):
+                out[where[device]] = np.asarray(piece)
+            results.append(out)
+    return results
+
+
+__all__ = [
+    "OracleUnavailable",
+    "available",
+    "check_stablehlo",
+    "compile_stablehlo",
+    "run_stablehlo",
+    "run_stablehlo_partitioned",
+]

@@ -19,9 +19,12 @@ Where the two dialects differ, the pass spells the xla op out in StableHLO:
 * `xla.rng_uniform`/`xla.rng_normal` become `stablehlo.rng` with a constant shape;
 * `!xla.token` is `!stablehlo.token`.
 
-Ops that have no meaning in a single-device StableHLO program (infeed, outfeed, send,
-recv, the replica collectives, set_dimension_size) are a located error naming the op
-(`StableHLOExportError` from the Python API).
+A sharded program (`sharding.py`) keeps its `sdy` mesh, shardings and manual
+computations, printed as Shardy prints them, and its `mhlo.num_partitions`; its
+collectives are cross-partition ones (`collectives.py`). Ops that have no meaning in a
+single-device StableHLO program (infeed, outfeed, send, recv, the replica collectives,
+set_dimension_size) are a located error naming the op (`StableHLOExportError` from
+the Python API).
 """
 
 from __future__ import annotations
@@ -51,15 +54,16 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import Rewriter
 from xdsl.utils.target import Target
 from xla_opt.dialects import xla
-from xla_opt.passes.conversions import family_modules
+from xla_opt.passes.conversions import OP_FAMILIES, family_modules
 
 from .common import StableHLOExportError, export_diagnostic, export_type
 from .printer import StablehloPrinter
+from .sharding import MODULE_LEVEL_OPS, declared_partitions
 
 # the patterns, one module per op family, each exporting its PATTERNS
-FAMILY_MODULES = family_modules(__name__)
+FAMILY_MODULES = family_modules(__name__, (*OP_FAMILIES, "sharding"))
 
-# what XLA expects of a single-device program
+# what XLA expects of a single-device program (a sharded one keeps its own counts)
 MODULE_ATTRIBUTES = {"mhlo.num_partitions": IntegerAttr(1, i32), "mhlo.num_replicas": IntegerAttr(1, i32)}
 
 
@@ -89,6 +93,8 @@ def convert_module(module: ModuleOp) -> None:
     StableHLOExportError (with `.op`) for anything StableHLO cannot express on a
     single device."""
     for op in module.ops:
+        if isinstance(op, MODULE_LEVEL_OPS):
+            continue
         if not isinstance(op, func.FuncOp):
             raise StableHLOExportError(f"'{op.name}' at module level has no StableHLO export", op)
         try:
@@ -100,7 +106,9 @@ def convert_module(module: ModuleOp) -> None:
             e.op = op
             raise
     _retype_block_args(module)
-    module.attributes.update(MODULE_ATTRIBUTES)
+    declared_partitions(module)
+    for name, value in MODULE_ATTRIBUTES.items():
+        module.attributes.setdefault(name, value)
     # inner regions first: a reduce's computation is StableHLO before it moves into
     # the stablehlo.reduce; one walk, the new ops are StableHLO already.
     PatternRewriteWalker(
@@ -179,13 +187,13 @@ def to_stablehlo_text(module: ModuleOp, entry: str | None = None, module_name: s
     the functions it calls are printed. Raises `StableHLOExportError` (with `.op`) for
     anything StableHLO cannot express on a single device."""
     for op in module.ops:
-        if not isinstance(op, func.FuncOp):
+        if not isinstance(op, (func.FuncOp, *MODULE_LEVEL_OPS)):
             raise StableHLOExportError(f"'{op.name}' at module level has no StableHLO export", op)
     module = module.clone()
     if entry is not None:
         _select_functions(module, entry)
     else:
-        for f in module.ops:  # every function (a declaration is private)
+        for f in [f for f in module.ops if isinstance(f, func.FuncOp)]:  # every function (a declaration is private)
             f.sym_visibility = StringAttr("public" if f.body.blocks else "private")  # type: ignore[attr-defined]
     if module.sym_name is None:
         module.sym_name = StringAttr(module_name or "xla_program")

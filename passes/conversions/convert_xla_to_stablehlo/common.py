@@ -28,6 +28,7 @@ from xla_opt.dialects.xla.element_types import elem_of, shape_of, TokenType
 from xla_opt.dialects.xla.properties import i64_array
 
 from xla_opt.diagnostics import Diagnostic, DiagnosticError, op_diagnostic
+from xla_opt.passes.conversions import keep_sharding_attributes
 
 
 class StableHLOExportError(ValueError):
@@ -218,6 +219,7 @@ def apply_rule(op: Operation, convert: Rule, rewriter: PatternRewriter) -> None:
         if e.op is None:
             e.op = op
         raise
+    keep_sharding_attributes(op, new_values)
     rewriter.replace(op, [], new_values)
 
 
