@@ -5,8 +5,8 @@
 One SGD step of a tanh layer on a mean-squared-error loss, under `jax.pmap` over N
 devices: each device takes its batch shard, and the gradients (and the loss) are
 averaged across devices with `lax.pmean`, an all_reduce. The export is GSPMD
-StableHLO (Shardy off): `xla-opt` runs device p as replica p (see
-passes/conversions/convert_stablehlo_to_xla/custom_call.py)."""
+StableHLO (Shardy off): `xla-opt` imports it as an `sdy.manual_computation` (see
+passes/conversions/convert_stablehlo_to_xla/sharding.py) and runs it partitioned."""
 
 import os
 import sys

@@ -232,26 +232,23 @@ def data_parallel_step(w, b, xs, ys, learning_rate=0.1):
 @pytest.mark.parametrize("backend", ["interpreter", "jit"])
 def test_data_parallel_training_step_from_jax(devices, backend):
     """The README's example: a pmap'd training step exported by JAX (GSPMD StableHLO,
-    all_reduce of the gradients) on `devices` ranks; every replica returns the global
-    results, the threaded run's (bit for bit on the interpreter) and numpy's step."""
+    all_reduce of the gradients), its body an sdy.manual_computation, partitioned on
+    `devices` ranks: the global results are the threaded run's (bit for bit on the
+    interpreter) and numpy's step."""
     program = ROOT / "examples" / f"data_parallel_step_{devices}.mlir"
     rng = np.random.default_rng(devices)
     w = rng.standard_normal((8, 4)).astype(np.float32)
     b = rng.standard_normal(4).astype(np.float32)
     xs = rng.standard_normal((devices, 16, 8)).astype(np.float32)
     ys = rng.standard_normal((devices, 16, 4)).astype(np.float32)
-    got = xla_opt.run(program, w, b, xs, ys, replicas=devices, launcher="mpi", backend=backend)
+    got = xla_opt.run(program, w, b, xs, ys, launcher="mpi", backend=backend)
     if backend == "interpreter":
-        assert_same(got, xla_opt.run(program, w, b, xs, ys, replicas=devices))
+        assert_same([got], [xla_opt.run(program, w, b, xs, ys)])
     new_w, new_b, loss = data_parallel_step(w, b, xs, ys)
-    for new_ws, new_bs, losses in got:
-        np.testing.assert_allclose(
-            new_ws.reshape(devices, 8, 4), np.broadcast_to(new_w, (devices, 8, 4)), rtol=1e-5, atol=1e-6
-        )
-        np.testing.assert_allclose(
-            new_bs.reshape(devices, 4), np.broadcast_to(new_b, (devices, 4)), rtol=1e-5, atol=1e-6
-        )
-        np.testing.assert_allclose(losses, np.full(devices, loss), rtol=1e-5)
+    new_ws, new_bs, losses = got  # pmap's results: one per device, stacked
+    np.testing.assert_allclose(new_ws, np.broadcast_to(new_w, (devices, 8, 4)), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(new_bs, np.broadcast_to(new_b, (devices, 4)), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(losses, np.full(devices, loss), rtol=1e-5)
 
 
 # ---- every collective, dtype, reducer and grouping on 2, 3 and 4 ranks ------------------

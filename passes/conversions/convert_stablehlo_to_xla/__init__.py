@@ -12,16 +12,20 @@ handled too:
   next_after by bit arithmetic);
 * the LAPACK custom calls of JAX's CPU lowering (`lapack_?potrf_ffi` -> xla.cholesky,
   `lapack_?trsm_ffi` -> xla.triangular_solve; their `info` results become zeros);
-* `sdy` sharding annotations are dropped, `func.call` becomes `xla.call`;
+* shardings (`sharding.py`): a sharded program (several devices) keeps them in the
+  `sdy` dialect, GSPMD's `mhlo.sharding` strings and shard_map regions turned into
+  Shardy's meshes, shardings and `sdy.manual_computation`s; a program on one device
+  drops them; `func.call` becomes `xla.call`;
 * regions: stablehlo regions already take rank-0 tensors, as xla's do. stablehlo.while
   and stablehlo.case/if bodies may use values defined above them, but the xla ops are
   isolated from above: a while carries the captured values as extra state, and a
   conditional branch receives them as its operand (one value directly, several packed
   in an `xla.tuple` and unpacked with `xla.get_tuple_element`).
 
-Attributes with no meaning here (module `mhlo.*`, argument/result attributes such as
-`jax.result_info`, `mhlo.sharding`, `mhlo.layout_mode`) are dropped. Any other op is an
-error naming the op, at its location.
+Attributes with no meaning here (module `mhlo.*` but a sharded program's
+`mhlo.num_partitions` and `mhlo.num_replicas`, argument/result attributes such as
+`jax.result_info` and `mhlo.layout_mode`; only `sdy.sharding` stays) are dropped. Any
+other op is an error naming the op, at its location.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -42,33 +46,26 @@ from xla_opt.dialects.stablehlo.ops import ShloOp
 from xla_opt.passes.conversions import OP_FAMILIES, family_modules
 
 from .common import StablehloConversionError, convert_type, fail
+from .sharding import KEPT_MODULE_ATTRIBUTES, KEPT_OPS, SHARDING, prepare_shardings
 
 # the rules, one module per op family, each exporting its PATTERNS
-FAMILY_MODULES = family_modules(__name__, (*OP_FAMILIES, "chlo"))
+FAMILY_MODULES = family_modules(__name__, (*OP_FAMILIES, "chlo", "sharding"))
 
 # --------------------------------------------------------------------------------------
 # The pass
 # --------------------------------------------------------------------------------------
 
-DROPPED_OPS = {"sdy.mesh"}
 FOREIGN_PREFIXES = ("stablehlo.", "chlo.", "sdy.", "mhlo.")
-
-
-class DropOps(RewritePattern):
-    """`sdy.mesh` (a sharding mesh declaration) means nothing on one device: erased."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if op.name in DROPPED_OPS:
-            rewriter.erase(op)
 
 
 class UnknownOps(RewritePattern):
     """Tried last: a stablehlo/chlo/sdy/mhlo op no pattern converted has no xla
-    counterpart (a located error); any other op keeps its place, its block arguments
-    retyped (`!stablehlo.token` -> `!xla.token`)."""
+    counterpart (a located error), but for the sdy ops a sharded program keeps; any
+    other op keeps its place, its block arguments retyped (`!stablehlo.token` ->
+    `!xla.token`)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if isinstance(op, ShloOp) or op.name.startswith(FOREIGN_PREFIXES):
+        if isinstance(op, ShloOp) or op.name.startswith(FOREIGN_PREFIXES) and op.name not in KEPT_OPS:
             fail(op, f"'{op.name}' has no xla counterpart (convert-stablehlo-to-xla does not support it)")
         for region in op.regions:
             for block in region.blocks:
@@ -79,7 +76,6 @@ class UnknownOps(RewritePattern):
 
 
 PATTERNS: list[RewritePattern] = [
-    DropOps(),
     *(p for m in FAMILY_MODULES for p in m.PATTERNS),
     UnknownOps(),
 ]
@@ -87,10 +83,17 @@ PATTERNS: list[RewritePattern] = [
 _DROPPED_FUNC_ATTRS = ("arg_attrs", "res_attrs")
 
 
-def _convert_signature(f: func.FuncOp) -> None:
+def _convert_signature(f: func.FuncOp, sharded: bool) -> None:
+    """The function type in xla's types; of the argument and result attributes only
+    a sharded program's shardings stay."""
     for name in _DROPPED_FUNC_ATTRS:
-        f.properties.pop(name, None)
-        f.attributes.pop(name, None)
+        table = f.properties.pop(name, None) or f.attributes.pop(name, None)
+        entries = [
+            {SHARDING: d.data[SHARDING]} if sharded and SHARDING in d.data else {}  # type: ignore[attr-defined]
+            for d in (table.data if isinstance(table, ArrayAttr) else ())
+        ]
+        if any(entries):
+            f.properties[name] = ArrayAttr([DictionaryAttr(e) for e in entries])
     for name in list(f.attributes):
         if name.startswith(("mhlo.", "jax.", "sdy.", "tf.")):
             del f.attributes[name]
@@ -104,12 +107,14 @@ def _convert_signature(f: func.FuncOp) -> None:
 def convert_module(ctx: Context | None, module: ModuleOp) -> None:
     """Convert every stablehlo/chlo/sdy op of `module` to xla ops, in place. Raises
     StablehloConversionError (a located DiagnosticError and a PassFailedException)."""
+    sharded = prepare_shardings(module)
     for name in list(module.attributes):
         if name.startswith(("mhlo.", "jax.", "sdy.", "tf.", "stablehlo.")):
-            del module.attributes[name]
+            if not (sharded and name in KEPT_MODULE_ATTRIBUTES):
+                del module.attributes[name]
     for op in module.body.block.ops:
         if isinstance(op, func.FuncOp):
-            _convert_signature(op)
+            _convert_signature(op, sharded)
     # inner regions first: a while's body is xla before the while itself is converted
     # (its rule moves the converted regions into the xla op); one walk, the new ops
     # are xla already.
@@ -125,7 +130,7 @@ class ConvertStablehloToXlaPass(ModulePass):
 
     name = "convert-stablehlo-to-xla"
     input_dialects = ("chlo", "func", "sdy", "stablehlo")
-    output_dialects = ("xla",)
+    output_dialects = ("sdy", "xla")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         convert_module(ctx, op)

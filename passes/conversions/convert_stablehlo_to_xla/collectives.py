@@ -30,8 +30,8 @@ from .common import (
 
 PATTERNS = Patterns()
 
-# Partitions run as replicas here (as the GSPMD import does, custom_call.py): a
-# program's partition id is its replica id.
+# Partitions run as replicas here (a partitioned program is one replica per device,
+# xla-spmd-partition): a program's partition id is its replica id.
 PATTERNS.append(one_to_one({"replica_id": xla.ReplicaIdOp, "partition_id": xla.ReplicaIdOp}))
 
 

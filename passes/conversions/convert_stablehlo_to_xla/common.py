@@ -35,6 +35,7 @@ from xla_opt.dialects.xla.element_types import TokenType
 from xla_opt.dialects.xla import elementwise as xe
 
 from xla_opt.diagnostics import DiagnosticError, op_diagnostic
+from xla_opt.passes.conversions import keep_sharding_attributes
 
 
 class StablehloConversionError(DiagnosticError, PassFailedException):
@@ -366,6 +367,7 @@ def apply_rule(op: Operation, convert: Rule, rewriter: PatternRewriter) -> None:
         fail(op, f"cannot convert {op.name}: {type(e).__name__}: {e}")
     if len(new_values) != len(op.results):
         fail(op, f"internal: conversion of {op.name} gave {len(new_values)} values for {len(op.results)} results")
+    keep_sharding_attributes(op, new_values)
     rewriter.replace(op, [], new_values)
 
 
