@@ -137,8 +137,16 @@ func.func @main(%x: tensor<8x12xf32>) -> tensor<8x12xf32> {
 }
 }"""
 
+TWICE = """module attributes {mhlo.num_partitions = 4 : i32} {
+func.func @main(%x: tensor<8x12xf32>) -> (tensor<8x12xf32>, tensor<8x12xf32>, tensor<8x12xf32>) {
+  func.return %x, %x, %x : tensor<8x12xf32>, tensor<8x12xf32>, tensor<8x12xf32>
+}
+}"""
+
 CASES = [
     ("rows to columns", MOVE, MESH_4, [S((("d",), ()))], [S(((), ("d",)))]),
+    # a value returned three times, three ways (a finer split of a shard is sliced from it)
+    ("one value, several results", TWICE, MESH_2x2, [S((("x",), ()))], [S((("x", "y"), ())), R(2), S(((), ("x", "y")))]),
     ("axes swapped between dims", MOVE, MESH_2x2, [S((("x",), ("y",)))], [S((("y",), ("x",)))]),
     ("rows, columns", MATMUL_TANH_SUM, MESH_2x2, [S((("x",), ())), S(((), ("y",)))], [R(1), S((("y",), ()))]),
     ("contracting sharded", MATMUL_TANH_SUM, MESH_2x2, [S(((), ("x",))), S((("x",), ()))], [R(1), R(2)]),

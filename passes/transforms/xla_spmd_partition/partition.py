@@ -6,8 +6,10 @@ results, and `sdy.sharding_constraint` results, are fixed points; an op's rule
 factor: for each factor, the first known dimension of it that is sharded (results
 first, then operands, in order), if its axes are still free in the op and divide the
 factor. Forward then backward sweeps over the function's ops repeat until nothing
-changes; a value no sweep reached is replicated. A value's sharding, once set, stays.
-The order makes it deterministic.
+changes; a value no sweep reached is replicated. A value's sharded dimensions, once
+set, stay; a later sweep may only shard its whole dimensions (with axes the value does
+not use yet), except for the fixed points, which never change. The order makes it
+deterministic.
 
 **Partitioning** walks the ops in order and emits each as the device computes it, on
 local shapes:
@@ -91,20 +93,35 @@ SWEEPS = 4  # forward and backward sweeps at most: each one only adds shardings
 
 
 def propagate(ops: Sequence[Operation], known: dict[SSAValue, Sharding], mesh: Mesh) -> dict[SSAValue, Sharding]:
-    """Shardings for the values of `ops` from the `known` ones (see the module doc)."""
+    """Shardings for the values of `ops` from the `known` ones, which are fixed (see the
+    module doc)."""
+    fixed = set(known)
     known = dict(known)
     rules = {op: rule_of(op) for op in ops}
     for _ in range(SWEEPS):
         changed = False
         for sweep in (ops, list(reversed(ops))):
             for op in sweep:
-                changed |= _infer(op, rules[op], known, mesh)
+                changed |= _infer(op, rules[op], known, fixed, mesh)
         if not changed:
             break
     return known
 
 
-def _infer(op: Operation, rule: Rule | None, known: dict[SSAValue, Sharding], mesh: Mesh) -> bool:
+def _refined(have: Sharding, derived: Sharding) -> Sharding:
+    """`have` with its whole dimensions sharded as `derived` shards them, where those
+    axes are not used by `have` already."""
+    used = have.used_axes()
+    dims = []
+    for mine, theirs in zip(have.dims, derived.dims, strict=True):
+        if not mine and theirs and not used & set(theirs):
+            used |= set(theirs)
+            mine = theirs
+        dims.append(mine)
+    return Sharding(tuple(dims))
+
+
+def _infer(op: Operation, rule: Rule | None, known: dict[SSAValue, Sharding], fixed: set[SSAValue], mesh: Mesh) -> bool:
     if is_constraint(op):
         # a constraint's input takes its sharding when it has none
         source, target = op.operands[0], op.results[0]
@@ -120,10 +137,11 @@ def _infer(op: Operation, rule: Rule | None, known: dict[SSAValue, Sharding], me
     chosen = choose_factors(rule, [(known.get(v), f) for v, f in pairs], mesh)
     changed = False
     for value, factors in pairs:
-        if value in known or not factors:
+        if value in fixed or not factors:
             continue
-        sharding = sharding_of(factors, chosen)
-        if not sharding.is_replicated:
+        derived = sharding_of(factors, chosen)
+        sharding = _refined(known[value], derived) if value in known else derived
+        if not sharding.is_replicated and sharding != known.get(value):
             known[value] = sharding
             changed = True
     return changed
@@ -222,8 +240,11 @@ class Emitter:
         )
         return list(op.results)
 
-    def all_slice(self, value: SSAValue, target: Sharding, global_shape: Sequence[int]) -> SSAValue:
-        """Each device's shard of a value that is whole along target's sharded dims."""
+    def all_slice(self, value: SSAValue, target: Sharding, global_shape: Sequence[int], held: Sharding) -> SSAValue:
+        """Each device's shard under `target` of a value it holds as `held`: along each
+        dimension whole, or split by a prefix of target's axes (a coarser shard that
+        holds the finer one), the slice at the target shard's offset within what it
+        holds."""
         self.stats.count(self.stats.collectives, "all_slice")
         local = target.local_shape(global_shape, self.mesh)
         current = shape_of(value.type)
@@ -231,7 +252,11 @@ class Emitter:
         starts: list[SSAValue] = []
         for d, axes in enumerate(target.dims):
             if axes and current[d] != local[d]:
-                starts.append(self.per_device([target.offsets(dev, global_shape, self.mesh)[d] for dev in range(self.mesh.size)]))
+                offsets = [
+                    target.offsets(dev, global_shape, self.mesh)[d] - held.offsets(dev, global_shape, self.mesh)[d]
+                    for dev in range(self.mesh.size)
+                ]
+                starts.append(self.per_device(offsets))
             else:
                 starts.append(zero)
         sizes = [local[d] if target.dims[d] and current[d] != local[d] else current[d] for d in range(len(current))]
@@ -300,11 +325,12 @@ class Emitter:
             return value
         dims = list(current.dims)
         for d, (have, want) in enumerate(zip(current.dims, target.dims, strict=True)):
-            if have and have != want:
+            if have and have != want and want[: len(have)] != have:  # a finer split of `have` is sliced from it
                 value = self.all_gather(value, d, have)
                 dims[d] = ()
-        if any(want and not dims[d] for d, want in enumerate(target.dims)):
-            value = self.all_slice(value, target, global_shape)
+        held = Sharding(tuple(dims))
+        if held != target:
+            value = self.all_slice(value, target, global_shape, held)
         return value
 
 
@@ -390,9 +416,12 @@ def partition_function(
             continue
         if not _emit_sharded(op, shardings, local, current, emit, mesh):
             _emit_whole(op, local, current, emit, fallback=rule_of(op) is None or _any_sharded(op, current))
-    for value, s in zip(ret.operands, results, strict=True):
-        local[value] = operand(value, s) if isinstance(value.type, TensorType) else local[value]
-    new_block.add_op(func.ReturnOp(*[local[v] for v in ret.operands]))
+    # each result resharded to its own sharding (one value may be returned twice, differently)
+    returned = [
+        operand(value, s) if isinstance(value.type, TensorType) else local[value]
+        for value, s in zip(ret.operands, results, strict=True)
+    ]
+    new_block.add_op(func.ReturnOp(*returned))
 
     # the new body replaces the old one, and the signature its types
     old = fn.body.blocks[0]
