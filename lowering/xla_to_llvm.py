@@ -177,7 +177,7 @@ class XlaToLLVMPass(ModulePass):
     """The whole pipeline, from the xla dialect to the llvm dialect."""
 
     name = "xla-to-llvm"
-    input_dialects = ("func", "xla")
+    input_dialects = ("func", "sdy", "xla")  # sdy: a sharded program compiled whole drops its annotations
     output_dialects = ("llvm",)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

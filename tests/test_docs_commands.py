@@ -45,7 +45,7 @@ VENV_BIN = Path(sys.executable).parent
 COMMAND_TIMEOUT = 300  # seconds; the pages' examples take a few seconds at most
 
 NEEDS = {
-    "JAX": re.compile(r"\bimport jax\b|\bjax\.|xla_oracle|test_conformance_jax|export_data_parallel_step"),
+    "JAX": re.compile(r"\bimport jax\b|\bjax\.|xla_oracle|test_conformance_jax|export_data_parallel_step|export_sharded_mlp"),
     "MPI": re.compile(r"--launcher[ =]mpi\b|launcher=\"mpi\"|\bmpirun\b|\bmpi4py\b"),
 }
 TIMING_OPTIONS = ("--mlir-timing", "--time-passes")

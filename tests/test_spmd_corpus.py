@@ -7,15 +7,26 @@ from a vocabulary-sharded table, an uneven intermediate, shard_map bodies with p
 all_gather, ppermute and all_to_all, integers), on 2 and 4 devices, in Shardy's form
 and, for some, GSPMD's: partitioned by `xla-spmd-partition` and run as threads on the
 interpreter and the JIT, its global results compared with JAX's (integers exactly,
-floats to 1e-5). A few run as MPI ranks too, on both backends.
+floats to 1e-5). Every one runs as MPI ranks too, on both backends: one job of 2 ranks
+runs all the 2-device programs, one of 4 ranks the 4-device ones (inside a job, each
+rank runs its device of each program and gets the global results).
 """
 
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 import pytest
 
 import xla_opt
 from tests.sharding.corpus import assert_results, programs
+from xla_opt.mpi_launch import _MPI_JOB_VARIABLES, mpi_available, mpirun
+
+ROOT = Path(__file__).resolve().parents[1]
 
 CASES = [(case, form) for case in programs() for form in ("sdy", "gspmd") if form == "sdy" or case.gspmd_path]
 
@@ -52,12 +63,41 @@ def test_the_per_device_program_takes_shards(item):
         assert (boundary.local_shape != boundary.global_shape) == sharded
 
 
-MPI_CASES = ["dp_train_step", "megatron_mlp", "shard_map_psum"]
+# One rank of a job of N ranks: every N-device program, in each form, on each backend.
+EVERY_PROGRAM = textwrap.dedent(
+    """
+    from mpi4py import MPI
+
+    import xla_opt
+    from tests.sharding.corpus import assert_results, programs
+
+    world = MPI.COMM_WORLD
+    runs, failures = 0, []
+    for case in programs():
+        if case.devices != world.Get_size():
+            continue
+        for form, path in (("sdy", case.path), ("gspmd", case.gspmd_path)):
+            for backend in ("interpreter", "jit") if path is not None else ():
+                try:
+                    assert_results(case, xla_opt.run(path, *case.inputs(), backend=backend, launcher="mpi"))
+                except AssertionError as e:
+                    failures.append(f"{case.id} {form} {backend}: {e}")
+                runs += 1
+    print(f"rank {world.Get_rank()}: {runs} runs; failures: {failures}")
+    """
+)
 
 
-@pytest.mark.parametrize("backend", ["interpreter", "jit"])
-@pytest.mark.parametrize("name", MPI_CASES)
-def test_runs_as_mpi_ranks(name, backend):
-    pytest.importorskip("mpi4py", reason="MPI is not installed (pip install -e '.[mpi]')")
-    (case,) = [c for c in programs() if c.name == name and c.devices == 2]
-    assert_results(case, xla_opt.run(case.path, *case.inputs(), backend=backend, launcher="mpi"))
+@pytest.mark.skipif(mpi_available() is not None, reason=f"MPI missing: {mpi_available()}")
+@pytest.mark.parametrize("ranks", [2, 4])
+def test_every_program_runs_as_mpi_ranks(tmp_path, ranks):
+    script = tmp_path / "every_program.py"
+    script.write_text(EVERY_PROGRAM)
+    env = {k: v for k, v in os.environ.items() if k not in _MPI_JOB_VARIABLES}
+    env["PYTHONPATH"] = str(ROOT)
+    command = [str(mpirun()), "-np", str(ranks), sys.executable, str(script)]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=1200, check=False)
+    assert done.returncode == 0, done.stderr[-3000:] or done.stdout[-3000:]
+    expected = 2 * sum(1 + (c.gspmd_path is not None) for c in programs() if c.devices == ranks)
+    for rank in range(ranks):
+        assert f"rank {rank}: {expected} runs; failures: []" in done.stdout, done.stdout

@@ -126,9 +126,27 @@ def inputs_for(text: str, seed: int = 0):
     r = np.random.default_rng(seed)
     out = []
     for dtype, shape in input_specs(find_function(module, "main").function_type):
-        out.append(r.integers(-9, 9, shape).astype(dtype) if dtype.kind == "i" else r.standard_normal(shape).astype(dtype))
+        out.append(
+            r.integers(-9, 9, shape).astype(dtype) if dtype.kind == "i" else r.standard_normal(shape).astype(dtype)
+        )
     return out
 
+
+# Embedding lookups (ids in [-9, 9): below 0 and past the table, which gather clamps)
+EMBEDDING = """module attributes {mhlo.num_partitions = 4 : i32} {
+func.func @main(%table: tensor<8x6xf32>, %ids: tensor<4x5xi32>) -> tensor<4x5x6xf32> {
+  %g = xla.gather %table, %ids, offset_dims = [2], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 2, slice_sizes = [1, 6] : (tensor<8x6xf32>, tensor<4x5xi32>) -> tensor<4x5x6xf32>
+  func.return %g : tensor<4x5x6xf32>
+}
+}"""
+
+# two indexed dimensions, both picked (index vectors of 2)
+POINTS = """module attributes {mhlo.num_partitions = 4 : i32} {
+func.func @main(%grid: tensor<8x4x6xi32>, %at: tensor<5x2xi32>) -> tensor<5x6xi32> {
+  %g = xla.gather %grid, %at, offset_dims = [1], collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 1, slice_sizes = [1, 1, 6] : (tensor<8x4x6xi32>, tensor<5x2xi32>) -> tensor<5x6xi32>
+  func.return %g : tensor<5x6xi32>
+}
+}"""
 
 MOVE = """module attributes {mhlo.num_partitions = 4 : i32} {
 func.func @main(%x: tensor<8x12xf32>) -> tensor<8x12xf32> {
@@ -146,7 +164,13 @@ func.func @main(%x: tensor<8x12xf32>) -> (tensor<8x12xf32>, tensor<8x12xf32>, te
 CASES = [
     ("rows to columns", MOVE, MESH_4, [S((("d",), ()))], [S(((), ("d",)))]),
     # a value returned three times, three ways (a finer split of a shard is sliced from it)
-    ("one value, several results", TWICE, MESH_2x2, [S((("x",), ()))], [S((("x", "y"), ())), R(2), S(((), ("x", "y")))]),
+    (
+        "one value, several results",
+        TWICE,
+        MESH_2x2,
+        [S((("x",), ()))],
+        [S((("x", "y"), ())), R(2), S(((), ("x", "y")))],
+    ),
     ("axes swapped between dims", MOVE, MESH_2x2, [S((("x",), ("y",)))], [S((("y",), ("x",)))]),
     ("rows, columns", MATMUL_TANH_SUM, MESH_2x2, [S((("x",), ())), S(((), ("y",)))], [R(1), S((("y",), ()))]),
     ("contracting sharded", MATMUL_TANH_SUM, MESH_2x2, [S(((), ("x",))), S((("x",), ()))], [R(1), R(2)]),
@@ -155,9 +179,19 @@ CASES = [
     ("megatron", MLP, MESH_4, [R(2), S(((), ("d",))), S((("d",), ()))], [R(2)]),
     ("data parallel", MLP, MESH_4, [S((("d",), ())), R(2), R(2)], [S((("d",), ()))]),
     ("2-d mesh", MLP, MESH_2x2, [S((("x",), ())), S(((), ("y",))), S((("y",), ()))], [S((("x",), ()))]),
-    ("shape ops", SHAPES, MESH_2x2, [S((("x",), ("y",))), S((("y",),))], [S((("y",), ("x",))), S((("x",), (), ())), R(2)]),
+    (
+        "shape ops",
+        SHAPES,
+        MESH_2x2,
+        [S((("x",), ("y",))), S((("y",),))],
+        [S((("y",), ("x",))), S((("x",), (), ())), R(2)],
+    ),
     ("max and argmax over sharded dims", MAX_ARGMAX, MESH_2x2, [S((("x",), ("y",)))], [S((("x",),)), S((("y",),))]),
     ("integers", INTEGERS, MESH_4, [S(((), ("d",)))], [R(1), S((("d",), ()))]),
+    ("embedding, vocabulary sharded", EMBEDDING, MESH_4, [S((("d",), ())), R(2)], [R(3)]),
+    ("embedding, ids sharded", EMBEDDING, MESH_4, [R(2), S((("d",), ()))], [S((("d",), (), ()))]),
+    ("embedding, 2-d", EMBEDDING, MESH_2x2, [S((("x",), ("y",))), R(2)], [S(((), (), ("y",)))]),
+    ("gather at points", POINTS, MESH_2x2, [S((("x",), ("y",), ())), R(2)], [R(2)]),
 ]
 
 
@@ -202,11 +236,75 @@ def test_groups_follow_the_mesh():
 
 
 def test_what_does_not_divide_is_replicated():
-    """10 rows over 4 devices: replicated (correct, only less spread); an axis used twice
-    or unknown likewise."""
+    """10 rows over 4 devices: replicated at the program's boundary (correct, only less
+    spread), kept inside (padded); an axis used twice or unknown: replicated."""
     assert fitting(S((("d",), ())), (10, 4), MESH_4) == R(2)
+    assert fitting(S((("d",), ())), (10, 4), MESH_4, uneven=True) == S((("d",), ()))
+    assert S((("d",), ())).local_shape((10, 4), MESH_4) == [3, 4]
+    assert [S((("d",), ())).offsets(device, (10, 4), MESH_4) for device in range(4)] == [[0, 0], [3, 0], [6, 0], [9, 0]]
     assert fitting(S((("d",), ("d",))), (8, 8), MESH_4) == S((("d",), ()))
     assert fitting(S((("z",),)), (8,), MESH_4) == R(1)
+
+
+# An intermediate split unevenly (10 rows over 4 devices: 3, 3, 3, 1 and 2 of padding)
+# by constraints, then reduced, contracted and arg-maxed over its rows: the padding
+# (zeros where a shard is cut from a whole value, exp(0) = 1 after the exponential)
+# must not count, nor win a maximum of negative values.
+UNEVEN = """module attributes {mhlo.num_partitions = 4 : i32} {
+  sdy.mesh @mesh = <["d"=4]>
+  func.func @main(%x: tensor<10x8xf32>, %w: tensor<10x6xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xi32>, tensor<8x6xf32>, tensor<10x8xf32>, tensor<10xf32>, tensor<8xf32>) {
+    %c = sdy.sharding_constraint %x <@mesh, [{"d"}, {}]> : tensor<10x8xf32>
+    %v = sdy.sharding_constraint %w <@mesh, [{"d"}, {}]> : tensor<10x6xf32>
+    %zero = xla.constant dense<0.0> : tensor<f32>
+    %lowest = xla.constant dense<0xFF800000> : tensor<f32>
+    %sum = xla.reduce (%c), (%zero), dimensions = [0] body {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = xla.add %a, %b : tensor<f32>
+      xla.return %s : tensor<f32>
+    } : (tensor<10x8xf32>, tensor<f32>) -> tensor<8xf32>
+    %max = xla.reduce (%c), (%lowest), dimensions = [0] body {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = xla.maximum %a, %b : tensor<f32>
+      xla.return %s : tensor<f32>
+    } : (tensor<10x8xf32>, tensor<f32>) -> tensor<8xf32>
+    %i = xla.iota iota_dimension = 0 : tensor<10x8xi32>
+    %izero = xla.constant dense<0> : tensor<i32>
+    %m:2 = xla.reduce (%c, %i), (%lowest, %izero), dimensions = [0] body {
+    ^bb0(%av: tensor<f32>, %ai: tensor<i32>, %bv: tensor<f32>, %bi: tensor<i32>):
+      %gt = xla.compare %av, %bv, comparison_direction = GT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %v2 = xla.select %gt, %av, %bv : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+      %k = xla.select %gt, %ai, %bi : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+      xla.return %v2, %k : tensor<f32>, tensor<i32>
+    } : (tensor<10x8xf32>, tensor<10x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<8xf32>, tensor<8xi32>)
+    %p = xla.dot_general %c, %v, lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0] : (tensor<10x8xf32>, tensor<10x6xf32>) -> tensor<8x6xf32>
+    %e = xla.exponential %c : tensor<10x8xf32>
+    %rowmax = xla.reduce (%e), (%lowest), dimensions = [1] body {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = xla.maximum %a, %b : tensor<f32>
+      xla.return %s : tensor<f32>
+    } : (tensor<10x8xf32>, tensor<f32>) -> tensor<10xf32>
+    %esum = xla.reduce (%e), (%zero), dimensions = [0] body {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = xla.add %a, %b : tensor<f32>
+      xla.return %s : tensor<f32>
+    } : (tensor<10x8xf32>, tensor<f32>) -> tensor<8xf32>
+    func.return %sum, %max, %m#1, %p, %e, %rowmax, %esum : tensor<8xf32>, tensor<8xf32>, tensor<8xi32>, tensor<8x6xf32>, tensor<10x8xf32>, tensor<10xf32>, tensor<8xf32>
+  }
+}"""
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_uneven_shards_are_padded_and_the_padding_masked(backend):
+    r = np.random.default_rng(0)
+    x = r.standard_normal((10, 8)).astype(np.float32) - 20
+    w = r.standard_normal((10, 6)).astype(np.float32)
+    f = xla_opt.compile(UNEVEN, backend=backend)
+    got = f(x, w)
+    want = xla_opt.run(UNEVEN, x, w, partitions=1)
+    for g, e in zip(got, want, strict=True):
+        np.testing.assert_allclose(g, e, rtol=1e-5, atol=1e-5)
+    assert f.partitions.statistics.whole == {}  # every op on its shards
+    assert "tensor<3x8xf32>" in str(f.partitions.module)  # the shards: ceil(10 / 4) rows
 
 
 def test_uneven_inputs_run():
@@ -217,6 +315,15 @@ def test_uneven_inputs_run():
     _, got, want = run_partitioned(text, mesh, arguments, [R(1), R(2)], inputs)
     for g, w in zip(got, want, strict=True):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+
+
+def test_an_embedding_from_a_sharded_vocabulary_is_gathered_where_its_rows_are():
+    """Each device gathers the rows it holds, and one all-reduce sums them: the table
+    is never gathered whole (GSPMD's partitioning of a gather over its sliced operand
+    dimension)."""
+    program, _, _ = run_partitioned(EMBEDDING, MESH_4, [S((("d",), ())), R(2)], [R(3)], inputs_for(EMBEDDING))
+    assert program.statistics.collectives == {"all_reduce": 1}
+    assert program.statistics.whole == {}
 
 
 def test_moving_a_sharded_dimension_is_one_all_to_all():

@@ -26,7 +26,10 @@ rank r of an MPI job, on either backend (xla_opt/mpi_launch.py), without host qu
 Partitions: a program of N partitions (`mhlo.num_partitions = N`, as `jax.jit` with
 shardings exports it) runs partitioned (`xla-spmd-partition`) on N devices, as threads
 or MPI ranks, on either backend; it takes and returns global arrays
-(xla_opt/partitions.py). `partitions=1` runs it whole.
+(xla_opt/partitions.py). `partitions=1` runs it whole. Inside an MPI job of N ranks
+(the site's `mpirun`), `f(*shards, local=True)` with launcher="mpi" runs this rank's
+device on its own shards and returns its result shards, so no rank ever holds a global
+value; `f.partitions.arguments[i].slices(rank)` says which part of input i a rank holds.
 """
 
 from __future__ import annotations
@@ -40,8 +43,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 
 from xla_opt.diagnostics import DiagnosticError, ProgramError
-from xla_opt.loading import import_stablehlo, is_stablehlo_text, load_program
 from xla_opt.interpreter.dtypes import BFLOAT16
+from xla_opt.loading import import_stablehlo, is_stablehlo_text, load_program
 from xla_opt.signatures import check_inputs, check_inputs_against, find_function, input_specs
 
 __all__ = [
@@ -110,6 +113,7 @@ class CompiledFunction:
         if launcher not in LAUNCHERS:
             raise ValueError(f"unknown launcher '{launcher}'; expected one of {', '.join(LAUNCHERS)}")
         self.launcher = launcher
+        self._rank_program: Any = None
         self.replica_timeout = replica_timeout_seconds(replica_timeout)
         if isinstance(replicas, bool) or not isinstance(replicas, int) or replicas < 1:
             raise ValueError(f"the number of replicas must be a positive integer, got {replicas!r}")
@@ -129,7 +133,9 @@ class CompiledFunction:
 
         declared = num_partitions(module)
         if partitions is not None and partitions not in (1, declared):
-            raise ValueError(f"the program has {declared} partitions: partitions= is {declared} or 1 (whole), got {partitions}")
+            raise ValueError(
+                f"the program has {declared} partitions: partitions= is {declared} or 1 (whole), got {partitions}"
+            )
         whole = partitions == 1 or replicas != 1
         self.partitions = None if whole else partitioned(module, self.entry)
         if self.partitions is not None:
@@ -176,10 +182,17 @@ class CompiledFunction:
         return interpret_replicas(self.module, self.entry, inputs, context)
 
     def __call__(
-        self, *arrays: Any, infeed: Sequence[Any] | None = None, outfeed: list[Any] | None = None
+        self,
+        *arrays: Any,
+        infeed: Sequence[Any] | None = None,
+        outfeed: list[Any] | None = None,
+        local: bool = False,
     ) -> list[Any]:
         """The entry function's results (a list), or with replicas=N a list of N such
-        lists, replica by replica. See the module docstring for `infeed`/`outfeed`."""
+        lists, replica by replica. See the module docstring for `infeed`/`outfeed`, and
+        for `local` (this MPI rank's shards in, its result shards out)."""
+        if local:
+            return self._run_local(arrays)
         n = self.replicas
         if self._bf16_parameters:
             arrays = tuple(raw_bf16_as_bf16(self.function, arrays))
@@ -211,7 +224,6 @@ class CompiledFunction:
             return list(results[0])
         return [list(r) for r in results]
 
-
     def _run_partitions(self, inputs: list[Any], infeed: Any, outfeed: Any) -> list[Any]:
         """Each device's shards through the per-device program, on N replicas (threads of
         the interpreter, or MPI ranks); the global results put back together."""
@@ -224,7 +236,7 @@ class CompiledFunction:
         if self.launcher == "mpi":
             from xla_opt.mpi_launch import run_replicas_mpi
 
-            per_device = run_replicas_mpi(str(program.module), self.entry, self.backend, shards, self.replica_timeout)
+            per_device = run_replicas_mpi(program.text, self.entry, self.backend, shards, self.replica_timeout)
         else:
             from xla_opt.interpreter import interpret_replicas
             from xla_opt.interpreter.replicas import ReplicaContext, run_on_replicas
@@ -235,6 +247,25 @@ class CompiledFunction:
             else:
                 per_device = interpret_replicas(program.module, self.entry, shards, context)
         return program.assemble(per_device)
+
+    def _run_local(self, shards: Sequence[Any]) -> list[Any]:
+        """This MPI rank's device of a partitioned program, on its own shards: the
+        per-device entry's results, with no global value on any rank (the ranks are the
+        job's, started by the site's `mpirun`)."""
+        from xla_opt.mpi_launch import RankProgram, in_mpi_job
+
+        program = self.partitions
+        if program is None or self.launcher != "mpi" or not in_mpi_job():
+            raise ValueError(
+                "local=True runs one MPI rank's shards of a partitioned program: it needs a program of "
+                "several partitions, launcher='mpi', and this process started by mpirun as one of its ranks"
+            )
+        inputs = check_inputs(program.function, shards)
+        if self._rank_program is None:  # prepared on the first call (compiled, on the jit backend)
+            self._rank_program = RankProgram(
+                program.text, self.entry, self.backend, program.devices, self.replica_timeout
+            )
+        return list(self._rank_program(inputs))
 
     def _run_mpi(self, inputs: list[list[Any]], infeed: Any, outfeed: Any) -> list[Any]:
         """Replica r as rank r of an MPI job (xla_opt/mpi_launch.py)."""
@@ -262,6 +293,7 @@ def raw_bf16_as_bf16(function: FuncOp, arrays: Sequence[Any]) -> list[Any]:
     """numpy has no bf16: an ml_dtypes bfloat16 array saved with np.save loads back as
     raw 2-byte records (dtype V2). Passed for a bf16 parameter, such an array is read
     as bf16, as `xla-run --input` reads it."""
+
     def as_bf16(a: Any) -> Any:
         raw = isinstance(a, np.ndarray) and a.dtype.kind == "V" and a.dtype.itemsize == 2 and not a.dtype.fields
         return a.view(BFLOAT16) if raw else a
@@ -395,6 +427,7 @@ def run(
     launcher: str = "threads",
     replica_timeout: float | None = None,
     partitions: int | None = None,
+    local: bool = False,
 ) -> list[Any]:
     """Run the entry function of `program` (by default @main, or the only public
     function) on `arrays`.
@@ -410,4 +443,4 @@ def run(
         launcher=launcher,
         replica_timeout=replica_timeout,
         partitions=partitions,
-    )(*arrays, infeed=infeed, outfeed=outfeed)
+    )(*arrays, infeed=infeed, outfeed=outfeed, local=local)

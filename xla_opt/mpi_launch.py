@@ -94,50 +94,101 @@ def _run_rank(job: dict, everyone_gets_results: bool, workdir: Path | None = Non
     rank with `everyone_gets_results`)."""
     from mpi4py import MPI
 
-    from xla_opt.loading import load_program
-    from xla_opt.interpreter import make_interpreter
-    from xla_opt.interpreter.mpi import MpiRendezvous
-    from xla_opt.interpreter.replicas import ReplicaContext, attach
-
     world = MPI.COMM_WORLD
-    rank, size, n = world.Get_rank(), world.Get_size(), len(job["inputs"])
-    try:
-        if size != n:
-            raise ReplicaError(
-                f"the MPI job has {size} rank(s) for {n} replicas (an `mpirun` of another MPI than "
-                "mpi4py's starts single-rank jobs: use the one beside the Python interpreter)"
-            )
-        module = load_program(job["program"])
-        rendezvous = MpiRendezvous(job["timeout"])
-        context = ReplicaContext(n, timeout=job["timeout"])
-        context.rendezvous = rendezvous  # type: ignore[assignment]
-        if job["backend"] == "jit":
-            # each rank compiles the program for itself: its collectives become MPI
-            # calls (lowering/conversions/convert_xla_to_linalg/collectives.py, "Over MPI")
-            from xdsl.dialects.builtin import IntegerAttr, i32
-
-            from xla_opt.lowering.kernels.mpi import TIMEOUT_MESSAGE
-            from xla_opt.runtime.executable import JitFunction
-            from xla_opt.runtime.mpi import set_report, set_timeout
-
-            set_timeout(job["timeout"])
-            report = str(workdir / f"error-{rank}.txt") if workdir is not None else ""
-            set_report(report, f"replica {rank} of {n} failed: {TIMEOUT_MESSAGE.removeprefix('xla-opt: ')}")
-            module.attributes["xla.num_replicas"] = IntegerAttr(n, i32)
-            compiled = JitFunction(module, job["entry"], replica_id=rank)
-            mine = tuple(compiled.call_checked(list(job["inputs"][rank]), context))
-        else:
-            interpreter = make_interpreter(module)
-            attach(interpreter, context, rank)
-            mine = tuple(interpreter.call_op(job["entry"], tuple(job["inputs"][rank])))
-        rendezvous.close()
-    except BaseException as e:  # reported, then the whole job stops
-        _abort(rank, n, e, workdir)
-        raise
+    rank = world.Get_rank()
+    mine = run_this_rank(
+        job["program"], job["entry"], job["backend"], job["inputs"][rank], len(job["inputs"]), job["timeout"], workdir
+    )
     if everyone_gets_results:
         return world.allgather(mine)
     gathered = world.gather(mine, root=0)
     return gathered if rank == 0 else []
+
+
+def run_this_rank(
+    program_text: str,
+    entry: str,
+    backend: str,
+    inputs: list[Any],
+    n: int,
+    timeout: float = DEFAULT_TIMEOUT,
+    workdir: Path | None = None,
+) -> tuple[Any, ...]:
+    """This rank's results of its replica of `n` on its own `inputs`, inside an MPI
+    job of `n` ranks: nothing of another rank's inputs or results passes through it."""
+    return RankProgram(program_text, entry, backend, n, timeout, workdir)(inputs)
+
+
+class RankProgram:
+    """A program as one rank of an MPI job of `n` ranks runs it, prepared once (parsed,
+    and compiled on the jit backend: its collectives become MPI calls) and callable on
+    this rank's inputs. Any failure, preparing or running, is reported and aborts the
+    whole job (`_abort`), so no other rank waits for this one forever."""
+
+    def __init__(
+        self,
+        program_text: str,
+        entry: str,
+        backend: str,
+        n: int,
+        timeout: float = DEFAULT_TIMEOUT,
+        workdir: Path | None = None,
+    ):
+        from mpi4py import MPI
+
+        from xla_opt.loading import load_program
+
+        world = MPI.COMM_WORLD
+        self.rank, size = world.Get_rank(), world.Get_size()
+        self.n, self.entry, self.timeout, self.workdir = n, entry, timeout, workdir
+        try:
+            if size != n:
+                raise ReplicaError(
+                    f"the MPI job has {size} rank(s) for {n} replicas (an `mpirun` of another MPI than "
+                    "mpi4py's starts single-rank jobs: use the one beside the Python interpreter)"
+                )
+            module = load_program(program_text)
+            if backend == "jit":
+                # each rank compiles the program for itself: its collectives become MPI
+                # calls (lowering/conversions/convert_xla_to_linalg/collectives.py, "Over MPI")
+                from xdsl.dialects.builtin import IntegerAttr, i32
+
+                from xla_opt.lowering.kernels.mpi import TIMEOUT_MESSAGE
+                from xla_opt.runtime.executable import JitFunction
+                from xla_opt.runtime.mpi import set_report, set_timeout
+
+                set_timeout(timeout)
+                report = str(workdir / f"error-{self.rank}.txt") if workdir is not None else ""
+                set_report(report, f"replica {self.rank} of {n} failed: {TIMEOUT_MESSAGE.removeprefix('xla-opt: ')}")
+                module.attributes["xla.num_replicas"] = IntegerAttr(n, i32)
+                self.compiled: Any = JitFunction(module, entry, replica_id=self.rank)
+                self.interpreter: Any = None
+            else:
+                from xla_opt.interpreter import make_interpreter
+
+                self.compiled, self.interpreter = None, make_interpreter(module)
+        except BaseException as e:
+            _abort(self.rank, n, e, workdir)
+            raise
+
+    def __call__(self, inputs: list[Any]) -> tuple[Any, ...]:
+        from xla_opt.interpreter.mpi import MpiRendezvous
+        from xla_opt.interpreter.replicas import ReplicaContext, attach
+
+        try:
+            rendezvous = MpiRendezvous(self.timeout)
+            context = ReplicaContext(self.n, timeout=self.timeout)
+            context.rendezvous = rendezvous  # type: ignore[assignment]
+            if self.compiled is not None:
+                mine = tuple(self.compiled.call_checked(list(inputs), context))
+            else:
+                attach(self.interpreter, context, self.rank)
+                mine = tuple(self.interpreter.call_op(self.entry, tuple(inputs)))
+            rendezvous.close()
+        except BaseException as e:  # reported, then the whole job stops
+            _abort(self.rank, self.n, e, self.workdir)
+            raise
+        return mine
 
 
 def first_error(workdir: Path) -> str | None:

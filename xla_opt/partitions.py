@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -35,15 +36,17 @@ class Boundary:
     dtype: np.dtype
     offsets: np.ndarray  # [devices, rank]
 
+    def slices(self, device: int) -> tuple[slice, ...]:
+        """The part of the global value `device` holds."""
+        return tuple(slice(int(o), int(o) + n) for o, n in zip(self.offsets[device], self.local_shape, strict=True))
+
     def shard(self, value: np.ndarray, device: int) -> np.ndarray:
-        index = tuple(slice(o, o + n) for o, n in zip(self.offsets[device], self.local_shape, strict=True))
-        return np.ascontiguousarray(value[index])
+        return np.ascontiguousarray(value[self.slices(device)])
 
     def assemble(self, shards: Sequence[np.ndarray]) -> np.ndarray:
         out = np.empty(self.global_shape, self.dtype)
         for device, shard in enumerate(shards):
-            index = tuple(slice(o, o + n) for o, n in zip(self.offsets[device], self.local_shape, strict=True))
-            out[index] = shard
+            out[self.slices(device)] = shard
         return out
 
 
@@ -77,9 +80,24 @@ class PartitionedProgram:
     results: list[Boundary]
     statistics: Statistics
 
+    @property
+    def function(self) -> func.FuncOp:
+        """The per-device entry function (its types are the local ones)."""
+        return next(
+            op for op in self.module.body.block.ops if isinstance(op, func.FuncOp) and op.sym_name.data == self.entry
+        )
+
+    @cached_property
+    def text(self) -> str:
+        """The per-device program as text, as each MPI rank loads it."""
+        return str(self.module)
+
     def split(self, inputs: Sequence[np.ndarray]) -> list[list[np.ndarray]]:
         """Each device's inputs: its shard of every global input."""
-        return [[b.shard(np.asarray(x), d) for b, x in zip(self.arguments, inputs, strict=True)] for d in range(self.devices)]
+        return [
+            [b.shard(np.asarray(x), d) for b, x in zip(self.arguments, inputs, strict=True)]
+            for d in range(self.devices)
+        ]
 
     def assemble(self, per_device: Sequence[Sequence[Any]]) -> list[np.ndarray]:
         """The global results from each device's results."""

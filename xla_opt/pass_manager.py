@@ -374,7 +374,9 @@ class PassManager:
                 for stage in stages:
                     self.run_pass(stage, module, scope, verify=stage_verify and verify)
             elif before_ops is not None:
-                with _counting_rewrites() as rewrites:
+                from xla_opt.pass_statistics import collecting
+
+                with _counting_rewrites() as rewrites, collecting(node.count):
                     p.apply(self.ctx, module)
             else:
                 p.apply(self.ctx, module)

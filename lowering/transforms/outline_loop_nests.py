@@ -134,7 +134,7 @@ class OutlineLoopNestsPass(ModulePass):
     """Top-level loop nests of every function as kernel functions (see the module doc)."""
 
     name = "outline-loop-nests"
-    input_dialects = ("scf",)
+    input_dialects = ("memref", "scf")  # memref: an identical nest calls the kernel of the first, its own ops gone
     output_dialects = ("arith", "builtin", "func", "memref", "scf")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -76,3 +76,39 @@ module attributes {mhlo.num_partitions = 2 : i32} {
     func.return %x : tensor<8xf32>
   }
 }
+
+// -----
+
+// An uneven split (10 over 4 devices: shards of ceil(10 / 4) = 3, from 0, 3, 6, 9; the
+// last holds 1 entry and 2 of padding): a shard is cut from the whole value padded to
+// 12, the padding is replaced by the reducer's identity before a reduction over the
+// dimension, and a gather of the shards drops it.
+// CHECK-LABEL: func.func @main(%x: tensor<10xf32> {{.*}}) -> (tensor<f32> {{.*}}, tensor<10xf32> {{.*}})
+// CHECK:         %[[PADDED:.*]] = xla.pad %x, %{{.*}}, edge_padding_low = [0], edge_padding_high = [2], interior_padding = [0] : (tensor<10xf32>, tensor<f32>) -> tensor<12xf32>
+// CHECK:         xla.constant dense<[0, 3, 6, 9]> : tensor<4xi32>
+// CHECK:         %[[SHARD:.*]] = xla.dynamic_slice %[[PADDED]], %{{.*}}, slice_sizes = [3] : (tensor<12xf32>, tensor<i32>) -> tensor<3xf32>
+// CHECK-NEXT:    %e = xla.exponential %[[SHARD]] : tensor<3xf32>
+// CHECK:         %[[POSITION:.*]] = xla.add %{{.*}}, %{{.*}} : tensor<3xi32>
+// CHECK-NEXT:    %[[SIZE:.*]] = xla.constant dense<10> : tensor<i32>
+// CHECK:         %[[INSIDE:.*]] = xla.compare %[[POSITION]], %{{.*}}, comparison_direction = LT
+// CHECK-NEXT:    %[[IDENTITY:.*]] = xla.broadcast_in_dim %zero, broadcast_dimensions = [] : (tensor<f32>) -> tensor<3xf32>
+// CHECK-NEXT:    %[[MASKED:.*]] = xla.select %[[INSIDE]], %e, %[[IDENTITY]]
+// CHECK-NEXT:    %sum = xla.reduce (%[[MASKED]]), (%zero), dimensions = [0] body {
+// CHECK:         %[[TOTAL:.*]] = xla.all_reduce %sum
+// CHECK:         %[[ALL:.*]] = xla.all_gather %e, all_gather_dim = 0, replica_groups = {{\[\[}}0, 1, 2, 3]] : (tensor<3xf32>) -> tensor<12xf32>
+// CHECK-NEXT:    %[[WHOLE:.*]] = xla.slice %[[ALL]], start_indices = [0], limit_indices = [10], strides = [1] : (tensor<12xf32>) -> tensor<10xf32>
+// CHECK-NEXT:    func.return %[[TOTAL]], %[[WHOLE]] : tensor<f32>, tensor<10xf32>
+module attributes {mhlo.num_partitions = 4 : i32} {
+  sdy.mesh @mesh = <["d"=4]>
+  func.func @main(%x: tensor<10xf32>) -> (tensor<f32>, tensor<10xf32>) {
+    %c = sdy.sharding_constraint %x <@mesh, [{"d"}]> : tensor<10xf32>
+    %e = xla.exponential %c : tensor<10xf32>
+    %zero = xla.constant dense<0.0> : tensor<f32>
+    %sum = xla.reduce (%e), (%zero), dimensions = [0] body {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = xla.add %a, %b : tensor<f32>
+      xla.return %s : tensor<f32>
+    } : (tensor<10xf32>, tensor<f32>) -> tensor<f32>
+    func.return %sum, %e : tensor<f32>, tensor<10xf32>
+  }
+}

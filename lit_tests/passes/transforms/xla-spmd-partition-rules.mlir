@@ -115,3 +115,79 @@ module attributes {mhlo.num_partitions = 4 : i32} {
     func.return %0 : tensor<6xf32>
   }
 }
+
+// -----
+
+// gather from a table sharded along the rows its indices pick (an embedding with a
+// vocabulary-sharded table): each index clamped to the global rows, made local, the
+// rows another device holds zeroed, and the partial lookups summed.
+// CHECK-LABEL: func.func @main(%table: tensor<4x6xf32> {{.*}}, %ids: tensor<3xi32> {{.*}}) -> (tensor<3x6xf32> {{.*}})
+// CHECK:         %[[WIDE:.*]] = xla.convert %ids : (tensor<3xi32>) -> tensor<3xi64>
+// CHECK:         %[[CLAMPED:.*]] = xla.clamp %{{.*}}, %[[WIDE]], %{{.*}} : tensor<3xi64>
+// CHECK:         %[[OFFSETS:.*]] = xla.constant dense<[0, 4]> : tensor<2xi32>
+// CHECK:         %[[LOCAL:.*]] = xla.subtract %[[CLAMPED]], %{{.*}} : tensor<3xi64>
+// CHECK:         xla.compare %[[LOCAL]], %{{.*}}, comparison_direction = GE
+// CHECK:         %[[ROWS:.*]] = xla.constant dense<4> : tensor<i64>
+// CHECK:         xla.compare %[[LOCAL]], %{{.*}}, comparison_direction = LT
+// CHECK:         %[[HELD:.*]] = xla.and
+// CHECK:         %[[INDICES:.*]] = xla.convert %[[LOCAL]] : (tensor<3xi64>) -> tensor<3xi32>
+// CHECK-NEXT:    %g = xla.gather %table, %[[INDICES]], {{.*}} slice_sizes = [1, 6]{{.*}} : (tensor<4x6xf32>, tensor<3xi32>) -> tensor<3x6xf32>
+// CHECK-NEXT:    %[[MASK:.*]] = xla.broadcast_in_dim %[[HELD]], broadcast_dimensions = [0] : (tensor<3xi1>) -> tensor<3x6xi1>
+// CHECK:         %[[KEPT:.*]] = xla.select %[[MASK]], %g, %{{.*}}
+// CHECK-NEXT:    %[[SUM:.*]] = xla.all_reduce %[[KEPT]], replica_groups = {{\[\[}}0, 1]] computation
+// CHECK:         func.return %[[SUM]] : tensor<3x6xf32>
+module attributes {mhlo.num_partitions = 2 : i32} {
+  sdy.mesh @mesh = <["v"=2]>
+  func.func @main(%table: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"v"}, {}]>}, %ids: tensor<3xi32>) -> tensor<3x6xf32> {
+    %g = xla.gather %table, %ids, offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1, slice_sizes = [1, 6] : (tensor<8x6xf32>, tensor<3xi32>) -> tensor<3x6xf32>
+    func.return %g : tensor<3x6xf32>
+  }
+}
+
+// -----
+
+// gather with its indices' batch sharded and the table's features sharded: both carried
+// to the result (the slice of the features made local), no collective.
+// CHECK-LABEL: func.func @main(%table: tensor<8x3xf32> {{.*}}, %ids: tensor<2xi32> {{.*}}) -> (tensor<2x3xf32> {{.*}})
+// CHECK-NEXT:    %g = xla.gather %table, %ids, {{.*}} slice_sizes = [1, 3]{{.*}} : (tensor<8x3xf32>, tensor<2xi32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    func.return %g : tensor<2x3xf32>
+module attributes {mhlo.num_partitions = 4 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=2]>
+  func.func @main(%table: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}, %ids: tensor<4xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<4x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) {
+    %g = xla.gather %table, %ids, offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1, slice_sizes = [1, 6] : (tensor<8x6xf32>, tensor<4xi32>) -> tensor<4x6xf32>
+    func.return %g : tensor<4x6xf32>
+  }
+}
+
+// -----
+
+// A reduce whose reducer no all-reduce computes (argmax: a value and its index): each
+// device reduces its shard (the iota counting from its offset), and the partial
+// results, gathered in shard order, are reduced again by the same reducer.
+// CHECK-LABEL: func.func @main(%x: tensor<4xf32> {{.*}}) -> (tensor<f32> {{.*}}, tensor<i32> {{.*}})
+// CHECK:         %[[INDEX:.*]] = xla.add %i, %{{.*}} : tensor<4xi32>
+// CHECK:         %m, %at = xla.reduce (%x, %[[INDEX]]), (%lowest, %zero), dimensions = [0] body {
+// CHECK:         } : (tensor<4xf32>, tensor<4xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
+// CHECK-NEXT:    %[[M1:.*]] = xla.reshape %m : (tensor<f32>) -> tensor<1xf32>
+// CHECK-NEXT:    %[[MS:.*]] = xla.all_gather %[[M1]], all_gather_dim = 0, replica_groups = {{\[\[}}0, 1]] : (tensor<1xf32>) -> tensor<2xf32>
+// CHECK-NEXT:    %[[AT1:.*]] = xla.reshape %at : (tensor<i32>) -> tensor<1xi32>
+// CHECK-NEXT:    %[[ATS:.*]] = xla.all_gather %[[AT1]], all_gather_dim = 0, replica_groups = {{\[\[}}0, 1]] : (tensor<1xi32>) -> tensor<2xi32>
+// CHECK-NEXT:    %[[MAX:.*]], %[[ARGMAX:.*]] = xla.reduce (%[[MS]], %[[ATS]]), (%lowest, %zero), dimensions = [0] body {
+// CHECK:         } : (tensor<2xf32>, tensor<2xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
+// CHECK-NEXT:    func.return %[[MAX]], %[[ARGMAX]] : tensor<f32>, tensor<i32>
+module attributes {mhlo.num_partitions = 2 : i32} {
+  sdy.mesh @mesh = <["d"=2]>
+  func.func @main(%x: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"d"}]>}) -> (tensor<f32>, tensor<i32>) {
+    %i = xla.iota iota_dimension = 0 : tensor<8xi32>
+    %lowest = xla.constant dense<0xff800000> : tensor<f32>
+    %zero = xla.constant dense<0> : tensor<i32>
+    %m, %at = xla.reduce (%x, %i), (%lowest, %zero), dimensions = [0] body {
+    ^bb0(%a: tensor<f32>, %ia: tensor<i32>, %b: tensor<f32>, %ib: tensor<i32>):
+      %gt = xla.compare %a, %b, comparison_direction = GT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %v = xla.select %gt, %a, %b : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+      %j = xla.select %gt, %ia, %ib : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+      xla.return %v, %j : tensor<f32>, tensor<i32>
+    } : (tensor<8xf32>, tensor<8xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
+    func.return %m, %at : tensor<f32>, tensor<i32>
+  }
+}

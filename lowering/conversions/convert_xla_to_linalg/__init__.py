@@ -188,7 +188,7 @@ class ConvertXlaToLinalgPass(ModulePass):
     module without it is an error."""
 
     name = "convert-xla-to-linalg"
-    input_dialects = ("xla",)
+    input_dialects = ("sdy", "xla")  # sdy: a sharded program run whole drops its annotations
     output_dialects = ("arith", "func", "linalg", "math", "scf", "tensor")
 
     replica_id: int | None = None

@@ -130,11 +130,17 @@ def read_plan(module: ModuleOp, fn: func.FuncOp, n: int) -> Plan:
     constraint_ops = [op for op in fn.body.block.ops if op.name in ("sdy.sharding_constraint", "sdy.reshard")]
     used = {
         name
-        for attr in [*annotations, *result_annotations, *(readable(op.properties.get("sharding")) for op in constraint_ops)]
+        for attr in [
+            *annotations,
+            *result_annotations,
+            *(readable(op.properties.get("sharding")) for op in constraint_ops),
+        ]
         if attr is not None and (name := mesh_name(attr)) is not None
     }
     if len(used) > 1:
-        raise DiagnosticError([op_diagnostic(fn, f"shardings over several meshes ({', '.join(sorted(used))}): one mesh is supported")])
+        raise DiagnosticError(
+            [op_diagnostic(fn, f"shardings over several meshes ({', '.join(sorted(used))}): one mesh is supported")]
+        )
     if used:
         (name,) = used
         if name not in meshes:
@@ -149,11 +155,11 @@ def read_plan(module: ModuleOp, fn: func.FuncOp, n: int) -> Plan:
     if mesh.size != n:
         raise DiagnosticError([op_diagnostic(where, f"the mesh has {mesh.size} devices, the module {n} partitions")])
 
-    def fitted(attr: Attribute | None, value: SSAValue) -> Sharding:
+    def fitted(attr: Attribute | None, value: SSAValue, uneven: bool = False) -> Sharding:
         shape = tuple(shape_of(value.type))
         if attr is None:
             return Sharding.replicated(len(shape))
-        return fitting(sharding_of(attr, len(shape)), shape, mesh)
+        return fitting(sharding_of(attr, len(shape)), shape, mesh, uneven)
 
     ret = fn.body.block.last_op
     assert ret is not None
@@ -161,11 +167,13 @@ def read_plan(module: ModuleOp, fn: func.FuncOp, n: int) -> Plan:
         mesh,
         [fitted(a, v) for a, v in zip(annotations, fn.args, strict=True)],
         [fitted(a, v) for a, v in zip(result_annotations, ret.operands, strict=True)],
-        {op.results[0]: fitted(readable(op.properties.get("sharding")), op.results[0]) for op in constraint_ops},
+        {op.results[0]: fitted(readable(op.properties.get("sharding")), op.results[0], True) for op in constraint_ops},
     )
 
 
-def partition_module(module: ModuleOp, entry: str = "main", plan: Plan | None = None) -> tuple[Partitioned, Mesh] | None:
+def partition_module(
+    module: ModuleOp, entry: str = "main", plan: Plan | None = None
+) -> tuple[Partitioned, Mesh] | None:
     """Partition `module` in place (see the module doc), from its annotations or from
     `plan`; None when it has one partition."""
     n = num_partitions(module)
@@ -173,7 +181,11 @@ def partition_module(module: ModuleOp, entry: str = "main", plan: Plan | None = 
         return None
     if (replicas := module_count(module, REPLICAS_ATTRIBUTES)) > 1:
         raise DiagnosticError(
-            [op_diagnostic(module, f"{replicas} replicas of {n} partitions each: partitions of replicas are not supported")]
+            [
+                op_diagnostic(
+                    module, f"{replicas} replicas of {n} partitions each: partitions of replicas are not supported"
+                )
+            ]
         )
     from xla_opt.passes.transforms.xla_legalize_broadcast import XlaLegalizeBroadcastPass
 
@@ -208,7 +220,25 @@ class XlaSpmdPartitionPass(ModulePass):
     """The entry function, whose arguments and results are the program's boundary."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        partition_module(op, self.entry)
+        done = partition_module(op, self.entry)
+        if done is not None:
+            report_statistics(done[0].statistics)
+
+
+def report_statistics(stats: Statistics) -> None:
+    """What partitioning did, for `--mlir-pass-statistics`: ops computed on shards, ops
+    computed whole (replicated values, or the fallback, by op name) and the reshards."""
+    from xla_opt.pass_statistics import record
+
+    record("sharded-ops", stats.sharded, "Ops computed on their shards")
+    record("replicated-ops", stats.replicated, "Ops computed whole: their operands and result are replicated")
+    record(
+        "fallback-ops", sum(stats.whole.values()), "Ops without a sharding rule: operands gathered, result re-sliced"
+    )
+    for name, count in sorted(stats.whole.items()):
+        record(f"fallback({name})", count, "Ops of this kind that fell back")
+    for name, count in sorted(stats.collectives.items()):
+        record(f"reshard({name})", count, "Reshards emitted of this kind")
 
 
 __all__ = ["Plan", "Statistics", "XlaSpmdPartitionPass", "num_partitions", "partition_module", "read_plan"]

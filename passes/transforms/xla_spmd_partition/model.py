@@ -3,11 +3,17 @@
 A mesh is named axes of given sizes laid over the devices: the device at mesh position p
 (row-major over the axes, the first axis major) is `device_ids[p]`. A sharding says, for
 each dimension of a tensor, which mesh axes split it, major to minor: the dimension is
-cut into as many equal shards as the product of their sizes, and the shard a device
-holds is its coordinates along those axes read as one mixed-radix number. Axes a
-sharding does not name replicate the tensor. (Shardy's model; sub-axes and uneven
-shards are not represented: the partitioner replicates such dimensions instead, which
-is always correct.)
+cut into as many shards as the product of their sizes, and the shard a device holds is
+its coordinates along those axes read as one mixed-radix number. Axes a sharding does
+not name replicate the tensor. (Shardy's model; sub-axes are not represented: the
+partitioner replicates such dimensions instead, which is always correct.)
+
+A dimension of size D split n ways that n does not divide is *uneven*: every shard has
+ceil(D / n) entries, shard k those from k * ceil(D / n), and where that runs past D the
+shard ends in padding (10 rows over 4 devices: 3, 3, 3 and 1 row, the last shard with 2
+rows of padding). What the padding holds is unspecified; the partitioner masks it where
+it would reach a result (reductions and contractions over the dimension) and cuts it off
+where the dimension is gathered whole.
 """
 
 from __future__ import annotations
@@ -98,9 +104,13 @@ class Sharding:
         return {name for axes in self.dims for name in axes}
 
     def local_shape(self, shape: Sequence[int], mesh: Mesh) -> list[int]:
-        """Each dimension divided by its shard count (the partitioner only shards
-        dimensions that divide evenly)."""
-        return [size // mesh.shards(axes) for size, axes in zip(shape, self.dims, strict=True)]
+        """Each dimension divided by its shard count, rounded up (an uneven dimension's
+        shards are padded to one size)."""
+        return [-(-size // mesh.shards(axes)) for size, axes in zip(shape, self.dims, strict=True)]
+
+    def uneven(self, shape: Sequence[int], mesh: Mesh) -> dict[int, int]:
+        """The dimensions its shard count does not divide, with their global sizes."""
+        return {d: size for d, (size, axes) in enumerate(zip(shape, self.dims, strict=True)) if size % mesh.shards(axes)}
 
     def offsets(self, device: int, shape: Sequence[int], mesh: Mesh) -> list[int]:
         """Where `device`'s shard starts in the global tensor, per dimension."""
@@ -118,14 +128,16 @@ class Sharding:
         return "[" + ", ".join("{" + ", ".join(f'"{a}"' for a in axes) + "}" for axes in self.dims) + "]"
 
 
-def fitting(sharding: Sharding, shape: Sequence[int], mesh: Mesh) -> Sharding:
-    """`sharding` with every dimension that does not divide evenly, and every repeated
-    or unknown axis, replicated instead (the partitioner's way with what it does not
-    represent: always correct, only less spread)."""
+def fitting(sharding: Sharding, shape: Sequence[int], mesh: Mesh, uneven: bool = False) -> Sharding:
+    """`sharding` with every repeated or unknown axis, and (unless `uneven`) every
+    dimension that does not divide evenly, replicated instead (the partitioner's way with
+    what it does not represent: always correct, only less spread). The boundary of the
+    program is even (so each device's inputs and results are plain slices: JAX refuses
+    uneven in_shardings and out_shardings too); values inside may be uneven."""
     seen: set[str] = set()
     dims: list[DimAxes] = []
     for size, axes in zip(shape, sharding.dims, strict=True):
-        ok = all(name in mesh.axis_size and name not in seen for name in axes) and size % mesh.shards(axes) == 0
+        ok = all(name in mesh.axis_size and name not in seen for name in axes) and (uneven or size % mesh.shards(axes) == 0)
         dims.append(tuple(axes) if ok else ())
         if ok:
             seen.update(axes)

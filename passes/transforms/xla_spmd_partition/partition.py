@@ -17,7 +17,9 @@ local shapes:
   shardings and its results' propagated ones (results first); each operand is
   resharded to what the factors ask (`reshard`), the op is computed on the shards, and
   a factor that only operands have (a contraction, a reduced dimension) leaves partial
-  results, which an all-reduce over its axes completes;
+  results, which an all-reduce over its axes completes (or, for a reducer no all-reduce
+  computes, such as argmax's, a reduce of the partial results gathered); a gather from
+  rows spread over devices is masked (`masked_gather.py`);
 - any other op (no rule, or a rule the local op does not verify with): its operands are
   gathered whole, it is computed whole, its results are whole (always correct, the
   fallback the statistics count).
@@ -39,6 +41,7 @@ from xdsl.dialects.builtin import (
     FunctionType,
     IntegerAttr,
     TensorType,
+    i1,
     i32,
     i64,
 )
@@ -47,10 +50,11 @@ from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from xla_opt.dialects import xla
-from xla_opt.dialects.xla.element_types import elem_of, shape_of, tensor
+from xla_opt.dialects.xla.element_types import elem_of, is_float, shape_of, tensor
+from xla_opt.dialects.xla.elementwise import ComparisonDirection, ComparisonDirectionAttr
 from xla_opt.dialects.xla.properties import i64_array, i64_matrix
 
-from . import annotations
+from . import annotations, masked_gather
 from .model import Mesh, Sharding
 from .rules import Rule, rule_of
 
@@ -64,7 +68,9 @@ def choose_factors(
 ) -> dict[int, tuple[str, ...]]:
     """Axes for the rule's factors from the known shardings of the op's values (each a
     (sharding or None, its dimensions' factors) pair, in priority order): a factor takes
-    the axes of the first sharded dimension of it whose axes are free and divide it."""
+    the axes of the first sharded dimension of it whose axes are free. (A factor has the
+    size of every dimension that walks it, so axes that do not divide it come from a
+    value that is uneven already: a constraint's, as the boundary is even.)"""
     chosen: dict[int, tuple[str, ...]] = {}
     used: set[str] = set()
     for sharding, factors in values:
@@ -73,7 +79,7 @@ def choose_factors(
         for axes, factor in zip(sharding.dims, factors, strict=True):
             if factor is None or factor in chosen or not axes:
                 continue
-            if used & set(axes) or rule.sizes[factor] % mesh.shards(axes):
+            if used & set(axes):
                 continue
             chosen[factor] = axes
             used |= set(axes)
@@ -208,7 +214,9 @@ class Emitter:
 
     def constant(self, values: list[int], shape: tuple[int, ...], element: Attribute) -> SSAValue:
         t = TensorType(element, shape)
-        return self.add(xla.ConstantOp.build(properties={"value": DenseIntOrFPElementsAttr.from_list(t, values)}, result_types=[t])).results[0]
+        return self.add(
+            xla.ConstantOp.build(properties={"value": DenseIntOrFPElementsAttr.from_list(t, values)}, result_types=[t])
+        ).results[0]
 
     # ---- collectives ---------------------------------------------------------------
     def groups(self, axes: Sequence[str]) -> DenseIntOrFPElementsAttr:
@@ -240,6 +248,29 @@ class Emitter:
         )
         return list(op.results)
 
+    def gather_and_reduce(
+        self, values: list[SSAValue], axes: tuple[str, ...], reduce: xla.ReduceOp, inits: list[SSAValue]
+    ) -> list[SSAValue]:
+        """The partial results of `reduce` on each device's shard combined by its own
+        reducer: stacked in shard order along a new leading dimension (an all_gather),
+        then reduced along it."""
+        stacked = []
+        for value in values:
+            shape = shape_of(value.type)
+            one = self.add(
+                xla.ReshapeOp.build(operands=[value], result_types=[tensor((1, *shape), elem_of(value.type))])
+            )
+            stacked.append(self.all_gather(one.results[0], 0, axes))
+        op = self.add(
+            xla.ReduceOp.build(
+                operands=[stacked, inits],
+                result_types=[[v.type for v in values]],
+                properties={"dimensions": i64_array([0])},
+                regions=[reduce.body.clone()],
+            )
+        )
+        return list(op.results)
+
     def all_slice(self, value: SSAValue, target: Sharding, global_shape: Sequence[int], held: Sharding) -> SSAValue:
         """Each device's shard under `target` of a value it holds as `held`: along each
         dimension whole, or split by a prefix of target's axes (a coarser shard that
@@ -248,6 +279,13 @@ class Emitter:
         self.stats.count(self.stats.collectives, "all_slice")
         local = target.local_shape(global_shape, self.mesh)
         current = shape_of(value.type)
+        padded = [
+            n * self.mesh.shards(axes) if axes and current[d] == global_shape[d] else current[d]
+            for d, (n, axes) in enumerate(zip(local, target.dims, strict=True))
+        ]
+        if padded != list(current):  # an uneven split: every shard as long, the last ones padded
+            value = self.padded(value, padded)
+            current = shape_of(value.type)
         zero = self.constant([0], (), i32)
         starts: list[SSAValue] = []
         for d, axes in enumerate(target.dims):
@@ -267,6 +305,68 @@ class Emitter:
                 properties={"slice_sizes": i64_array(sizes)},
             )
         ).results[0]
+
+    def leading(self, value: SSAValue, dim: int, size: int) -> SSAValue:
+        """The first `size` entries of `value` along `dim`."""
+        shape = list(shape_of(value.type))
+        limits = list(shape)
+        limits[dim] = size
+        properties = {
+            "start_indices": i64_array([0] * len(shape)),
+            "limit_indices": i64_array(limits),
+            "strides": i64_array([1] * len(shape)),
+        }
+        return self.add(
+            xla.SliceOp.build(operands=[value], result_types=[tensor(limits, elem_of(value.type))], properties=properties)
+        ).results[0]
+
+    def padded(self, value: SSAValue, shape: Sequence[int]) -> SSAValue:
+        """`value` padded at the end of each dimension to `shape` (with zeros)."""
+        current = shape_of(value.type)
+        element = elem_of(value.type)
+        properties = {
+            "edge_padding_low": i64_array([0] * len(shape)),
+            "edge_padding_high": i64_array([n - c for n, c in zip(shape, current, strict=True)]),
+            "interior_padding": i64_array([0] * len(shape)),
+        }
+        return self.add(
+            xla.PadOp.build(operands=[value, self.zero(element)], result_types=[tensor(shape, element)], properties=properties)
+        ).results[0]
+
+    def without_padding(
+        self, value: SSAValue, sharding: Sharding, global_shape: Sequence[int], dims: Sequence[int], fill: SSAValue
+    ) -> SSAValue:
+        """`value` (this device's shard under `sharding`) with the padding of its uneven
+        dimensions `dims` replaced by the scalar `fill` (a reduction's identity, or zero
+        for a contraction), so that it does not reach a result."""
+        shape = shape_of(value.type)
+        indices = tensor(shape, i32)
+        held: SSAValue | None = None
+        for d in dims:
+            offset = self.per_device([sharding.offsets(device, global_shape, self.mesh)[d] for device in range(self.mesh.size)])
+            index = self.add(xla.IotaOp.build(properties={"iota_dimension": IntegerAttr(d, i64)}, result_types=[indices]))
+            position = self.add(xla.AddOp.build(operands=[index.results[0], self.spread(offset, indices)], result_types=[indices]))
+            inside = self.add(
+                xla.CompareOp.build(
+                    operands=[position.results[0], self.spread(self.constant([global_shape[d]], (), i32), indices)],
+                    result_types=[tensor(shape, i1)],
+                    properties={"comparison_direction": ComparisonDirectionAttr(ComparisonDirection.LT)},
+                )
+            ).results[0]
+            held = inside if held is None else self.add(xla.AndOp.build(operands=[held, inside], result_types=[inside.type])).results[0]
+        assert held is not None
+        return self.add(
+            xla.SelectOp.build(operands=[held, value, self.spread(fill, value.type)], result_types=[value.type])
+        ).results[0]
+
+    def spread(self, scalar: SSAValue, t: Attribute) -> SSAValue:
+        """A rank-0 value broadcast to type `t`."""
+        return self.add(
+            xla.BroadcastInDimOp.build(operands=[scalar], result_types=[t], properties={"broadcast_dimensions": i64_array([])})
+        ).results[0]
+
+    def zero(self, element: Attribute) -> SSAValue:
+        return self.add(xla.ConstantOp.build(properties={"value": _zero(element)}, result_types=[tensor((), element)])).results[0]
 
     def iota_offset(self, value: SSAValue, dim: int, sharding: Sharding, global_shape: Sequence[int]) -> SSAValue:
         """A local iota counting from this device's offset along `dim`: its shard of the
@@ -317,7 +417,8 @@ class Emitter:
             if not have or want:
                 continue
             b = next((b for b, (h, w) in enumerate(zip(moved, target.dims, strict=True)) if w == have and not h), None)
-            if b is not None and b != a and global_shape[b] % self.mesh.shards(have) == 0:
+            even = b is not None and global_shape[a] % self.mesh.shards(have) == global_shape[b] % self.mesh.shards(have) == 0
+            if b is not None and b != a and even:
                 value = self.all_to_all(value, a, b, have)
                 moved[b], moved[a] = have, ()
         current = Sharding(tuple(moved))
@@ -325,13 +426,21 @@ class Emitter:
             return value
         dims = list(current.dims)
         for d, (have, want) in enumerate(zip(current.dims, target.dims, strict=True)):
-            if have and have != want and want[: len(have)] != have:  # a finer split of `have` is sliced from it
+            uneven = global_shape[d] % self.mesh.shards(want) or global_shape[d] % self.mesh.shards(have)
+            # a finer split of `have` is sliced from it, unless padding is in the way
+            if have and have != want and (want[: len(have)] != have or uneven):
                 value = self.all_gather(value, d, have)
+                if shape_of(value.type)[d] != global_shape[d]:  # the padding of an uneven split cut off
+                    value = self.leading(value, d, global_shape[d])
                 dims[d] = ()
         held = Sharding(tuple(dims))
         if held != target:
             value = self.all_slice(value, target, global_shape, held)
         return value
+
+
+def _zero(element: Attribute) -> DenseIntOrFPElementsAttr:
+    return DenseIntOrFPElementsAttr.from_list(tensor((), element), [0.0 if is_float(element) else 0])  # type: ignore[arg-type]
 
 
 def _ui32() -> Attribute:
@@ -395,7 +504,12 @@ def partition_function(
     shardings = propagate(body, known, mesh)
 
     stats = Statistics()
-    new_block = Block(arg_types=[tensor(s.local_shape(shape_of(a.type), mesh), elem_of(a.type)) for a, s in zip(block.args, arguments, strict=True)])
+    new_block = Block(
+        arg_types=[
+            tensor(s.local_shape(shape_of(a.type), mesh), elem_of(a.type))
+            for a, s in zip(block.args, arguments, strict=True)
+        ]
+    )
     for old_arg, new_arg in zip(block.args, new_block.args, strict=True):
         new_arg.name_hint = old_arg.name_hint
     emit = Emitter(new_block, mesh, stats)
@@ -431,7 +545,8 @@ def partition_function(
         o.erase(safe_erase=False)
     fn.body.erase_block(old, safe_erase=False)
     fn.properties["function_type"] = FunctionType.from_lists(
-        [a.type for a in new_block.args], [v.type for v in new_block.last_op.operands]  # type: ignore[union-attr]
+        [a.type for a in new_block.args],
+        [v.type for v in new_block.last_op.operands],  # type: ignore[union-attr]
     )
     return Partitioned(arguments, results, stats)
 
@@ -550,21 +665,44 @@ def _emit_sharded(op: Operation, shardings: dict, local: dict, current: dict, em
     wanted = [sharding_of(f, chosen) for f in rule.operands]
     result_shardings = [sharding_of(f, chosen) for f in rule.results]
     # the local op first, on stand-in operands, so that a failure emits nothing
-    local_types = [tensor(s.local_shape(shape_of(r.type), mesh), elem_of(r.type)) for r, s in zip(op.results, result_shardings, strict=True)]
-    probe = _local_op(op, [tensor(w.local_shape(shape_of(o.type), mesh), elem_of(o.type)) for o, w in zip(op.operands, wanted, strict=True)], local_types, wanted, mesh)
+    local_types = [
+        tensor(s.local_shape(shape_of(r.type), mesh), elem_of(r.type))
+        for r, s in zip(op.results, result_shardings, strict=True)
+    ]
+    probe = _local_op(
+        op,
+        [
+            tensor(w.local_shape(shape_of(o.type), mesh), elem_of(o.type))
+            for o, w in zip(op.operands, wanted, strict=True)
+        ],
+        local_types,
+        wanted,
+        mesh,
+    )
     if probe is None:
         return False
     probe.operands = [
         emit.reshard(local[o], current[o], w, shape_of(o.type)) for o, w in zip(op.operands, wanted, strict=True)
     ]
+    _mask_padding(op, rule, chosen, wanted, probe, local, emit, mesh)
+    picked = [d for f, d in rule.picked.items() if f in chosen]
+    if picked:  # a gather from rows spread over devices (masked_gather.py)
+        indices, held = masked_gather.local_indices(emit, op, probe.operands[1], wanted[0], picked, mesh)  # type: ignore[arg-type]
+        probe.operands = [probe.operands[0], indices]
     emit.add(probe)
     results = list(probe.results)
+    if picked:
+        results = [masked_gather.zero_unheld(emit, op, results[0], held)]  # type: ignore[arg-type]
     if isinstance(op, xla.IotaOp) and (axes := result_shardings[0].dims[op.get_iota_dimension()]):
         results = [emit.iota_offset(results[0], op.get_iota_dimension(), result_shardings[0], shape_of(op.output.type))]
     reduced = tuple(name for f in sorted(rule.reductions) for name in chosen.get(f, ()))
     if reduced:
         axes = tuple(name for name in mesh.axis_names if name in reduced)
-        results = emit.all_reduce(results, axes, rule.combiner)
+        if rule.gathered:
+            assert isinstance(op, xla.ReduceOp)
+            results = emit.gather_and_reduce(results, axes, op, [local[v] for v in op.init_values])
+        else:
+            results = emit.all_reduce(results, axes, rule.combiner)
     emit.stats.sharded += 1
     for old, new, s in zip(op.results, results, result_shardings, strict=True):
         local[old] = new
@@ -572,7 +710,31 @@ def _emit_sharded(op: Operation, shardings: dict, local: dict, current: dict, em
     return True
 
 
-def _local_op(op: Operation, operand_types: list[Attribute], result_types: list[Attribute], wanted: list[Sharding], mesh: Mesh) -> Operation | None:
+def _mask_padding(
+    op: Operation, rule: Rule, chosen: dict, wanted: list[Sharding], probe: Operation, local: dict, emit: Emitter, mesh: Mesh
+) -> None:
+    """The padding of uneven dimensions the op reduces or contracts over replaced in its
+    (resharded) operands: by a reduce's init values (its reducer's identity, as the spec
+    asks), by zeros in a contraction (in both operands: 0 * NaN is NaN). A gather's
+    picked rows need none (its indices never reach the padding)."""
+    summed = {f for f in rule.reductions if f in chosen and f not in rule.picked}
+    if not summed:
+        return
+    operands = list(probe.operands)
+    for i, (original, factors, sharding) in enumerate(zip(op.operands, rule.operands, wanted, strict=True)):
+        shape = shape_of(original.type)
+        uneven = sharding.uneven(shape, mesh)
+        dims = [d for d, f in enumerate(factors) if f in summed and d in uneven]
+        if not dims:
+            continue
+        fill = local[op.init_values[i]] if isinstance(op, xla.ReduceOp) else emit.zero(elem_of(original.type))
+        operands[i] = emit.without_padding(operands[i], sharding, shape, dims, fill)
+    probe.operands = operands
+
+
+def _local_op(
+    op: Operation, operand_types: list[Attribute], result_types: list[Attribute], wanted: list[Sharding], mesh: Mesh
+) -> Operation | None:
     """A copy of `op` on local operands of these types with these result types (sizes in
     its properties made local), verified; None if it does not verify."""
     holder = Block(arg_types=operand_types)  # stand-ins until the real operands exist
@@ -585,6 +747,13 @@ def _local_op(op: Operation, operand_types: list[Attribute], result_types: list[
         (t,) = result_types
         first = next(iter(clone.value.get_values()))  # type: ignore[attr-defined]
         clone.properties["value"] = DenseIntOrFPElementsAttr.from_list(t, [first])  # type: ignore[arg-type]
+    if isinstance(clone, xla.GatherOp):  # slices of dimensions sharded with the result's are local
+        local = shape_of(operand_types[0])
+        sizes = list(op.get_slice_sizes())  # type: ignore[attr-defined]
+        for d, axes in enumerate(wanted[0].dims):
+            if axes and sizes[d] != 1:
+                sizes[d] = local[d]
+        clone.properties["slice_sizes"] = i64_array(sizes)
     if isinstance(clone, xla.SliceOp):
         local = shape_of(operand_types[0])
         limits = list(op.get_limit_indices())
@@ -598,4 +767,3 @@ def _local_op(op: Operation, operand_types: list[Attribute], result_types: list[
         clone.erase(safe_erase=False)
         return None
     return clone
-

@@ -16,14 +16,22 @@ completes (`Rule.combiners` says with what: a sum for a dot, the reducer for a r
   factor; split and merged dimensions stay whole;
 - dot_general: batch, lhs-free and rhs-free factors, and the contracting factors as
   reductions (summed);
-- reduce: the kept dimensions, and the reduced ones as reductions when the reducer is
-  an add, multiply, maximum, minimum, and or or of the two arguments whose init value
-  is that op's identity (so partial results can be combined); otherwise reduced
-  dimensions stay whole;
+- reduce: the kept dimensions, and the reduced ones as reductions. The spec asks a
+  reducer to be associative and its init values to be its identity, so the reduce of
+  the partial results of the shards, in shard order, is the reduce of the whole: when
+  the reducer is an add, multiply, maximum, minimum, and or or of its two arguments
+  from that op's identity, an all-reduce with it combines them; any other reducer
+  (argmax's, of a value and an index) reduces the partial results gathered from the
+  devices (`Rule.gathered`);
 - convolution: batch, output features, and input features (summed) without groups;
   spatial dimensions stay whole;
 - slice, pad, reverse, concatenate, sort: the dimensions they leave alone; the others
   stay whole;
+- gather: the indices' batch dimensions with the result's, the operand's dimensions
+  sliced whole with the result's offset dimensions, and an operand dimension the
+  indices pick single rows of (an embedding's vocabulary) as a reduction: each device
+  gathers the rows it holds, zeros the others (partition.py, `masked_gather`), and the
+  sum over the devices completes it;
 - a splat constant, an iota: one factor per dimension (each device makes its shard).
 Any other op has no rule: the partitioner computes it whole on every device.
 """
@@ -34,11 +42,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType
 from xdsl.ir import Operation
 
 from xla_opt.dialects import xla
-from xla_opt.dialects.xla.element_types import is_float, shape_of
+from xla_opt.dialects.xla.element_types import elem_of, is_float, shape_of
 
 Factors = list[int | None]  # per dimension: its factor, or None (kept whole)
 
@@ -54,6 +62,13 @@ class Rule:
     sizes: dict[int, int]
     reductions: set[int] = field(default_factory=set)
     combiner: object = "add"
+    gathered: bool = False
+    """The reduction's partial results are gathered and reduced by `combiner` (a reduce
+    whose reducer no all-reduce computes), not all-reduced."""
+    picked: dict[int, int] = field(default_factory=dict)
+    """gather: the reduction factors that are operand dimensions the indices pick rows of
+    (factor -> operand dimension); a device holding part of one gathers with its indices
+    made local and zeros what it does not hold."""
 
 
 class _Builder:
@@ -137,7 +152,10 @@ def _dot_general(op: xla.DotGeneralOp | xla.DotOp) -> Rule:
     for dl, dr in zip(lhs_contract, rhs_contract, strict=True):
         lhs[dl] = rhs[dr] = b.new(lhs_shape[dl])
         reductions.add(lhs[dl])
-    for shape, factors, used in ((lhs_shape, lhs, (*lhs_batch, *lhs_contract)), (rhs_shape, rhs, (*rhs_batch, *rhs_contract))):
+    for shape, factors, used in (
+        (lhs_shape, lhs, (*lhs_batch, *lhs_contract)),
+        (rhs_shape, rhs, (*rhs_batch, *rhs_contract)),
+    ):
         for d, size in enumerate(shape):
             if d not in used:
                 factors[d] = b.new(size)
@@ -205,19 +223,18 @@ def _reduce(op: xla.ReduceOp) -> Rule:
     b = _Builder()
     shape = shape_of(op.inputs[0].type)
     reduced = set(op.get_dimensions())
-    combinable = combinable_reducer(op)
-    factors: Factors = []
-    reductions: set[int] = set()
-    for d, size in enumerate(shape):
-        if d in reduced and not combinable:
-            factors.append(None)
-            continue
-        factors.append(b.new(size))
-        if d in reduced:
-            reductions.add(factors[-1])  # type: ignore[arg-type]
+    factors: Factors = [b.new(size) for size in shape]
+    reductions = {f for d, f in enumerate(factors) if d in reduced}
     kept = [f for d, f in enumerate(factors) if d not in reduced]
     operands = [list(factors) for _ in op.inputs] + [[] for _ in op.init_values]
-    return Rule(operands, [list(kept) for _ in op.results], b.sizes, reductions, combiner=op)
+    return Rule(
+        operands,
+        [list(kept) for _ in op.results],
+        b.sizes,
+        reductions,
+        combiner=op,
+        gathered=not combinable_reducer(op),
+    )  # type: ignore[arg-type]
 
 
 def _where_untouched(op: Operation, untouched: Callable[[int], bool]) -> Rule:
@@ -226,7 +243,9 @@ def _where_untouched(op: Operation, untouched: Callable[[int], bool]) -> Rule:
     b = _Builder()
     shape = shape_of(op.results[0].type)
     factors: Factors = [b.new(size) if untouched(d) else None for d, size in enumerate(shape)]
-    operands = [list(factors) if len(shape_of(v.type)) == len(shape) else [None] * len(shape_of(v.type)) for v in op.operands]
+    operands = [
+        list(factors) if len(shape_of(v.type)) == len(shape) else [None] * len(shape_of(v.type)) for v in op.operands
+    ]
     return Rule(operands, [list(factors) for _ in op.results], b.sizes)
 
 
@@ -282,6 +301,38 @@ def _convolution(op: xla.ConvolutionOp) -> Rule:
     return Rule([inputs, kernel], [result], b.sizes, reductions)
 
 
+def _gather(op: xla.GatherOp) -> Rule:
+    """Batch factors (indices' dimensions but index_vector_dim, and the result's other
+    than offset_dims, in order), offset factors (operand dimensions sliced whole and not
+    indexed, and the result's offset_dims, in order), and picked factors: operand
+    dimensions of slice size 1 that the indices select (collapsed), summed, for element
+    types a sum of one value and zeros gives back exactly (not booleans)."""
+    operand_shape, indices_shape = shape_of(op.operand.type), shape_of(op.start_indices.type)
+    result_shape = shape_of(op.result.type)
+    offset_dims, collapsed = op.get_offset_dims(), op.get_collapsed_slice_dims()
+    index_map, sizes, vector_dim = op.get_start_index_map(), op.get_slice_sizes(), op.get_index_vector_dim()
+    b = _Builder()
+    operand: Factors = [None] * len(operand_shape)
+    indices: Factors = [None] * len(indices_shape)
+    result: Factors = [None] * len(result_shape)
+    batch_result = [d for d in range(len(result_shape)) if d not in offset_dims]
+    batch_indices = [d for d in range(len(indices_shape)) if d != vector_dim]
+    for r, i in zip(batch_result, batch_indices, strict=True):
+        result[r] = indices[i] = b.new(result_shape[r])
+    kept = [d for d in range(len(operand_shape)) if d not in collapsed]
+    for d, r in zip(kept, offset_dims, strict=True):
+        if sizes[d] == operand_shape[d] and d not in index_map:
+            operand[d] = result[r] = b.new(operand_shape[d])
+    picked: dict[int, int] = {}
+    element = elem_of(op.operand.type)
+    summable = is_float(element) or (isinstance(element, IntegerType) and element.width.data > 1)
+    for d in collapsed:
+        if summable and sizes[d] == 1 and d in index_map:
+            operand[d] = b.new(operand_shape[d])
+            picked[operand[d]] = d  # type: ignore[index]
+    return Rule([operand, indices], [result], b.sizes, set(picked), "add", picked=picked)
+
+
 def _iota(op: xla.IotaOp) -> Rule:
     """Any dimension: a device counts its own shard (partition.py adds the shard's offset
     along the iota dimension)."""
@@ -313,6 +364,7 @@ RULES: dict[type[Operation], Callable[..., Rule | None]] = {
     xla.ReverseOp: _reverse,
     xla.ConcatenateOp: _concatenate,
     xla.SortOp: _sort,
+    xla.GatherOp: _gather,
 }
 
 # Element-wise ops that make their values (no operand to follow): rules of their own.
