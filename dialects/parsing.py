@@ -26,8 +26,19 @@ def parse_nested_list(parser: AttrParser, parse_leaf: Callable[[AttrParser], Any
     return items
 
 
+I64_MIN, I64_MAX = -(2**63), 2**63 - 1
+
+
 def parse_integer(parser: AttrParser) -> int:
-    return parser.parse_integer(allow_boolean=False)
+    """An integer of an attribute our ops keep as i64 (dimensions, sizes, indices): one
+    outside i64's signed range is a located error, not a value wrapped around or an
+    internal error when the attribute is built (issue 31: `broadcast_dimensions =
+    [18446744073709551616]`)."""
+    start = parser.pos
+    value = parser.parse_integer(allow_boolean=False)
+    if not I64_MIN <= value <= I64_MAX:
+        parser.raise_error(f"integer {value} does not fit in i64", start, parser.pos)
+    return value
 
 
 def parse_integer_or_bool(parser: AttrParser) -> int | bool:

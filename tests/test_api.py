@@ -61,8 +61,25 @@ func.func @main(%x: tensor<2xf32>) -> tensor<2xi32> {
   %1 = xla.slice %0, start_indices = [0], limit_indices = [2], strides = [1] : (tensor<3xi32>) -> tensor<2xi32>
   func.return %1 : tensor<2xi32>
 }"""
-    with pytest.raises(xla_opt.ProgramError, match=r"<program>:3:3: error: 'xla.convert' op result type tensor<3xi32> must"):
+    with pytest.raises(
+        xla_opt.ProgramError, match=r"<program>:3:3: error: 'xla.convert' op result type tensor<3xi32> must"
+    ):
         xla_opt.compile(bad)
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_an_integer_beyond_i64_is_a_located_error(backend):
+    """Issue 31: the fuzzers' 2^64 literal gave a ValueError from xla_opt.run."""
+    bad = """
+func.func @main(%a: tensor<4xf32>, %b: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %r = xla.add %a, %b, broadcast_dimensions = [18446744073709551616] : (tensor<4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  func.return %r : tensor<2x4xf32>
+}"""
+    a, b = np.ones(4, np.float32), np.ones((2, 4), np.float32)
+    with pytest.raises(
+        xla_opt.ProgramError, match=r"^<program>:3:\d+: error: integer 18446744073709551616 does not fit in i64$"
+    ):
+        xla_opt.run(bad, a, b, backend=backend)
 
 
 # ---- optimize: a pass pipeline from Python, with xla-opt's diagnostics --------------
@@ -86,7 +103,10 @@ def xla_opt_cli(path, pipeline: str) -> str:
     import sys
 
     cli = subprocess.run(
-        [sys.executable, "-m", "xla_opt.opt_main", str(path), "-p", pipeline], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "xla_opt.opt_main", str(path), "-p", pipeline],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert cli.returncode == 1 and "Traceback" not in cli.stderr
     return cli.stderr.strip()
@@ -147,7 +167,9 @@ def test_raw_v2_arrays_are_bf16_as_in_xla_run(tmp_path, backend):
     (tmp_path / "p.mlir").write_text(BF16_PROGRAM)
     cli = subprocess.run(
         [sys.executable, "-m", "xla_opt.run_main", str(tmp_path / "p.mlir"), "--input", str(tmp_path / "x.npy")],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert cli.returncode == 0 and "3" in cli.stdout and "-4" in cli.stdout
     with pytest.raises(ValueError, match=r"input #0 of @main: expected dtype float32, got \|V2"):

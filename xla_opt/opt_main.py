@@ -97,7 +97,9 @@ class XlaOptMain(xDSLOptMain):
         self.args = arg_parser.parse_args(self._normalize_argv(arg_parser, sys.argv[1:] if args is None else args))
         target = self.args.target.split("{", 1)[0]
         if target not in self.available_targets:
-            arg_parser.error(f"argument -t/--target: invalid choice: '{target}' (choose from {', '.join(self.available_targets)})")
+            arg_parser.error(
+                f"argument -t/--target: invalid choice: '{target}' (choose from {', '.join(self.available_targets)})"
+            )
         self.ctx.allow_unregistered = self.args.allow_unregistered_dialect
         if self.args.disable_verify:
             from xdsl.ir import Attribute
@@ -171,9 +173,7 @@ class XlaOptMain(xDSLOptMain):
             action="store_true",
             help="print each pass's statistics (operations before, after, created, erased; patterns applied) on stderr",
         )
-        mlir.add_argument(
-            "--mlir-print-debuginfo", dest="print_debuginfo", action="store_true", help="print locations"
-        )
+        mlir.add_argument("--mlir-print-debuginfo", dest="print_debuginfo", action="store_true", help="print locations")
         mlir.add_argument(
             "--mlir-elide-elementsattrs-if-larger",
             type=int,
@@ -222,6 +222,7 @@ class XlaOptMain(xDSLOptMain):
             self.passes: list[ModulePass] = parse_pipeline_text(text, self.available_passes)
         except PipelineError as e:
             raise DiagnosticError([pipeline_diagnostic(text, e)]) from None
+        _check_external_tools(self.passes)
         before = _mlir_pass_list(args.mlir_print_ir_before) | ({ALL} if args.mlir_print_ir_before_all else set())
         after = _mlir_pass_list(args.mlir_print_ir_after) | (
             {ALL} if args.mlir_print_ir_after_all or args.print_between_passes else set()
@@ -435,6 +436,29 @@ def pass_summary(cls: type, name: str) -> str:
     for prefix in (f"{name}: ", f"`{name}`: "):
         paragraph = paragraph.removeprefix(prefix)
     return re.split(r"(?<=\.)\s", paragraph, maxsplit=1)[0]
+
+
+def _check_external_tools(passes: Sequence[ModulePass]) -> None:
+    """xDSL's `mlir-opt` pass runs the mlir-opt executable: when it is missing, say so
+    before anything runs (issue 31: it was `internal error: ValueError: mlir-opt is not
+    available` after the passes before it had run)."""
+    import shutil
+
+    from xdsl.transforms.mlir_opt import MLIROptPass
+
+    for p in passes:
+        if isinstance(p, MLIROptPass) and not shutil.which(p.executable):
+            raise DiagnosticError(
+                [
+                    Diagnostic(
+                        "xla-opt",
+                        0,
+                        0,
+                        f"pass '{p.name}' runs the '{p.executable}' executable, which is not on PATH "
+                        "(install MLIR's mlir-opt or set XDSL_MLIR_OPT to its path)",
+                    )
+                ]
+            )
 
 
 def _format(d: Diagnostic) -> str:

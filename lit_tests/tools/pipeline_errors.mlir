@@ -12,6 +12,10 @@
 // OPTION: error: invalid pass pipeline {{.*}}: pass 'convert-linalg-to-parallel-loops': {{.+}}
 // RUN: not %xla-opt %s -p cse --pass-pipeline='builtin.module(cse)' 2>&1 | FileCheck %s --check-prefix=TWICE
 // TWICE: xla-opt: error: give the pipeline once
+// xDSL's mlir-opt pass without the executable: said before any pass runs (issue 31).
+// RUN: not env XDSL_MLIR_OPT=no-such-mlir-opt %xla-opt %s -p 'mlir-opt[canonicalize]' 2>&1 | FileCheck %s --check-prefix=TOOL
+// TOOL: xla-opt: error: pass 'mlir-opt' runs the 'no-such-mlir-opt' executable, which is not on PATH
+// TOOL-NOT: internal error
 func.func @f() {
   func.return
 }
