@@ -406,7 +406,7 @@ COMPLEX_RESHAPE = (
     "  %0 = xla.reshape %a : (tensor<3xcomplex<f32>>) -> tensor<3x1xcomplex<f32>>\n"
     "  func.return %0 : tensor<3x1xcomplex<f32>>\n}\n"
 )
-# complex numbers lower now, except for the factorizations (real arithmetic only)
+# complex numbers lower now, the factorizations too (issue 31)
 COMPLEX_CHOLESKY = (
     "func.func @main(%a: tensor<2x2xcomplex<f32>>) -> tensor<2x2xcomplex<f32>> {\n"
     "  %0 = xla.cholesky %a, lower = true : tensor<2x2xcomplex<f32>>\n"
@@ -415,9 +415,7 @@ COMPLEX_CHOLESKY = (
 
 
 @pytest.mark.parametrize(
-    "program, location, type_",
-    [(TOKEN_ARGUMENT, "1:1", "!xla.token"), (COMPLEX_CHOLESKY, "2:3", "complex<f32>")],
-    ids=["token-argument", "complex-cholesky"],
+    "program, location, type_", [(TOKEN_ARGUMENT, "1:1", "!xla.token")], ids=["token-argument"]
 )
 def test_unlowered_types_are_located_errors_in_the_pipeline(tmp_path, capsys, program, location, type_):
     from xla_opt.opt_main import main
@@ -429,9 +427,12 @@ def test_unlowered_types_are_located_errors_in_the_pipeline(tmp_path, capsys, pr
     assert f"p.mlir:{location}: error:" in err and f"{type_} values run on the interpreter only" in err
 
 
-def test_complex_values_are_not_lowered_errors_in_the_jit():
-    with pytest.raises(NotImplementedError, match="complex<f32> values run on the interpreter only"):
-        xla_opt.compile(COMPLEX_CHOLESKY, backend="jit")
+def test_a_complex_cholesky_runs_natively():
+    """It was a located "runs on the interpreter only" error; since issue 31 it lowers:
+    the interpreter's values (tests/test_jit_complex_linear_algebra.py has the rest)."""
+    a = np.array([[4, 2 - 1j], [2 + 1j, 3]], np.complex64)
+    (got,) = xla_opt.run(COMPLEX_CHOLESKY, a, backend="jit")
+    np.testing.assert_allclose(got, np.linalg.cholesky(a), rtol=1e-6)
 
 
 def test_a_complex_reshape_runs_natively():

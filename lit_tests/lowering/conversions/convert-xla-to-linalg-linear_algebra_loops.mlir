@@ -88,3 +88,46 @@ func.func @triangular_solve_unit_transposed(%a: tensor<3x3xf32>, %b: tensor<3x2x
   %r = xla.triangular_solve %a, %b, left_side = true, lower = false, unit_diagonal = true, transpose_a = TRANSPOSE : (tensor<3x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
   func.return %r : tensor<3x2xf32>
 }
+
+// Complex Cholesky, upper: A is Hermitian, A[i][j] = conj(a[j][i]), and U = L^H holds
+// the conjugates. The pivot is real: sqrt(Re a[j][j] - sum_k<j |L[j][k]|^2), written
+// with a zero imaginary part; the column below it is divided by it part by part.
+// CHECK-LABEL: func.func @cholesky_complex_upper
+// CHECK:         scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[W:.*]] = %{{.*}}) -> (tensor<3x3xcomplex<f32>>) {
+// CHECK:           %[[SQUARES:.*]] = scf.for %{{.*}} = %{{.*}} to %[[J]] step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f32) {
+// CHECK:             complex.re
+// CHECK:             complex.im
+// CHECK:           %[[AJJ:.*]] = tensor.extract %{{.*}}[%[[J]], %[[J]]] : tensor<3x3xcomplex<f32>>
+// CHECK:           %[[RE:.*]] = complex.re %[[AJJ]] : complex<f32>
+// CHECK:           %[[D:.*]] = arith.subf %[[RE]], %[[SQUARES]] : f32
+// CHECK:           %[[PIVOT:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK:           %[[DIAGONAL:.*]] = complex.create %[[PIVOT]], %{{.*}} : complex<f32>
+// CHECK:           tensor.insert %[[DIAGONAL]] into %[[W]][%[[J]], %[[J]]] : tensor<3x3xcomplex<f32>>
+// CHECK:           scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[W2:.*]] = %{{.*}}) -> (tensor<3x3xcomplex<f32>>) {
+// CHECK:             arith.divf %{{.*}}, %[[PIVOT]] : f32
+// CHECK:             arith.divf %{{.*}}, %[[PIVOT]] : f32
+// CHECK:             %[[LIJ:.*]] = complex.create
+// CHECK:             %[[NEG:.*]] = arith.negf
+// CHECK:             %[[UJI:.*]] = complex.create %{{.*}}, %[[NEG]] : complex<f32>
+// CHECK:             tensor.insert %[[UJI]] into %[[W2]][%[[J]], %[[I]]] : tensor<3x3xcomplex<f32>>
+func.func @cholesky_complex_upper(%a: tensor<3x3xcomplex<f32>>) -> tensor<3x3xcomplex<f32>> {
+  %r = xla.cholesky %a, lower = false : tensor<3x3xcomplex<f32>>
+  func.return %r : tensor<3x3xcomplex<f32>>
+}
+
+// Complex triangular solve with transpose_a = ADJOINT: T[i][j] = conj(a[j][i]), each
+// element read conjugated; the pivot division is numpy's complex division.
+// CHECK-LABEL: func.func @triangular_solve_complex_adjoint
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:             scf.for %[[J:.*]] = %{{.*}} to %[[I]] step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (complex<f64>) {
+// CHECK:               %[[AJI:.*]] = tensor.extract %{{.*}}[%[[J]], %[[I]]] : tensor<3x3xcomplex<f64>>
+// CHECK:               complex.im %[[AJI]]
+// CHECK:               arith.negf
+// CHECK:             tensor.extract %{{.*}}[%[[I]], %[[I]]] : tensor<3x3xcomplex<f64>>
+// CHECK:             arith.divf
+// CHECK:             tensor.insert %{{.*}} into %{{.*}}[%[[I]], %[[K]]] : tensor<3x2xcomplex<f64>>
+func.func @triangular_solve_complex_adjoint(%a: tensor<3x3xcomplex<f64>>, %b: tensor<3x2xcomplex<f64>>) -> tensor<3x2xcomplex<f64>> {
+  %r = xla.triangular_solve %a, %b, left_side = true, lower = false, unit_diagonal = false, transpose_a = ADJOINT : (tensor<3x3xcomplex<f64>>, tensor<3x2xcomplex<f64>>) -> tensor<3x2xcomplex<f64>>
+  func.return %r : tensor<3x2xcomplex<f64>>
+}

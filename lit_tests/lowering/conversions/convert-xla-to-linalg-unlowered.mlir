@@ -17,12 +17,3 @@ func.func @implicit_broadcast(%a: tensor<2xf32>, %s: tensor<f32>) -> tensor<2xf3
 func.func @token_argument(%t: !xla.token, %a: tensor<2xf32>) -> tensor<2xf32> {
   func.return %a : tensor<2xf32>
 }
-
-// -----
-
-// The factorizations compute in real arithmetic only.
-func.func @complex_cholesky(%a: tensor<2x2xcomplex<f32>>) -> tensor<2x2xcomplex<f32>> {
-  // expected-error @+1 {{'xla.cholesky' op is not lowered to linalg: complex<f32> values run on the interpreter only}}
-  %r = xla.cholesky %a, lower = true : tensor<2x2xcomplex<f32>>
-  func.return %r : tensor<2x2xcomplex<f32>>
-}

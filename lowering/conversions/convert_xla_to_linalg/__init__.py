@@ -135,13 +135,10 @@ def legalize_types(module: ModuleOp, conversions: list[TypeConversionPattern]) -
                         Rewriter.replace_value_with_new_type(arg, new_type)
 
 
-# The lowerings that build their arithmetic themselves, on real numbers only (the
-# factorizations' divisions and square roots of pivots): complex values of these ops
-# run on the interpreter. Every other lowering computes through scalar_ops, which has
-# complex arithmetic.
-REAL_ONLY_OPS: frozenset[str] = frozenset(
-    {"xla.cholesky", "xla.triangular_solve"}
-)
+# The lowerings that compute on real numbers only: complex values of these ops run on
+# the interpreter. None today: every lowering computes through scalar_ops, which has
+# complex arithmetic, or (the factorizations) has its own complex path.
+REAL_ONLY_OPS: frozenset[str] = frozenset()
 
 
 def _complex_part(t: Attribute) -> Attribute | None:
@@ -168,7 +165,9 @@ def unlowered_types(module: ModuleOp) -> list:
             if op.name in REAL_ONLY_OPS and (
                 part := next((p for p in map(_complex_part, [*op.operand_types, *op.result_types]) if p), None)
             ):
-                diagnostics.append(op_diagnostic(op, f"is not lowered to linalg: {part} values run on the interpreter only"))
+                diagnostics.append(
+                    op_diagnostic(op, f"is not lowered to linalg: {part} values run on the interpreter only")
+                )
         if len(diagnostics) > reported:
             continue
         signature = [*func.function_type.inputs.data, *func.function_type.outputs.data]

@@ -7,7 +7,7 @@
   tensor.extract at computed indices (zeros where padding or lhs dilation put them);
 * `xla.cholesky`, `xla.triangular_solve` -> scf.for loops over the batch, rows and
   columns carrying the result tensor (tensor.extract / tensor.insert), as the
-  interpreter's algorithms;
+  interpreter's algorithms, on real and complex (Hermitian) matrices;
 * `xla.fft` -> generics on complex<f64> tensors: mixed-radix Cooley-Tukey steps over
   the small prime factors of each length, Bluestein's algorithm for a length with a
   larger one.
@@ -44,7 +44,12 @@ from xla_opt.dialects import xla
 from xla_opt.dialects.shapes.windows import Window
 from xla_opt.dialects.xla.element_types import elem_of, is_complex, is_float, is_pred, shape_of
 from xla_opt.dialects.xla.element_types import tensor as tensor_type
-from xla_opt.lowering.conversions.convert_xla_to_linalg.scalar_ops import complex_multiply_accumulate
+from xla_opt.lowering.conversions.convert_xla_to_linalg.scalar_ops import (
+    ScalarBuilder,
+    complex_divide,
+    complex_multiply,
+    complex_multiply_accumulate,
+)
 
 from .common import (
     PARALLEL,
@@ -325,12 +330,8 @@ class ConvolutionToGeneric(RewritePattern):
                 return b.add(b.mul_const(group, group_size), index)
 
             indices: list[SSAValue] = [zero] * (n + 2)  # each one set below
-            indices[dims.input_batch] = grouped(
-                b.loop_index(dims.output_batch), batch_groups, group_batch
-            )
-            indices[dims.input_feature] = grouped(
-                b.loop_index(feature_loop), feature_groups, group_features
-            )
+            indices[dims.input_batch] = grouped(b.loop_index(dims.output_batch), batch_groups, group_batch)
+            indices[dims.input_feature] = grouped(b.loop_index(feature_loop), feature_groups, group_features)
             valid: list[SSAValue] = []
             for i, d in enumerate(dims.input_spatial):
                 size, dilation = lhs_shape[d], window.base_dilations[i]
@@ -425,15 +426,52 @@ class LoopBuilder(IndexArithmetic):
         factors: Callable[[LoopBuilder, SSAValue], tuple[SSAValue, SSAValue]],
     ) -> SSAValue:
         """0 + sum over k in [lower, upper), in increasing k, of the product of the two
-        `factors(builder, k)`."""
+        `factors(builder, k)` (real or complex numbers of `element_type`)."""
 
         def step(b: LoopBuilder, k: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
             x, y = factors(b, k)
-            return [b.add_op(arith.AddfOp(acc[0], b.add_op(arith.MulfOp(x, y))))]
+            return [b.plus(acc[0], b.times(x, y))]
 
-        return self.for_range(lower, upper, [self.float_const(0.0, element_type)], step)[0]
+        return self.for_range(lower, upper, [self.add_op(zero_constant(element_type))], step)[0]
 
+    # ---- arithmetic on real or complex numbers (the complex ones as numpy's) ---------
+    def _scalar(self) -> ScalarBuilder:
+        """A ScalarBuilder adding its ops to this builder's."""
+        scalar = ScalarBuilder()
+        scalar.ops = self.ops
+        return scalar
 
+    def plus(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        if not isinstance(x.type, ComplexType):
+            return self.add_op(arith.AddfOp(x, y))
+        return self.complex_parts(x, y, arith.AddfOp)
+
+    def minus(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        if not isinstance(x.type, ComplexType):
+            return self.add_op(arith.SubfOp(x, y))
+        return self.complex_parts(x, y, arith.SubfOp)
+
+    def times(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        if not isinstance(x.type, ComplexType):
+            return self.add_op(arith.MulfOp(x, y))
+        return complex_multiply(self._scalar(), x, y)
+
+    def divided(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        if not isinstance(x.type, ComplexType):
+            return self.add_op(arith.DivfOp(x, y))
+        return complex_divide(self._scalar(), x, y)
+
+    def complex_parts(self, x: SSAValue, y: SSAValue, kind: type[arith.AddfOp | arith.SubfOp]) -> SSAValue:
+        """`kind` (addf, subf) on the real parts and on the imaginary parts."""
+        (xr, xi), (yr, yi) = parts(self, x), parts(self, y)
+        return make_complex(self, self.add_op(kind(xr, yr)), self.add_op(kind(xi, yi)))
+
+    def conj(self, z: SSAValue) -> SSAValue:
+        """z's complex conjugate (z itself for a real number)."""
+        if not isinstance(z.type, ComplexType):
+            return z
+        re, im = parts(self, z)
+        return make_complex(self, re, self.add_op(arith.NegfOp(im)))
 
 
 class CholeskyToLoops(RewritePattern):
@@ -443,10 +481,15 @@ class CholeskyToLoops(RewritePattern):
     the requested triangle of a (lower: A[i][j] = a[i][j]; upper: A[i][j] = a[j][i],
     where U = L^T is written too). The other triangle is zero.
 
+    Complex matrices are Hermitian, "a = L L^H" (or U^H U): the diagonal's real part
+    only is read, L[j][j] = sqrt(Re A[j][j] - sum_k<j |L[j][k]|^2) is real and L[i][j] =
+    (A[i][j] - sum_k<j L[i][k] conj(L[j][k])) / L[j][j], with conjugates where the
+    real code transposes (upper: A[i][j] = conj(a[j][i]), U = L^H).
+
     "A matrix that is not positive definite gives NaNs in the requested triangle": a
     pivot that is not > 0 (or NaN) is made NaN, which the later columns carry to the
-    last pivot; a final generic then writes NaN over the whole triangle of each matrix
-    whose last pivot is NaN (and rounds f16/bf16 back)."""
+    last pivot; a final generic then writes NaN (NaN + 0i) over the whole triangle of
+    each matrix whose last pivot is NaN (and rounds f16/bf16 back)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: xla.CholeskyOp, rewriter: PatternRewriter):
@@ -459,33 +502,57 @@ class CholeskyToLoops(RewritePattern):
         lower = op.get_lower()
         work_type = accumulator_type(result_type)
         t = elem_of(work_type)
+        complex_ = isinstance(t, ComplexType)
+        real = t.element_type if isinstance(t, ComplexType) else t
 
         def at(batch_index: list[SSAValue], i: SSAValue, j: SSAValue) -> list[SSAValue]:
             """Where element (i, j), i >= j, of A and of L lives."""
             return [*batch_index, i, j] if lower else [*batch_index, j, i]
 
+        def read(b: LoopBuilder, source: SSAValue, batch_index: list[SSAValue], i: SSAValue, j: SSAValue) -> SSAValue:
+            """Element (i, j), i >= j, of A or L: the upper triangle holds their
+            conjugates."""
+            value = b.read(source, at(batch_index, i, j), t)
+            return value if lower else b.conj(value)
+
+        def real_part(b: LoopBuilder, z: SSAValue) -> SSAValue:
+            return parts(b, z)[0] if complex_ else z
+
+        def squared_magnitude(b: LoopBuilder, z: SSAValue) -> SSAValue:
+            if not complex_:
+                return b.times(z, z)
+            re, im = parts(b, z)
+            return b.plus(b.times(re, re), b.times(im, im))
+
         def factor(b: LoopBuilder, index: list[SSAValue], work: SSAValue) -> SSAValue:
             def column(b: LoopBuilder, j: SSAValue, state: list[SSAValue]) -> list[SSAValue]:
                 work = state[0]
                 zero = b.const(0)
-                squares = b.sum_products(
-                    zero, j, t, lambda b, k: (b.read(work, at(index, j, k), t),) * 2
+
+                def square(b: LoopBuilder, k: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
+                    return [b.plus(acc[0], squared_magnitude(b, b.read(work, at(index, j, k), t)))]
+
+                squares = b.for_range(zero, j, [b.float_const(0.0, real)], square)[0]
+                d = b.minus(real_part(b, b.read(op.a, at(index, j, j), t)), squares)
+                positive = b.add_op(arith.CmpfOp(d, b.float_const(0.0, real), "ogt"))
+                pivot = b.add_op(arith.SelectOp(positive, b.add_op(math.SqrtOp(d)), b.float_const(pymath.nan, real)))
+                work = b.write(
+                    make_complex(b, pivot, b.float_const(0.0, real)) if complex_ else pivot, work, at(index, j, j)
                 )
-                d = b.add_op(arith.SubfOp(b.read(op.a, at(index, j, j), t), squares))
-                positive = b.add_op(arith.CmpfOp(d, b.float_const(0.0, t), "ogt"))
-                pivot = b.add_op(
-                    arith.SelectOp(positive, b.add_op(math.SqrtOp(d)), b.float_const(pymath.nan, t))
-                )
-                work = b.write(pivot, work, at(index, j, j))
 
                 def row(b: LoopBuilder, i: SSAValue, state: list[SSAValue]) -> list[SSAValue]:
                     work = state[0]
                     dot = b.sum_products(
                         b.const(0), j,
-                        t, lambda b, k: (b.read(work, at(index, i, k), t), b.read(work, at(index, j, k), t)),
+                        t, lambda b, k: (read(b, work, index, i, k), b.conj(read(b, work, index, j, k))),
                     )  # fmt: skip
-                    rest = b.add_op(arith.SubfOp(b.read(op.a, at(index, i, j), t), dot))
-                    return [b.write(b.add_op(arith.DivfOp(rest, pivot)), work, at(index, i, j))]
+                    rest = b.minus(read(b, op.a, index, i, j), dot)
+                    if complex_:
+                        value = make_complex(b, *(b.divided(p, pivot) for p in parts(b, rest)))
+                        value = value if lower else b.conj(value)
+                    else:
+                        value = b.divided(rest, pivot)
+                    return [b.write(value, work, at(index, i, j))]
 
                 return b.for_range(b.add_const(j, 1), b.const(m), [work], row)
 
@@ -499,11 +566,13 @@ class CholeskyToLoops(RewritePattern):
             f = LoopBuilder()
             index = [f.loop_index(d) for d in range(rank)]
             last = f.const(m - 1)
-            pivot = f.read(factored, [*index[:-2], last, last], t)
+            pivot = real_part(f, f.read(factored, [*index[:-2], last, last], t))
             failed = f.add_op(arith.CmpfOp(pivot, pivot, "uno"))
             i, j = index[-2:]
             in_triangle = f.cmp("uge" if lower else "ule", i, j)
-            nan = f.float_const(pymath.nan, t)
+            nan = f.float_const(pymath.nan, real)
+            if complex_:
+                nan = make_complex(f, nan, f.float_const(0.0, real))
             value = f.add_op(arith.SelectOp(f.add_op(arith.AndIOp(failed, in_triangle)), nan, args[0]))
             if value.type != elem_of(result_type):
                 value = f.add_op(arith.TruncFOp(value, elem_of(result_type)))
@@ -516,11 +585,12 @@ class TriangularSolveToLoops(RewritePattern):
     """xla.triangular_solve -> substitution loops (in f32 for f16/bf16), as the
     interpreter: the system solved is T x = r with T = op(a) on the left side and
     T = op(a)^T (x^T and b^T as x and r) on the right, so T[i][j] = a[i][j] or, when
-    exactly one of "transposed by transpose_a" and "right side" holds, a[j][i]
-    (ADJOINT = TRANSPOSE for real types). T is lower triangular when `lower` xor that
-    swap. Rows i are solved in order (forward for a lower T, backward otherwise):
-    x[i][k] = (r[i][k] - sum_j T[i][j] x[j][k]) / T[i][i] over the rows j already
-    solved, in increasing j; with unit_diagonal, T[i][i] = 1 is not read."""
+    exactly one of "transposed by transpose_a" and "right side" holds, a[j][i]; with
+    transpose_a = ADJOINT, each element of a read is conjugated (ADJOINT = TRANSPOSE for
+    real types). T is lower triangular when `lower` xor that swap. Rows i are solved in
+    order (forward for a lower T, backward otherwise): x[i][k] = (r[i][k] - sum_j T[i][j]
+    x[j][k]) / T[i][i] over the rows j already solved, in increasing j (complex numbers
+    multiplied and divided as numpy does); with unit_diagonal, T[i][i] = 1 is not read."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: xla.TriangularSolveOp, rewriter: PatternRewriter):
@@ -533,6 +603,7 @@ class TriangularSolveToLoops(RewritePattern):
         left = op.get_left_side()
         columns = shape[-1] if left else shape[-2]
         swapped = (not left) != (op.get_transpose_a() != xla.Transpose.NO_TRANSPOSE)
+        adjoint = op.get_transpose_a() == xla.Transpose.ADJOINT
         t_lower = op.get_lower() != swapped
         work_type = accumulator_type(result_type)
         t = elem_of(work_type)
@@ -540,6 +611,10 @@ class TriangularSolveToLoops(RewritePattern):
         def solve(b: LoopBuilder, index: list[SSAValue], work: SSAValue) -> SSAValue:
             def a_at(i: SSAValue, j: SSAValue) -> list[SSAValue]:
                 return [*index, j, i] if swapped else [*index, i, j]
+
+            def t_read(b: LoopBuilder, i: SSAValue, j: SSAValue) -> SSAValue:
+                value = b.read(op.a, a_at(i, j), t)
+                return b.conj(value) if adjoint else value
 
             def x_at(i: SSAValue, k: SSAValue) -> list[SSAValue]:
                 return [*index, i, k] if left else [*index, k, i]
@@ -551,12 +626,10 @@ class TriangularSolveToLoops(RewritePattern):
 
                 def column(b: LoopBuilder, k: SSAValue, state: list[SSAValue]) -> list[SSAValue]:
                     work = state[0]
-                    known = b.sum_products(
-                        first, end, t, lambda b, j: (b.read(op.a, a_at(i, j), t), b.read(work, x_at(j, k), t))
-                    )
-                    x = b.add_op(arith.SubfOp(b.read(op.b, x_at(i, k), t), known))
+                    known = b.sum_products(first, end, t, lambda b, j: (t_read(b, i, j), b.read(work, x_at(j, k), t)))
+                    x = b.minus(b.read(op.b, x_at(i, k), t), known)
                     if not op.get_unit_diagonal():
-                        x = b.add_op(arith.DivfOp(x, b.read(op.a, a_at(i, i), t)))
+                        x = b.divided(x, t_read(b, i, i))
                     return [b.write(x, work, x_at(i, k))]
 
                 return b.for_range(b.const(0), b.const(columns), state, column)
@@ -761,7 +834,9 @@ def bluestein(z: SSAValue, axis: int, inverse: bool) -> list[Operation]:
         """z[j] w[j] for j < n, else 0."""
         last = b.const(n - 1)
         jj = b.min_u(j, last)
-        product = make_complex(b, *times(b, b.read(z, at_axis(indices, axis, jj), WORK), b.read(chirp.result, [jj], WORK)))
+        product = make_complex(
+            b, *times(b, b.read(z, at_axis(indices, axis, jj), WORK), b.read(chirp.result, [jj], WORK))
+        )
         return b.add_op(arith.SelectOp(b.cmp("ule", j, last), product, complex_zero(b)))
 
     ops: list[Operation] = [chirp, spectrum_of_filter]
@@ -813,7 +888,9 @@ class FftToGeneric(RewritePattern):
         kind, lengths = op.get_fft_type(), op.get_fft_length()
         result_element = elem_of(result_type)
         if 0 in lengths or 0 in shape_of(operand_type):
-            zeros = complex_fill(result_type) if isinstance(result_element, ComplexType) else fill_with_zero(result_type)
+            zeros = (
+                complex_fill(result_type) if isinstance(result_element, ComplexType) else fill_with_zero(result_type)
+            )
             rewriter.replace(op, zeros)
             return
         rank = len(shape_of(operand_type))
@@ -876,8 +953,5 @@ PATTERNS: list[RewritePattern] = [
 
 # The ops these patterns lower.
 LOWERED: frozenset[str] = frozenset(
-    op.name
-    for op in (
-        xla.DotOp, xla.DotGeneralOp, xla.ConvolutionOp, xla.CholeskyOp, xla.TriangularSolveOp, xla.FftOp
-    )
+    op.name for op in (xla.DotOp, xla.DotGeneralOp, xla.ConvolutionOp, xla.CholeskyOp, xla.TriangularSolveOp, xla.FftOp)
 )

@@ -761,6 +761,10 @@ def _complex_divide(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
     return b.make_complex(b.select(real_larger, re_r, re_i), b.select(real_larger, im_r, im_i))
 
 
+# numpy's division, for the lowerings that build their loops themselves (triangular_solve)
+complex_divide = _complex_divide
+
+
 def _complex_abs(b: ScalarBuilder, z: SSAValue) -> SSAValue:
     """numpy's modulus (its SIMD absolute loop): an infinite part makes it +Inf, else a
     NaN part NaN; otherwise larger * sqrt(fma(ratio, ratio, 1)) with ratio = smaller /
