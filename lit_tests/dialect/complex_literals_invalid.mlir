@@ -26,3 +26,21 @@ func.func @unclosed_complex() {
   %0 = xla.constant dense<(1.5, 2>)> : tensor<complex<f32>>
   func.return
 }
+
+// -----
+
+// A hexadecimal part is the bits of the part's type (issue 31): as for a real literal,
+// it has no sign and fits the part's width.
+func.func @negative_hexadecimal_part() {
+  // expected-error @+1 {{hexadecimal float literal -0x3F800000 must not have a sign}}
+  %0 = xla.constant dense<(1.0, -0x3F800000)> : tensor<complex<f32>>
+  func.return
+}
+
+// -----
+
+func.func @hexadecimal_part_too_wide() {
+  // expected-error @+1 {{hexadecimal float literal 0x7FF0000000000000 does not fit in f32}}
+  %0 = xla.constant dense<(0x7FF0000000000000, 0.0)> : tensor<complex<f32>>
+  func.return
+}

@@ -236,9 +236,13 @@ def round_half_away(x: np.ndarray) -> np.ndarray:
 
 def sign(x: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "c":
+        # x / |x| part by part, dividing by the real modulus as XLA does (numpy's
+        # complex division would make sign(inf+1j) nan+nanj instead of nan+0j)
         mag = np.abs(x)
+        quotient = np.empty_like(x)
         with np.errstate(all="ignore"):
-            return np.where(mag == 0, x, x / mag).astype(x.dtype)
+            quotient.real, quotient.imag = x.real / mag, x.imag / mag
+        return np.where(mag == 0, x, quotient).astype(x.dtype)
     if x.dtype.kind == "f":
         # -0 and +0 keep their sign, NaN stays NaN
         return np.where(x == 0, x, np.sign(x)).astype(x.dtype)

@@ -16,7 +16,7 @@ parsing.py, the parser and lexer:
   3. attribute-ranges: an integer or float attribute out of range is a located error
   4. linear-string-literal: an unterminated string lexes in linear time, not exponential
   5. jax-locations: the locations JAX prints (ranges, names, callsites, forward aliases)
-  8. mixed-complex-literals: `(1.5, 2)` for a float complex
+  8. mixed-complex-literals: `(1.5, 2)` for a float complex; a hexadecimal part is its bits
   10. splat-literals: a large splat keeps one value
   12. dense-literal-type-check: the literal's type constraint built once
   16. tensor-type-memo: a tensor type's spelling parsed once

@@ -433,9 +433,32 @@ def _install_mixed_complex_literals(changes: Changes) -> None:
         # xDSL would truncate a float part of an integer complex with int()
         if isinstance(type.element_type, IntegerType) and any(isinstance(v, float) for v in self.value):
             parser.raise_error(f"a {type} element has integer parts, got {self.span.text}", at_position=self.span)
+        if isinstance(type.element_type, AnyFloat):
+            return tuple(_complex_part(parser, self, text, value, type.element_type)
+                         for text, value in zip(_complex_part_texts(self.span.text), self.value, strict=True))  # fmt: skip
         return original_to_complex(self, parser, type)
 
     changes.replace(element, "to_complex", to_complex)
+
+
+def _complex_part_texts(text: str) -> list[str]:
+    """The spellings of the two parts of `(re, im)` (a number never holds a comma)."""
+    parts = [p.strip() for p in text.strip()[1:-1].split(",")]
+    return parts if len(parts) == 2 else ["", ""]
+
+
+def _complex_part(parser, element, text: str, value, part_type: AnyFloat) -> float:  # type: ignore[no-untyped-def]
+    """One part of a float complex literal: a hexadecimal integer is the IEEE bits of
+    the part's type (MLIR's rule for real literals, applied to each part: how MLIR and
+    JAX print a complex NaN or infinity, `(0x7FC00000, 0x3F800000)`); any other number
+    is converted as a real literal is."""
+    if text.lstrip("-")[:2] not in ("0x", "0X") or not isinstance(value, int) or isinstance(value, bool):
+        return float(value)
+    if text.startswith("-"):
+        parser.raise_error(f"hexadecimal float literal {text} must not have a sign", at_position=element.span)
+    if value.bit_length() > part_type.bitwidth:
+        parser.raise_error(f"hexadecimal float literal {text} does not fit in {part_type}", at_position=element.span)
+    return float_from_bits(value, part_type)
 
 
 MIXED_COMPLEX_LITERALS = Patch(
@@ -445,8 +468,11 @@ MIXED_COMPLEX_LITERALS = Patch(
     tensor<complex<f32>>`, as MLIR and StableHLO print and accept): xDSL requires both
     parts of the same Python type ("Complex value must be either (float, float) or (int,
     int)"). A float complex takes any mix of int and float parts (each converted
-    exactly as a real literal would be); an integer part written as a float, or a
-    boolean part, stays an error, now at the literal.
+    exactly as a real literal would be: a hexadecimal part is the IEEE bits of the
+    part's type, as MLIR reads it, so `(0x7FC00000, 0x3F800000)` is nan+1j, the way
+    JAX prints a complex NaN or infinity; xDSL read the integer 2143289344); an
+    integer part written as a float, or a boolean part, stays an error, now at the
+    literal.
     """,
     upstream="""
     upstream candidate: xdsl/parser/attribute_parser.py (_parse_optional_complex,

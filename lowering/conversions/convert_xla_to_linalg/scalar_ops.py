@@ -787,11 +787,12 @@ def _complex_abs(b: ScalarBuilder, z: SSAValue) -> SSAValue:
 
 
 def _complex_sign(b: ScalarBuilder, z: SSAValue) -> SSAValue:
-    """z / |z| (numpy's division by the modulus as a complex number), z itself where
-    |z| is 0."""
+    """z / |z|, each part divided by the real modulus (XLA's formula: sign(inf+1j) is
+    nan+0j, where a complex division would give nan+nanj), z itself where |z| is 0."""
     magnitude = _complex_abs(b, z)
     zero = b.float_const(0.0, magnitude.type)
-    quotient = _complex_divide(b, z, b.make_complex(magnitude, zero))
+    re, im = b.parts(z)
+    quotient = b.make_complex(b.fdiv(re, magnitude), b.fdiv(im, magnitude))
     return b.select(b.cmpf("oeq", magnitude, zero), z, quotient)
 
 
