@@ -41,13 +41,17 @@ func.func @partitions(%x: tensor<2xf32>) -> (tensor<ui32>, tensor<2xf32>) {
 
 // -----
 
-// collective_broadcast: the operands gathered along a new leading dimension, then the
-// first block (the group's first replica's).
+// collective_broadcast: each group's first replica keeps its operand, the others
+// receive it by a collective_permute (one per member position), a replica in no group
+// gets zeros; each replica selects by its replica_id.
 // CHECK-LABEL: func.func @collective_broadcast
-// CHECK:         %[[L:.*]] = xla.reshape %x : (tensor<2xf32>) -> tensor<1x2xf32>
-// CHECK-NEXT:    %[[G:.*]] = xla.all_gather %[[L]], all_gather_dim = 0, replica_groups = {{\[\[}}2, 1], [0, 3]] : (tensor<1x2xf32>) -> tensor<2x2xf32>
-// CHECK-NEXT:    %[[F:.*]] = xla.slice %[[G]]
-// CHECK-NEXT:    %{{.*}} = xla.reshape %[[F]] : (tensor<1x2xf32>) -> tensor<2xf32>
+// CHECK:         %[[ID:.*]] = xla.replica_id : tensor<ui32>
+// CHECK:         %[[SOURCE:.*]] = xla.or
+// CHECK:         %[[TARGET:.*]] = xla.or
+// CHECK:         %[[ZERO:.*]] = xla.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK-NEXT:    %[[OWN:.*]] = xla.select %[[SOURCE]], %x, %[[ZERO]]
+// CHECK-NEXT:    %[[GOT:.*]] = xla.collective_permute %x, source_target_pairs = {{\[\[}}2, 1], [0, 3]] : tensor<2xf32>
+// CHECK-NEXT:    %{{.*}} = xla.select %[[TARGET]], %[[GOT]], %[[OWN]]
 func.func @collective_broadcast(%x: tensor<2xf32>) -> tensor<2xf32> {
   %0 = "stablehlo.collective_broadcast"(%x) {replica_groups = dense<[[2, 1], [0, 3]]> : tensor<2x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>

@@ -45,7 +45,7 @@ from xdsl.pattern_rewriter import (
 from xla_opt.dialects.stablehlo.ops import ShloOp
 from xla_opt.passes.conversions import OP_FAMILIES, family_modules
 
-from .common import StablehloConversionError, convert_type, fail
+from .common import MalformedAttribute, StablehloConversionError, convert_type, fail
 from .sharding import KEPT_MODULE_ATTRIBUTES, KEPT_OPS, SHARDING, prepare_shardings
 
 # the rules, one module per op family, each exporting its PATTERNS
@@ -70,7 +70,10 @@ class UnknownOps(RewritePattern):
         for region in op.regions:
             for block in region.blocks:
                 for arg in list(block.args):
-                    new_type = convert_type(arg.type)
+                    try:
+                        new_type = convert_type(arg.type)
+                    except MalformedAttribute as e:
+                        fail(op, f"malformed type: {e}")
                     if new_type != arg.type:
                         rewriter.replace_value_with_new_type(arg, new_type)
 
@@ -114,7 +117,10 @@ def convert_module(ctx: Context | None, module: ModuleOp) -> None:
                 del module.attributes[name]
     for op in module.body.block.ops:
         if isinstance(op, func.FuncOp):
-            _convert_signature(op, sharded)
+            try:
+                _convert_signature(op, sharded)
+            except MalformedAttribute as e:  # a type with no xla form, at its function
+                fail(op, f"malformed type: {e}")
     # inner regions first: a while's body is xla before the while itself is converted
     # (its rule moves the converted regions into the xla op); one walk, the new ops
     # are xla already.
@@ -137,4 +143,3 @@ class ConvertStablehloToXlaPass(ModulePass):
 
 
 __all__ = ["PATTERNS", "ConvertStablehloToXlaPass", "StablehloConversionError", "convert_module"]
-

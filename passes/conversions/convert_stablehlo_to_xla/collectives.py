@@ -1,24 +1,27 @@
 """convert-stablehlo-to-xla: Replica collectives: replica_id, all_reduce, all_gather, reduce_scatter,
-all_to_all, collective_permute."""
+all_to_all, collective_permute; collective_broadcast as collective_permutes."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
-from xdsl.ir import Block, Region
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, UnitAttr, i1, i32
+from xdsl.ir import Block, Region, SSAValue
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla import elementwise as xe
 from xla_opt.dialects.xla import shape_ops as xs
 from xla_opt.dialects.xla.computation import ReturnOp
+from xla_opt.dialects.shapes.collectives import replica_group_rows
+from xla_opt.dialects.xla.collectives import ui32
 from xla_opt.dialects.xla.properties import i64_array, i64_matrix
 
 from .common import (
     Patterns,
+    bool_of,
     channel_id,
+    convert_type,
     check_isolated,
     elem,
     fail,
-    i64_attr,
-    int_of,
+    int_prop,
     matrix,
     one_to_one,
     prop,
@@ -61,25 +64,94 @@ def _cross_replica_sum(op, b):
     return b.build(xla.AllReduceOp, [list(op.operands)], result_types(op), props, [Region(block)]).results
 
 
+def _flag(op, name: str) -> bool:
+    """A boolean attribute that may be written as a unit attribute (`has_dynamic_root`)."""
+    value = prop(op, name)
+    return value is not None and (isinstance(value, UnitAttr) or bool_of(value))
+
+
 @PATTERNS.rule("stablehlo.collective_broadcast")
 def _collective_broadcast(op, b):
-    """collective_broadcast: every member of a group gets the operand of the group's
-    first replica (StableHLO). Exact, as data movement: the operands gathered along a
-    new leading dimension, then its first block."""
-    x = op.operands[0]
-    dims = list(shape(x))
-    rows = _replica_groups(op)
-    size = len(matrix(rows)[0]) if matrix(rows) else None
-    if size is None:
+    """collective_broadcast (StableHLO): within each replica group, results[j] is
+    operands[j] of the group's source, `group[0]`, or `group[root[j]]` with
+    `has_dynamic_root` (the root a last operand, `tensor<Nxi32>`); a replica in no
+    group gets zeros. Exact, as data movement: collective_permutes from the source to
+    the other members (one per member position; with a dynamic root, one per shift
+    within the group), each replica selecting what it received by its replica_id."""
+    dynamic = _flag(op, "has_dynamic_root")
+    operands = list(op.operands)
+    if dynamic:
+        if len(operands) < 2:
+            fail(op, "collective_broadcast with has_dynamic_root=true requires at least two operands (data + root)")
+        *data, root = operands
+        if len(shape(root)) != 1 or elem(root) != i32:
+            fail(op, "last operand of collective_broadcast with has_dynamic_root=true must be a rank-1 i32 tensor")
+        if shape(root)[0] != len(data):
+            fail(op, f"last operand of collective_broadcast with has_dynamic_root=true must have the same "
+                     f"number of elements as data operands ({len(data)}), but got {shape(root)[0]}")  # fmt: skip
+    else:
+        data, root = operands, None
+        if not data:
+            fail(op, "collective_broadcast requires at least one data operand")
+    if len(op.results) != len(data):
+        fail(op, f"collective_broadcast has {len(data)} data operands but {len(op.results)} results")
+    for j, (x, r) in enumerate(zip(data, op.results, strict=True)):
+        if convert_type(r.type) != x.type:
+            fail(op, f"result #{j} {r.type} must have the type of its operand {x.type}")
+    groups = replica_group_rows(matrix(prop(op, "replica_groups")))
+    if not groups:
         fail(op, "collective_broadcast needs explicit replica_groups (the group size)")
-    one = TensorType(elem(x), [1, *dims])
-    lifted = b.one(xs.ReshapeOp, [x], one)
-    props = {"all_gather_dim": i64_attr(0), "replica_groups": rows, "channel_id": channel_id(op)}
-    gathered = b.one(xla.AllGatherOp, [lifted], TensorType(elem(x), [size, *dims]), props)
-    ends = {"start_indices": i64_array([0] * (len(dims) + 1)), "limit_indices": i64_array([1, *dims]),
-            "strides": i64_array([1] * (len(dims) + 1))}  # fmt: skip
-    first = b.one(xs.SliceOp, [gathered], one, ends)
-    return [b.one(xs.ReshapeOp, [first], x.type)]
+    members = [m for g in groups for m in g]
+    if min(members) < 0 or len(set(members)) != len(members):
+        fail(op, f"replica_groups {[list(g) for g in groups]} must hold distinct replica ids >= 0")
+    size = len(groups[0])
+    if dynamic and any(len(g) != size for g in groups):
+        fail(op, "collective_broadcast with has_dynamic_root=true needs replica groups of one size")
+    channel = channel_id(op)
+    replica = b.one(xla.ReplicaIdOp, [], scalar(ui32))
+
+    def is_one_of(ids) -> SSAValue:
+        tests = [b.compare("EQ", replica, b.constant(m, scalar(ui32))) for m in ids]
+        hit = tests[0] if tests else b.constant(0, scalar(i1))
+        for t in tests[1:]:
+            hit = b.binary(xe.OrOp, hit, t)
+        return hit
+
+    def permute(x, pairs) -> SSAValue:
+        props = {"source_target_pairs": i64_matrix([list(p) for p in pairs]), "channel_id": channel}
+        return b.one(xla.CollectivePermuteOp, [x], x.type, props)
+
+    results = []
+    if not dynamic:
+        sources = is_one_of(g[0] for g in groups)
+        steps = [([(g[0], g[t]) for g in groups if len(g) > t], is_one_of(g[t] for g in groups if len(g) > t))
+                 for t in range(1, max(len(g) for g in groups))]  # fmt: skip
+        for x in data:
+            value = b.select(sources, x, b.full(x, 0))
+            for pairs, receives in steps:
+                value = b.select(receives, permute(x, pairs), value)
+            results.append(value)
+        return results
+    # a dynamic root: the replica's position in its group, and each shift's data
+    index = scalar(i32)
+    position = b.constant(0, index)
+    for g in groups:
+        for t, m in enumerate(g):
+            position = b.select(b.compare("EQ", replica, b.constant(m, scalar(ui32))), b.constant(t, index), position)
+    member = is_one_of(members)
+    for j, x in enumerate(data):
+        at = b.one(xs.SliceOp, [root], TensorType(i32, [1]),
+                   {"start_indices": i64_array([j]), "limit_indices": i64_array([j + 1]), "strides": i64_array([1])})  # fmt: skip
+        root_j = b.one(xs.ReshapeOp, [at], index)
+        # shift d brings the data of position (t - d) mod size to position t
+        shift = b.binary(xe.RemainderOp, b.add_(b.sub(position, root_j), size), size)
+        value = b.select(b.binary(xe.AndOp, member, b.compare("EQ", shift, 0)), x, b.full(x, 0))
+        for d in range(1, size):
+            pairs = [(g[t], g[(t + d) % size]) for g in groups for t in range(size)]
+            chosen = b.binary(xe.AndOp, member, b.compare("EQ", shift, d))
+            value = b.select(chosen, permute(x, pairs), value)
+        results.append(value)
+    return results
 
 
 @PATTERNS.rule("stablehlo.all_gather")
@@ -87,7 +159,7 @@ def _all_gather(op, b):
     if len(op.operands) != 1:
         fail(op, "all_gather of several operands has no xla counterpart")
     props = {
-        "all_gather_dim": i64_attr(int_of(prop(op, "all_gather_dim"))),
+        "all_gather_dim": int_prop(op, "all_gather_dim"),
         "replica_groups": _replica_groups(op),
         "channel_id": channel_id(op),
     }
@@ -97,7 +169,7 @@ def _all_gather(op, b):
 @PATTERNS.rule("stablehlo.reduce_scatter")
 def _reduce_scatter(op, b):
     props = {
-        "scatter_dimension": i64_attr(int_of(prop(op, "scatter_dimension"))),
+        "scatter_dimension": int_prop(op, "scatter_dimension"),
         "replica_groups": _replica_groups(op),
         "channel_id": channel_id(op),
     }
@@ -110,9 +182,9 @@ def _all_to_all(op, b):
     if len(op.operands) != 1:
         fail(op, "all_to_all of several operands has no xla counterpart")
     props = {
-        "split_dimension": i64_attr(int_of(prop(op, "split_dimension"))),
-        "concat_dimension": i64_attr(int_of(prop(op, "concat_dimension"))),
-        "split_count": i64_attr(int_of(prop(op, "split_count"))),
+        "split_dimension": int_prop(op, "split_dimension"),
+        "concat_dimension": int_prop(op, "concat_dimension"),
+        "split_count": int_prop(op, "split_count"),
         "replica_groups": _replica_groups(op),
     }
     return b.build(xla.AllToAllOp, op.operands, result_types(op), props).results

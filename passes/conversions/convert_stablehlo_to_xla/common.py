@@ -5,7 +5,6 @@ the `Builder` that inserts xla ops before the op being converted, attribute read
 and region helpers. The rules themselves are in one module per op family next to
 this one, each exporting its `PATTERNS`."""
 
-
 from __future__ import annotations
 
 import math
@@ -91,6 +90,8 @@ def matrix(attr: Attribute | None, ncols: int | None = None) -> list[list[int]]:
     malformed (reported at the op): rows are never re-chunked."""
     if attr is None:
         return []
+    if isinstance(attr, DenseArrayBase | ArrayAttr) and not len(attr):
+        return []  # `pad = []`: no rows (a convolution without spatial dimensions)
     shape = list(attr.get_shape() or ()) if isinstance(attr, DenseIntOrFPElementsAttr) else None
     if shape is None or len(shape) != 2:
         raise MalformedAttribute(f"expected a rank-2 integer tensor, got {getattr(attr, 'type', attr)}")
@@ -119,6 +120,15 @@ def int_of(attr: Attribute | None, default: int | None = None) -> int | None:
     if len(values) == 1:
         return values[0]
     raise TypeError(f"not an integer: {attr}")
+
+
+def int_prop(op: Operation, name: str) -> IntegerAttr:
+    """A required integer attribute as an i64 attribute; missing, a located error
+    (`stablehlo.concatenate` without `dimension`), not a TypeError."""
+    value = int_of(prop(op, name))
+    if value is None:
+        fail(op, f"the integer attribute '{name}' is missing")
+    return i64_attr(value)
 
 
 def bool_of(attr: Attribute | None, default: bool = False) -> bool:
@@ -448,7 +458,10 @@ def take_regions(op: Operation) -> list[Region]:
 def check_isolated(op: Operation) -> None:
     captured = captured_values(op.regions)
     if captured:
-        fail(op, f"its region uses {len(captured)} value(s) defined outside it; xla computations see only their parameters")
+        fail(
+            op,
+            f"its region uses {len(captured)} value(s) defined outside it; xla computations see only their parameters",
+        )
 
 
 def channel_id(op) -> IntegerAttr | None:
@@ -457,4 +470,3 @@ def channel_id(op) -> IntegerAttr | None:
         return None
     value = handle.fields.data.get("handle")  # type: ignore[attr-defined]
     return i64_attr(int_of(value)) if value is not None else None
-

@@ -7,7 +7,7 @@ from xla_opt.dialects.stablehlo.attrs import enum_value
 from xla_opt.dialects.xla import elementwise as xe
 from xla_opt.dialects.xla import shape_ops as xs
 
-from .common import Patterns, elem, fail, i64_attr, int_of, one_to_one, prop, shape
+from .common import Patterns, elem, fail, i64_attr, int_prop, one_to_one, prop, shape
 
 PATTERNS = Patterns()
 
@@ -105,7 +105,7 @@ def _constant(op, b):
 
 @PATTERNS.rule("stablehlo.iota")
 def _iota(op, b):
-    return [b.one(xe.IotaOp, [], op.results[0].type, {"iota_dimension": i64_attr(int_of(prop(op, "iota_dimension")))})]
+    return [b.one(xe.IotaOp, [], op.results[0].type, {"iota_dimension": int_prop(op, "iota_dimension")})]
 
 
 @PATTERNS.rule("stablehlo.compare")
@@ -123,7 +123,7 @@ def _compare(op, b):
 @PATTERNS.rule("stablehlo.reduce_precision")
 def _reduce_precision(op, b):
     props = {
-        "exponent_bits": i64_attr(int_of(prop(op, "exponent_bits"))),
-        "mantissa_bits": i64_attr(int_of(prop(op, "mantissa_bits"))),
+        "exponent_bits": int_prop(op, "exponent_bits"),
+        "mantissa_bits": int_prop(op, "mantissa_bits"),
     }
     return [b.one(xe.ReducePrecisionOp, op.operands, op.results[0].type, props)]

@@ -14,8 +14,7 @@ from .common import (
     constant_ints,
     fail,
     i64_array,
-    i64_attr,
-    int_of,
+    int_prop,
     ints,
     one_to_one,
     prop,
@@ -38,24 +37,30 @@ def _optimization_barrier(op, b):
     return b.build(xs.OptimizationBarrierOp, [list(op.operands)], result_types(op)).results
 
 
-PATTERNS.add("stablehlo.broadcast_in_dim", props_rule(
-    xs.BroadcastInDimOp, broadcast_dimensions=("broadcast_dimensions", ARR)
-))
+PATTERNS.add(
+    "stablehlo.broadcast_in_dim", props_rule(xs.BroadcastInDimOp, broadcast_dimensions=("broadcast_dimensions", ARR))
+)
 PATTERNS.add("stablehlo.broadcast", props_rule(xs.BroadcastOp, broadcast_sizes=("broadcast_sizes", ARR)))
 PATTERNS.add("stablehlo.transpose", props_rule(xs.TransposeOp, permutation=("permutation", ARR)))
 PATTERNS.add("stablehlo.reverse", props_rule(xs.ReverseOp, dimensions=("dimensions", ARR)))
-PATTERNS.add("stablehlo.slice", props_rule(
-    xs.SliceOp,
-    start_indices=("start_indices", ARR),
-    limit_indices=("limit_indices", ARR),
-    strides=("strides", ARR),
-))
-PATTERNS.add("stablehlo.pad", props_rule(
-    xs.PadOp,
-    edge_padding_low=("edge_padding_low", ARR),
-    edge_padding_high=("edge_padding_high", ARR),
-    interior_padding=("interior_padding", ARR),
-))
+PATTERNS.add(
+    "stablehlo.slice",
+    props_rule(
+        xs.SliceOp,
+        start_indices=("start_indices", ARR),
+        limit_indices=("limit_indices", ARR),
+        strides=("strides", ARR),
+    ),
+)
+PATTERNS.add(
+    "stablehlo.pad",
+    props_rule(
+        xs.PadOp,
+        edge_padding_low=("edge_padding_low", ARR),
+        edge_padding_high=("edge_padding_high", ARR),
+        interior_padding=("interior_padding", ARR),
+    ),
+)
 PATTERNS.add("stablehlo.get_dimension_size", props_rule(xs.GetDimensionSizeOp, dimension=("dimension", INT)))
 PATTERNS.add("stablehlo.set_dimension_size", props_rule(xs.SetDimensionSizeOp, dimension=("dimension", INT)))
 PATTERNS.add("stablehlo.get_tuple_element", props_rule(xs.GetTupleElementOp, index=("index", INT)))
@@ -76,7 +81,7 @@ def _dynamic_update_slice(op, b):
 
 @PATTERNS.rule("stablehlo.concatenate")
 def _concatenate(op, b):
-    props = {"dimension": i64_attr(int_of(prop(op, "dimension")))}
+    props = {"dimension": int_prop(op, "dimension")}
     return b.build(xs.ConcatenateOp, [list(op.operands)], result_types(op), props).results
 
 
@@ -107,7 +112,7 @@ def _dynamic_broadcast_in_dim(op, b):
 @PATTERNS.rule("stablehlo.dynamic_iota")
 def _dynamic_iota(op, b):
     _static_result(op, constant_ints(op, op.operands[0], "the output shape"))
-    props = {"iota_dimension": i64_attr(int_of(prop(op, "iota_dimension")))}
+    props = {"iota_dimension": int_prop(op, "iota_dimension")}
     return [b.one(xe.IotaOp, [], op.results[0].type, props)]
 
 
@@ -128,5 +133,9 @@ def _dynamic_pad(op, b):
         constant_ints(op, v, what)
         for v, what in zip(op.operands[2:5], ("edge_padding_low", "edge_padding_high", "interior_padding"))
     )
-    props = {"edge_padding_low": i64_array(low), "edge_padding_high": i64_array(high), "interior_padding": i64_array(interior)}
+    props = {
+        "edge_padding_low": i64_array(low),
+        "edge_padding_high": i64_array(high),
+        "interior_padding": i64_array(interior),
+    }
     return [b.one(xs.PadOp, list(op.operands[:2]), op.results[0].type, props)]
