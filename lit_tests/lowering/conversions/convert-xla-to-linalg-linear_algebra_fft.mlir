@@ -33,28 +33,69 @@ func.func @fft_mixed_radix(%a: tensor<2x6xcomplex<f32>>) -> tensor<2x6xcomplex<f
   func.return %r : tensor<2x6xcomplex<f32>>
 }
 
-// A prime length above 16 (17): Bluestein. The chirp (17 values) and the spectrum of
-// its filter (M = 64, computed at compile time) are constants; the chirped input is
-// padded to 64, transformed (radix 4: 3 steps), multiplied by the filter's spectrum,
-// inverse-transformed (scaled by 1/64) and chirped again.
+// A prime length above 16, 53 (50 or more: below, XLA's FFT never takes Bluestein's
+// way, and neither do we): Bluestein. The chirp (53 values) and the spectrum of its
+// filter (M = 128, computed at compile time) are constants; the chirped input is
+// padded to 128, transformed (radix 4, 4, 4, 2: 4 steps), multiplied by the filter's
+// spectrum, inverse-transformed (scaled by 1/128) and chirped again.
 // CHECK-LABEL: func.func @fft_bluestein
-// CHECK:         %[[CHIRP:.*]] = arith.constant dense<{{.*}}> : tensor<17xcomplex<f64>>
-// CHECK:         %[[FILTER:.*]] = arith.constant dense<{{.*}}> : tensor<64xcomplex<f64>>
-// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<64xcomplex<f64>>)
+// CHECK:         %[[CHIRP:.*]] = arith.constant dense<{{.*}}> : tensor<53xcomplex<f64>>
+// CHECK:         %[[FILTER:.*]] = arith.constant dense<{{.*}}> : tensor<128xcomplex<f64>>
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<128xcomplex<f64>>)
 // CHECK:           tensor.extract %[[CHIRP]]
 // CHECK:           arith.select
-// CHECK-COUNT-3: linalg.generic {{.*}} outs(%{{.*}} : tensor<64xcomplex<f64>>)
-// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<64xcomplex<f64>>)
-// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<64xcomplex<f64>>)
+// CHECK-COUNT-4: linalg.generic {{.*}} outs(%{{.*}} : tensor<128xcomplex<f64>>)
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<128xcomplex<f64>>)
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<128xcomplex<f64>>)
 // CHECK:           tensor.extract %[[FILTER]]
-// CHECK-COUNT-3: linalg.generic {{.*}} outs(%{{.*}} : tensor<64xcomplex<f64>>)
-// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<64xcomplex<f64>>)
-// CHECK:           arith.constant 1.562500e-02 : f64
-// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<17xcomplex<f64>>)
+// CHECK-COUNT-4: linalg.generic {{.*}} outs(%{{.*}} : tensor<128xcomplex<f64>>)
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<128xcomplex<f64>>)
+// CHECK:           arith.constant 7.812500e-03 : f64
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<53xcomplex<f64>>)
 // CHECK:           tensor.extract %[[CHIRP]]
-func.func @fft_bluestein(%a: tensor<17xcomplex<f64>>) -> tensor<17xcomplex<f64>> {
+func.func @fft_bluestein(%a: tensor<53xcomplex<f64>>) -> tensor<53xcomplex<f64>> {
+  %r = xla.fft %a, fft_type = FFT, fft_length = [53] : (tensor<53xcomplex<f64>>) -> tensor<53xcomplex<f64>>
+  func.return %r : tensor<53xcomplex<f64>>
+}
+
+// A prime length above 16 but below 50 (17): one direct step of 17 terms, as XLA.
+// CHECK-LABEL: func.func @fft_prime_below_50
+// CHECK:         %[[ROOTS:.*]] = arith.constant dense<{{.*}}> : tensor<17xcomplex<f64>>
+// CHECK:         linalg.generic
+// CHECK-COUNT-17:  tensor.extract %[[ROOTS]]
+// CHECK-NOT:       tensor.extract %[[ROOTS]]
+// CHECK:         } -> tensor<17xcomplex<f64>>
+func.func @fft_prime_below_50(%a: tensor<17xcomplex<f64>>) -> tensor<17xcomplex<f64>> {
   %r = xla.fft %a, fft_type = FFT, fft_length = [17] : (tensor<17xcomplex<f64>>) -> tensor<17xcomplex<f64>>
   func.return %r : tensor<17xcomplex<f64>>
+}
+
+// RFFT of length 8: the real input stays real (f64), its first step multiplies it as
+// a real number (two real products per twiddle, no imaginary part of its own) and
+// takes the trivial twiddles (1, -1, -i, i) exactly, by selects; the 5 bins kept have
+// the imaginary parts of bins 0 and 4 exactly 0.
+// CHECK-LABEL: func.func @rfft_real_products
+// CHECK:         %[[REAL:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<8xf64>)
+// CHECK:           arith.extf %{{.*}} : f32 to f64
+// CHECK:         %[[ROOTS:.*]] = arith.constant dense<{{.*}}> : tensor<8xcomplex<f64>>
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<8xcomplex<f64>>)
+// CHECK:           %[[X:.*]] = tensor.extract %[[REAL]][%{{.*}}] : tensor<8xf64>
+// CHECK:           %[[W:.*]] = tensor.extract %[[ROOTS]]
+// CHECK:           %[[C:.*]] = complex.re %[[W]]
+// CHECK:           %[[S:.*]] = complex.im %[[W]]
+// CHECK:           arith.mulf %[[X]], %[[C]] : f64
+// CHECK:           arith.mulf %[[X]], %[[S]] : f64
+// CHECK:           arith.negf %[[X]] : f64
+// CHECK:           arith.cmpi eq
+// CHECK:           arith.select
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<5xcomplex<f64>>)
+// CHECK:           arith.cmpi eq
+// CHECK:           arith.ori
+// CHECK:           arith.select
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<5xcomplex<f32>>)
+func.func @rfft_real_products(%a: tensor<8xf32>) -> tensor<5xcomplex<f32>> {
+  %r = xla.fft %a, fft_type = RFFT, fft_length = [8] : (tensor<8xf32>) -> tensor<5xcomplex<f32>>
+  func.return %r : tensor<5xcomplex<f32>>
 }
 
 // IRFFT of length 6 from 4 bins: the innermost axis extended by Hermitian symmetry

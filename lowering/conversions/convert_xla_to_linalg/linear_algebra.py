@@ -706,10 +706,14 @@ def parts(b: LoopBuilder, z: SSAValue) -> tuple[SSAValue, SSAValue]:
 
 
 def times(b: LoopBuilder, z: SSAValue, w: SSAValue) -> tuple[SSAValue, SSAValue]:
-    """The parts of the product z * w."""
-    re, im = parts(b, z)
+    """The parts of the product z * w (w complex): for a real z, the two real products
+    (z c, z s), so that z's NaN or infinity meets no imaginary part of its own (XLA's
+    real FFTs multiply so: inf * (1 + 0i) is inf + 0i, not inf + NaN i)."""
     c, s = parts(b, w)
     mul, add, sub = arith.MulfOp, arith.AddfOp, arith.SubfOp
+    if not isinstance(z.type, ComplexType):
+        return b.add_op(mul(z, c)), b.add_op(mul(z, s))
+    re, im = parts(b, z)
     return (
         b.add_op(sub(b.add_op(mul(re, c)), b.add_op(mul(im, s)))),
         b.add_op(add(b.add_op(mul(re, s)), b.add_op(mul(im, c)))),
@@ -733,13 +737,54 @@ def at_axis(indices: list[SSAValue], axis: int, position: SSAValue) -> list[SSAV
     return [position if d == axis else i for d, i in enumerate(indices)]
 
 
-def dft_stage(z: SSAValue, axis: int, block: int, radix: int, roots: SSAValue) -> list[Operation]:
+def work_parts(b: LoopBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """The parts of a work value: a real one (f64) has the exact imaginary part 0."""
+    return parts(b, x) if isinstance(x.type, ComplexType) else (x, b.float_const(0.0, f64))
+
+
+def twiddled(
+    b: LoopBuilder, x: SSAValue, exponent: SSAValue, block: int, roots: SSAValue, n: int, inverse: bool
+) -> tuple[SSAValue, SSAValue]:
+    """The parts of x * w^exponent, w = exp(-+2 pi i / block) (roots[e n / block]). The
+    trivial twiddles, 1, -1 and -+i (exponent 0, block/2, block/4, 3 block/4), are
+    applied exactly, by sign changes and swapping the parts, as XLA's FFT (DUCC's
+    radix-2/4 butterflies) applies them: no product meets a NaN or an infinity of x
+    there (inf * (0 - 1i) is 0 - inf i, not NaN - inf i)."""
+    product = times(b, x, b.read(roots, [b.mul_const(exponent, n // block)], WORK))
+    re, im = work_parts(b, x)
+    negate = arith.NegfOp
+    # w = -i forward (exp(-i pi/2)), +i inverse: x * -i = (im, -re), x * i = (-im, re)
+    quarter_turns = (
+        [(0, (re, im)), (block // 2, (b.add_op(negate(re)), b.add_op(negate(im))))]
+        if block % 2 == 0
+        else [(0, (re, im))]
+    )
+    if block % 4 == 0:
+        minus_i = (im, b.add_op(negate(re)))
+        plus_i = (b.add_op(negate(im)), re)
+        quarter_turns += [
+            (block // 4, plus_i if inverse else minus_i),
+            (3 * block // 4, minus_i if inverse else plus_i),
+        ]
+    result = product
+    for e, exact in quarter_turns:
+        hit = b.cmp("eq", exponent, b.const(e))
+        result = (
+            b.add_op(arith.SelectOp(hit, exact[0], result[0])),
+            b.add_op(arith.SelectOp(hit, exact[1], result[1])),
+        )
+    return result
+
+
+def dft_stage(z: SSAValue, axis: int, block: int, radix: int, roots: SSAValue, inverse: bool) -> list[Operation]:
     """One Cooley-Tukey step on every block of `block` = radix * q elements along
     `axis` (a sub-transform of the previous steps): with j = q j1 + j2, position
     b*block + k1*q + j2 gets sum_j1 z[b*block + q*j1 + j2] * w^(k1 (j2 + q j1)) with
     w = exp(sign 2 pi i / block), summed over j1 in increasing order (unrolled: the
     radix is small). `roots` holds the n-th roots of unity (n = the axis's length),
-    w^e = roots[e * n / block]. The remaining length-q transforms of each (b, k1) row
+    w^e = roots[e * n / block]; the trivial ones are applied exactly (`twiddled`). z is
+    complex<f64>, or f64 (a real input's first step: real times complex products);
+    the result is complex<f64>. The remaining length-q transforms of each (b, k1) row
     are the next steps'; the last op gives the result."""
     z_type = z.type
     assert isinstance(z_type, TensorType)
@@ -753,37 +798,54 @@ def dft_stage(z: SSAValue, axis: int, block: int, radix: int, roots: SSAValue) -
         total: tuple[SSAValue, SSAValue] | None = None
         for j1 in range(radix):
             offset = b.add_const(j2, q * j1)
-            x = b.read(z, at_axis(indices, axis, b.add(base, offset)), WORK)
+            x = b.read(z, at_axis(indices, axis, b.add(base, offset)), elem_of(z_type))
             exponent = b.rem_const(b.add_op(arith.MuliOp(k1, offset)), block)
-            term = times(b, x, b.read(roots, [b.mul_const(exponent, n // block)], WORK))
+            term = twiddled(b, x, exponent, block, roots, n, inverse)
             total = term if total is None else (
                 b.add_op(arith.AddfOp(total[0], term[0])), b.add_op(arith.AddfOp(total[1], term[1]))
             )  # fmt: skip
         assert total is not None
         return make_complex(b, *total)
 
-    return over_result(z_type, axis, element)
+    return over_result(reshaped_axis(z_type, axis, n, WORK), axis, element)
 
 
 # Prime factors up to this are Cooley-Tukey steps (n * p terms each); a length with a
-# larger one is transformed by Bluestein's algorithm (two power-of-2 transforms).
+# larger one is transformed by Bluestein's algorithm (two power-of-2 transforms),
+# unless it is shorter than DIRECT_BELOW: XLA's FFT (DUCC) takes Bluestein's way for
+# no length below 50, and where a NaN or an infinity goes depends on the way.
 LARGEST_RADIX = 16
+DIRECT_BELOW = 50
+
+
+def as_complex(z: SSAValue) -> list[Operation]:
+    """A real (f64) work tensor as complex<f64> (imaginary parts +0); nothing for a
+    complex one."""
+    z_type = z.type
+    assert isinstance(z_type, TensorType)
+    if isinstance(elem_of(z_type), ComplexType):
+        return []
+
+    def widen(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
+        return make_complex(b, *work_parts(b, b.read(z, indices, f64)))
+
+    return over_result(reshaped_axis(z_type, 0, shape_of(z_type)[0], WORK), 0, widen)
 
 
 def dft_axis(z: SSAValue, axis: int, inverse: bool) -> list[Operation]:
-    """The DFT of length n = z's size along `axis` (complex<f64>; the inverse one
-    scaled by 1/n); the last op gives the result. One stage per prime factor of n (4
-    for two 2s),
-    then a generic reading each frequency k = k1 + p1 k2 + p1 p2 k3 ... where the
-    stages left it, at digit-reversed position k1 n/p1 + k2 n/(p1 p2) + ...; Bluestein
-    when a prime factor exceeds LARGEST_RADIX."""
+    """The DFT of length n = z's size along `axis` (z complex<f64>, or f64 for a real
+    input; the result complex<f64>; the inverse one scaled by 1/n); the last op gives
+    the result. One stage per prime factor of n (4 for two 2s), then a generic reading
+    each frequency k = k1 + p1 k2 + p1 p2 k3 ... where the stages left it, at
+    digit-reversed position k1 n/p1 + k2 n/(p1 p2) + ...; Bluestein when a prime
+    factor exceeds LARGEST_RADIX and n is not below DIRECT_BELOW."""
     z_type = z.type
     assert isinstance(z_type, TensorType)
     n = shape_of(z_type)[axis]
     radices = prime_factors(n)
     if not radices:
-        return []  # a length-1 transform is the identity
-    if radices[-1] > LARGEST_RADIX:
+        return as_complex(z)  # a length-1 transform is the identity
+    if radices[-1] > LARGEST_RADIX and n >= DIRECT_BELOW:
         return bluestein(z, axis, inverse)
     # radix-4 steps where two factors 2 allow: as many terms, half the generics
     twos = radices.count(2)
@@ -792,7 +854,7 @@ def dft_axis(z: SSAValue, axis: int, inverse: bool) -> list[Operation]:
     ops: list[Operation] = [roots]
     block = n
     for radix in radices:
-        ops += dft_stage(z, axis, block, radix, roots.result)
+        ops += dft_stage(z, axis, block, radix, roots.result, inverse)
         z = ops[-1].results[0]
         block //= radix
 
@@ -807,6 +869,8 @@ def dft_axis(z: SSAValue, axis: int, inverse: bool) -> list[Operation]:
         value = b.read(z, at_axis(indices, axis, position), WORK)
         return scaled(b, value, 1.0 / n) if inverse else value
 
+    z_type = z.type
+    assert isinstance(z_type, TensorType)
     return [*ops, *over_result(z_type, axis, reorder)]
 
 
@@ -816,7 +880,8 @@ def bluestein(z: SSAValue, axis: int, inverse: bool) -> list[Operation]:
     X[k] = w[k] sum_j (z[j] w[j]) conj(w[k - j]), a cyclic convolution of length
     M = the power of 2 >= 2n - 1: the FFT of the chirped z, times the FFT of the
     filter conj(w[min(j, M - j)]) (a constant, as the chirp: k^2 taken mod 2n), and
-    the inverse FFT of that product, chirped again."""
+    the inverse FFT of that product, chirped again. z is complex<f64>, or f64 (real
+    times complex products); the result is complex<f64>."""
     z_type = z.type
     assert isinstance(z_type, TensorType)
     n = shape_of(z_type)[axis]
@@ -834,9 +899,8 @@ def bluestein(z: SSAValue, axis: int, inverse: bool) -> list[Operation]:
         """z[j] w[j] for j < n, else 0."""
         last = b.const(n - 1)
         jj = b.min_u(j, last)
-        product = make_complex(
-            b, *times(b, b.read(z, at_axis(indices, axis, jj), WORK), b.read(chirp.result, [jj], WORK))
-        )
+        x = b.read(z, at_axis(indices, axis, jj), elem_of(z_type))
+        product = make_complex(b, *times(b, x, b.read(chirp.result, [jj], WORK)))
         return b.add_op(arith.SelectOp(b.cmp("ule", j, last), product, complex_zero(b)))
 
     ops: list[Operation] = [chirp, spectrum_of_filter]
@@ -858,7 +922,7 @@ def bluestein(z: SSAValue, axis: int, inverse: bool) -> list[Operation]:
         value = make_complex(b, *times(b, b.read(convolved, indices, WORK), b.read(chirp.result, [k], WORK)))
         return scaled(b, value, 1.0 / n) if inverse else value
 
-    return [*ops, *over_result(z_type, axis, dechirp)]
+    return [*ops, *over_result(reshaped_axis(z_type, axis, n, WORK), axis, dechirp)]
 
 
 class FftToGeneric(RewritePattern):
@@ -866,17 +930,21 @@ class FftToGeneric(RewritePattern):
 
     * FFT / IFFT: the DFT (exp(-2 pi i jk/n); IFFT exp(+...) and 1/n) along each of the
       len(fft_length) innermost axes, over the operand's own sizes;
-    * RFFT: the real operand as complex, its FFT, the innermost axis cut to
-      fft_length[-1] // 2 + 1;
+    * RFFT: the real operand (in f64) transformed along the innermost axis first, real
+      times complex twiddles, cut to fft_length[-1] // 2 + 1 bins with the imaginary
+      parts of bin 0 and (n even) bin n/2 exactly 0, as a real FFT has them (XLA's:
+      an RFFT of a vector with a NaN has bin 0 NaN + 0i); then the outer axes;
     * IRFFT: the IFFT of the outer axes, then the innermost axis extended to
       fft_length[-1] by Hermitian symmetry (X[k] = conj(X[n - k]) for k > n / 2) and
-      inverse-transformed, its real part the result (so the imaginary parts of X[0]
-      and X[n/2] are ignored, as numpy's irfft does);
+      inverse-transformed, its real part the result; the imaginary parts of X[0] and
+      X[n/2] are ignored (taken as 0, as numpy's irfft and XLA's do: a NaN there
+      changes nothing);
     * a zero fft_length or an empty operand gives zeros, as the interpreter.
 
     Each DFT (`dft_axis`) is mixed-radix Cooley-Tukey over the prime factors of its
-    length, n (p1 + p2 + ...) terms, or, for a length with a prime factor above
-    LARGEST_RADIX, Bluestein's algorithm (`bluestein`): O(n log n) for every length."""
+    length, n (p1 + p2 + ...) terms, or, for a length of 50 or more with a prime factor
+    above LARGEST_RADIX, Bluestein's algorithm (`bluestein`): O(n log n) for every
+    length."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: xla.FftOp, rewriter: PatternRewriter):
@@ -897,15 +965,32 @@ class FftToGeneric(RewritePattern):
         axes = list(range(rank - len(lengths), rank))
         last = axes[-1]
         inverse = kind in (xla.FftType.IFFT, xla.FftType.IRFFT)
+        real = kind == xla.FftType.RFFT
 
         def widen(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
             x = b.add_op(tensor.ExtractOp(op.operand, indices, elem_of(operand_type)))
-            real = kind == xla.FftType.RFFT
-            pair = (x, b.float_const(0.0, x.type)) if real else parts(b, x)
-            return make_complex(b, *(p if p.type == f64 else b.add_op(arith.ExtFOp(p, f64)) for p in pair))
+            if real:
+                return x if x.type == f64 else b.add_op(arith.ExtFOp(x, f64))
+            return make_complex(b, *(p if p.type == f64 else b.add_op(arith.ExtFOp(p, f64)) for p in parts(b, x)))
 
-        ops = over_result(tensor_type(shape_of(operand_type), WORK), last, widen)
+        ops = over_result(tensor_type(shape_of(operand_type), f64 if real else WORK), last, widen)
         z = ops[-1].results[0]
+        if real:
+            n = shape_of(operand_type)[last]
+            ops += dft_axis(z, last, False)
+            z = ops[-1].results[0]
+
+            def cut(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
+                re, im = parts(b, b.read(z, indices, WORK))
+                real_bin = b.cmp("eq", k, b.const(0))
+                if n % 2 == 0:
+                    real_bin = b.add_op(arith.OrIOp(real_bin, b.cmp("eq", k, b.const(n // 2))))
+                return make_complex(b, re, b.add_op(arith.SelectOp(real_bin, b.float_const(0.0, f64), im)))
+
+            z_type = z.type
+            assert isinstance(z_type, TensorType)
+            ops += over_result(reshaped_axis(z_type, last, n // 2 + 1, WORK), last, cut)
+            z = ops[-1].results[0]
         for axis in axes[:-1]:
             ops += dft_axis(z, axis, inverse)
             z = ops[-1].results[0]
@@ -917,14 +1002,21 @@ class FftToGeneric(RewritePattern):
                 mirrored = b.min_u(b.sub(b.const(n), k), b.const(half - 1))
                 source = b.add_op(arith.SelectOp(upper, mirrored, k))
                 re, im = parts(b, b.read(z, at_axis(indices, last, source), WORK))
-                return make_complex(b, re, b.add_op(arith.SelectOp(upper, b.add_op(arith.NegfOp(im)), im)))
+                im = b.add_op(arith.SelectOp(upper, b.add_op(arith.NegfOp(im)), im))
+                # bins 0 and n/2 of a Hermitian spectrum are real: their imaginary parts
+                # are not read
+                real_bin = b.cmp("eq", source, b.const(0))
+                if n % 2 == 0:
+                    real_bin = b.add_op(arith.OrIOp(real_bin, b.cmp("eq", source, b.const(n // 2))))
+                return make_complex(b, re, b.add_op(arith.SelectOp(real_bin, b.float_const(0.0, f64), im)))
 
             z_type = z.type
             assert isinstance(z_type, TensorType)
             ops += over_result(reshaped_axis(z_type, last, n, WORK), last, hermitian)
             z = ops[-1].results[0]
-        ops += dft_axis(z, last, inverse)
-        z = ops[-1].results[0]
+        if not real:
+            ops += dft_axis(z, last, inverse)
+            z = ops[-1].results[0]
 
         def narrow(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
             x = b.read(z, indices, WORK)
