@@ -82,3 +82,30 @@ func.func @broadcasting(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf3
   %0 = chlo.broadcast_add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// bessel_i1e, zeta and polygamma by XLA's math library (issue 31).
+// CHECK-LABEL: func.func @bessel_zeta_polygamma
+func.func @bessel_zeta_polygamma(%x: tensor<4xf32>, %q: tensor<4xf32>, %h: tensor<4xf16>, %s: tensor<3xf64>, %t: tensor<2x3xf64>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf16>, tensor<2x3xf64>) {
+  // i1e: Chebyshev expansions on |x| <= 8 and beyond, with x's sign
+  // CHECK:      %[[Z:.*]] = xla.abs %x : tensor<4xf32>
+  // CHECK:      xla.sqrt %[[Z]] : tensor<4xf32>
+  // CHECK:      xla.sign %x : tensor<4xf32>
+  // CHECK:      xla.compare %[[Z]], %{{.*}}, comparison_direction = LE
+  %0 = chlo.bessel_i1e %x : tensor<4xf32> -> tensor<4xf32>
+  // zeta: the first terms' powers q^-x, (q + 1)^-x...
+  // CHECK:      %[[NEG:.*]] = xla.negate %x : tensor<4xf32>
+  // CHECK-NEXT: xla.power %q, %[[NEG]] : tensor<4xf32>
+  %1 = chlo.zeta %x, %q : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  // polygamma: (-1)^(n+1) n! zeta(n + 1, x), digamma where n = 0
+  // CHECK:      xla.remainder %x, %{{.*}} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  // CHECK:      xla.exponential
+  // CHECK:      xla.cosine
+  %2 = chlo.polygamma %x, %q : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  // f16 is computed in f32
+  // CHECK:      xla.convert %h : (tensor<4xf16>) -> tensor<4xf32>
+  %3 = chlo.bessel_i1e %h : tensor<4xf16> -> tensor<4xf16>
+  // broadcast_zeta: the operands broadcast to the result's shape first
+  // CHECK:      xla.broadcast_in_dim %s, broadcast_dimensions = [1] : (tensor<3xf64>) -> tensor<2x3xf64>
+  %4 = chlo.broadcast_zeta %s, %t : (tensor<3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>
+  return %0, %1, %2, %3, %4 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf16>, tensor<2x3xf64>
+}

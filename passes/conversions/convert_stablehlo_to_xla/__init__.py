@@ -6,8 +6,9 @@ pattern parameterized by the table. The patterns run in one walk, inner regions
 first; each new op takes the location of the op it replaces. What JAX emits besides plain StableHLO is
 handled too:
 
-* `chlo` ops are decomposed into xla ops (top_k via sort + slice; erf, erf_inv, lgamma
-  and digamma by the polynomial and Lanczos approximations of XLA's math library; tan,
+* `chlo` ops are decomposed into xla ops (top_k via sort + slice; erf, erf_inv, lgamma,
+  digamma, bessel_i1e, zeta and polygamma by the polynomial, Lanczos, Chebyshev and
+  Euler-Maclaurin approximations of XLA's math library; tan,
   sinh, cosh, asin, acos, atan, asinh, acosh, atanh through exp, log, atan2; is_inf;
   next_after by bit arithmetic);
 * the LAPACK custom calls of JAX's CPU lowering (`lapack_?potrf_ffi` -> xla.cholesky,

@@ -2,7 +2,9 @@
 
 The approximations are those of XLA's math library (xla/hlo/builder/lib/math.cc):
 erf by a rational polynomial on [-4, 4] (f32) or Cephes' erf/erfc (f64), erf_inv by
-Giles' polynomials, lgamma and digamma by the Lanczos approximation with reflection.
+Giles' polynomials, lgamma and digamma by the Lanczos approximation with reflection,
+bessel_i1e by Cephes' Chebyshev expansions, zeta by Euler-Maclaurin summation and
+polygamma through zeta (StableHLO's chlo legalization, which XLA runs, has the same).
 f16 and bf16 are computed in f32, as XLA does. The trigonometric and hyperbolic
 functions go through exp, expm1, log, log1p, sqrt and atan2; next_after works on the
 bits (bitcast to an integer of the same width).
@@ -221,8 +223,20 @@ _ERF32_BETA = [
 ]
 
 # Cephes ndtr.c
-_ERF_T = [9.60497373987051638749e0, 9.00260197203842689217e1, 2.23200534594684319226e3, 7.00332514112805075473e3, 5.55923013010394962768e4]
-_ERF_U = [3.35617141647503099647e1, 5.21357949780152679795e2, 4.59432382970980127987e3, 2.26290000613890934246e4, 4.92673942608635921086e4]
+_ERF_T = [
+    9.60497373987051638749e0,
+    9.00260197203842689217e1,
+    2.23200534594684319226e3,
+    7.00332514112805075473e3,
+    5.55923013010394962768e4,
+]
+_ERF_U = [
+    3.35617141647503099647e1,
+    5.21357949780152679795e2,
+    4.59432382970980127987e3,
+    2.26290000613890934246e4,
+    4.92673942608635921086e4,
+]
 _ERFC_P = [
     2.46196981473530512524e-10, 5.64189564831068821977e-1, 7.46321056442269912687e0,
     4.86371970985681366614e1, 1.96520832956077098242e2, 5.26445194995477358631e2,
@@ -284,8 +298,28 @@ def erfc(b, x):
 float_rule(erf, "chlo.erf")
 float_rule(erfc, "chlo.erfc")
 
-_ERFINV32_LT5 = [2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503, -0.00417768164, 0.246640727, 1.50140941]
-_ERFINV32_GT5 = [-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613, 0.00943887047, 1.00167406, 2.83297682]
+_ERFINV32_LT5 = [
+    2.81022636e-08,
+    3.43273939e-07,
+    -3.5233877e-06,
+    -4.39150654e-06,
+    0.00021858087,
+    -0.00125372503,
+    -0.00417768164,
+    0.246640727,
+    1.50140941,
+]
+_ERFINV32_GT5 = [
+    -0.000200214257,
+    0.000100950558,
+    0.00134934322,
+    -0.00367342844,
+    0.00573950773,
+    -0.0076224613,
+    0.00943887047,
+    1.00167406,
+    2.83297682,
+]
 _ERFINV64_LT625 = [
     -3.6444120640178196996e-21, -1.685059138182016589e-19, 1.2858480715256400167e-18,
     1.115787767802518096e-17, -1.333171662854620906e-16, 2.0972767875968561637e-17,
@@ -392,14 +426,165 @@ def digamma(b, x):
     pix = b.mul(reduced, math.pi)
     reflection = b.sub(y, b.div(b.mul(u(b, xe.CosineOp, pix), math.pi), u(b, xe.SineOp, pix)))
     result = b.select(reflect, reflection, y)
-    pole = b.binary(
-        xe.AndOp, b.compare("LE", x, 0.0), b.compare("EQ", x, u(b, xe.FloorOp, x))
-    )
+    pole = b.binary(xe.AndOp, b.compare("LE", x, 0.0), b.compare("EQ", x, u(b, xe.FloorOp, x)))
     return b.select(pole, math.nan, result)
 
 
 float_rule(lgamma, "chlo.lgamma")
 float_rule(digamma, "chlo.digamma")
+
+# --------------------------------------------------------------------------------------
+# bessel_i1e (Cephes' Chebyshev expansions), zeta (Euler-Maclaurin), polygamma
+# --------------------------------------------------------------------------------------
+
+# Cephes i1.c: exp(-|x|) I1(x) / x on [0, 8] in the variable x/2 - 2 (A), and
+# exp(-|x|) sqrt(|x|) I1(x) beyond 8 in 32/|x| - 2 (B); f32 keeps the last terms.
+_I1E_A64 = [
+    2.77791411276104639959e-18, -2.11142121435816608115e-17, 1.55363195773620046921e-16,
+    -1.10559694773538630805e-15, 7.60068429473540693410e-15, -5.04218550472791168711e-14,
+    3.22379336594557470981e-13, -1.98397439776494371520e-12, 1.17361862988909016308e-11,
+    -6.66348972350202774223e-11, 3.62559028155211703701e-10, -1.88724975172282928790e-9,
+    9.38153738649577178388e-9, -4.44505912879632808065e-8, 2.00329475355213526229e-7,
+    -8.56872026469545474066e-7, 3.47025130813767847674e-6, -1.32731636560394358279e-5,
+    4.78156510755005422638e-5, -1.61760815825896745588e-4, 5.12285956168575772895e-4,
+    -1.51357245063125314899e-3, 4.15642294431288815669e-3, -1.05640848946261981558e-2,
+    2.47264490306265168283e-2, -5.29459812080949914269e-2, 1.02643658689847095384e-1,
+    -1.76416518357834055153e-1, 2.52587186443633654823e-1,
+]  # fmt: skip
+_I1E_B64 = [
+    7.51729631084210481353e-18, 4.41434832307170791151e-18, -4.65030536848935832153e-17,
+    -3.20952592199342395980e-17, 2.96262899764595013876e-16, 3.30820231092092828324e-16,
+    -1.88035477551078244854e-15, -3.81440307243700780478e-15, 1.04202769841288027642e-14,
+    4.27244001671195135429e-14, -2.10154184277266431302e-14, -4.08355111109219731823e-13,
+    -7.19855177624590851209e-13, 2.03562854414708950722e-12, 1.41258074366137813316e-11,
+    3.25260358301548823856e-11, -1.89749581235054123450e-11, -5.58974346219658380687e-10,
+    -3.83538038596423702205e-9, -2.63146884688951950684e-8, -2.51223623787020892529e-7,
+    -3.88256480887769039346e-6, -1.10588938762623716291e-4, -9.76109749136146840777e-3,
+    7.78576235018280120474e-1,
+]  # fmt: skip
+_I1E_A32 = _I1E_A64[-17:]
+_I1E_B32 = _I1E_B64[-7:]
+
+
+def chebyshev(b, x, coefficients: Sequence[float]):
+    """Cephes' chbevl: sum of c_i T_i(x/2), by Clenshaw's recurrence."""
+    b0, b1, b2 = b.full(x, 0.0), b.full(x, 0.0), b.full(x, 0.0)
+    for c in coefficients:
+        b2, b1 = b1, b0
+        b0 = b.add_(b.sub(b.mul(x, b1), b2), c)
+    return b.mul(b.sub(b0, b2), 0.5)
+
+
+def bessel_i1e(b, x):
+    """exp(-|x|) I1(x): the expansion in [0, 8] times |x|, the one beyond divided by
+    sqrt(|x|), with x's sign (I1 is odd)."""
+    a_coefficients, b_coefficients = (_I1E_A64, _I1E_B64) if is_f64(x) else (_I1E_A32, _I1E_B32)
+    z = u(b, xe.AbsOp, x)
+    small = b.mul(z, chebyshev(b, b.sub(b.mul(z, 0.5), 2.0), a_coefficients))
+    large = b.div(chebyshev(b, b.sub(b.div(32.0, z), 2.0), b_coefficients), u(b, xe.SqrtOp, z))
+    return b.mul(u(b, xe.SignOp, x), b.select(b.compare("LE", z, 8.0), small, large))
+
+
+float_rule(bessel_i1e, "chlo.bessel_i1e")
+
+# Euler-Maclaurin: (2k)! / B_2k for k = 12..1 (XLA's kZetaCoeffs)
+_ZETA_COEFFICIENTS = [
+    -7.1661652561756670113e18, 1.8152105401943546773e17, -4.5979787224074726105e15,
+    1.1646782814350067249e14, -2.950130727918164224e12, 7.47242496e10,
+    -1.8924375803183791606e9, 47900160.0, -1209600.0, 30240.0, -720.0, 12.0,
+]  # fmt: skip
+_ZETA_ITERATIONS = 9
+
+
+def zeta(b, x, q):
+    """The Hurwitz zeta function sum_k (q + k)^-x (Johansson 2015, formula 5, as XLA's
+    math library): the first ten terms summed, the rest by Euler-Maclaurin with twelve
+    Bernoulli terms (Horner's rule); nan for x < 1 and for q <= 0 with x not an
+    integer, inf at the poles (q a non-positive integer, x even) and for x = 1."""
+    neg_x = u(b, xe.NegateOp, x)
+    acc = q
+    power_sum = b.binary(xe.PowerOp, q, neg_x)
+    for _ in range(_ZETA_ITERATIONS):
+        acc = b.add_(acc, 1.0)
+        power_sum = b.add_(power_sum, b.binary(xe.PowerOp, acc, neg_x))
+    acc = b.add_(acc, 1.0)
+    q_neg_power = b.binary(xe.PowerOp, acc, neg_x)
+    correction = b.div(b.mul(q_neg_power, acc), b.sub(x, 1.0))
+    inverse_square = b.div(1.0, b.mul(acc, acc))
+    terms = len(_ZETA_COEFFICIENTS)
+    horner_sum = b.full(q, 0.0)
+    for i in range(terms - 1):
+        factor = b.mul(b.add_(x, float(2 * terms - 2 - 2 * i)), b.add_(x, float(2 * terms - 3 - 2 * i)))
+        horner_sum = b.mul(factor, b.mul(inverse_square, b.add_(horner_sum, 1.0 / _ZETA_COEFFICIENTS[i])))
+    tail = b.mul(q_neg_power, b.add_(b.mul(b.div(x, acc), b.add_(horner_sum, 1.0 / _ZETA_COEFFICIENTS[-1])), 0.5))
+    accurate = b.add_(b.add_(power_sum, correction), tail)
+    # the first terms alone when the rest is below |power_sum| times the type's smallest
+    # subnormal; XLA's CPU code flushes subnormal results to zero, so that bound is 0
+    # unless it is normal (zeta(inf, 1) is then nan, as in JAX, not 1)
+    smallest, smallest_normal = (2.0**-1074, 2.0**-1022) if is_f64(q) else (2.0**-149, 2.0**-126)
+    bound = b.mul(u(b, xe.AbsOp, power_sum), smallest)
+    bound = b.select(b.compare("LT", bound, smallest_normal), 0.0, bound)
+    negligible = b.compare("LT", u(b, xe.AbsOp, q_neg_power), bound)
+    out = b.select(negligible, power_sum, accurate)
+    out = b.select(b.compare("LT", x, 1.0), math.nan, out)
+    q_le_zero = b.compare("LE", q, 0.0)
+    x_is_int = b.compare("EQ", x, u(b, xe.FloorOp, x))
+    domain_error = b.binary(xe.AndOp, q_le_zero, b.compare("NE", x, u(b, xe.FloorOp, x)))
+    out = b.select(domain_error, math.nan, out)
+    at_pole = b.binary(xe.AndOp, q_le_zero, b.compare("EQ", q, u(b, xe.FloorOp, q)))
+    x_even_int = b.binary(xe.AndOp, x_is_int, b.compare("EQ", b.binary(xe.RemainderOp, x, 2.0), 0.0))
+    out = b.select(at_pole, b.select(x_even_int, b.full(x, math.inf), b.full(x, math.nan)), out)
+    return b.select(b.compare("EQ", x, 1.0), math.inf, out)
+
+
+def polygamma(b, n, x):
+    """polygamma(n, x) = (-1)^(n+1) n! zeta(n + 1, x) for a natural n > 0, digamma for
+    n = 0, nan for any other n (XLA's math library)."""
+    sign = b.sub(b.mul(2.0, b.binary(xe.RemainderOp, n, 2.0)), 1.0)
+    n_plus_one = b.add_(n, 1.0)
+    factorial = u(b, xe.ExponentialOp, lgamma(b, n_plus_one))
+    result = b.mul(b.mul(sign, factorial), zeta(b, n_plus_one, x))
+    result = b.select(b.compare("EQ", n, 0.0), digamma(b, x), result)
+    not_natural = b.binary(xe.OrOp, b.compare("NE", n, u(b, xe.FloorOp, n)), b.compare("LT", n, 0.0))
+    return b.select(not_natural, math.nan, result)
+
+
+def _to_result_shape(op, b, v: Value) -> Value:
+    """chlo.broadcast_*'s implicit broadcast of an operand to the result's shape
+    (numpy's trailing alignment unless `broadcast_dimensions` says otherwise)."""
+    target = list(shape(op.results[0]))
+    if list(shape(v)) == target:
+        return v
+    rank = len(shape(v))
+    dims = (
+        ints(prop(op, "broadcast_dimensions"))
+        if prop(op, "broadcast_dimensions") is not None and rank < len(target)
+        else []
+    )
+    if len(dims) != rank:
+        dims = list(range(len(target) - rank, len(target)))
+    return b.one(xs.BroadcastInDimOp, [v], TensorType(elem(v), target), {"broadcast_dimensions": i64_array(dims)})
+
+
+def binary_float_rule(fn: Callable[[Builder, Value, Value], Value], *names: str) -> None:
+    """A rule for a binary float function (and its chlo.broadcast_ form): f16/bf16 are
+    computed in f32, as XLA does."""
+
+    def convert(op, b):
+        x, y = (_to_result_shape(op, b, v) for v in op.operands)
+        e = elem(x)
+        if is_complex(e) or not is_float(e) or elem(y) != e:
+            fail(op, f"'{op.name}' of element types {e}, {elem(y)} has no xla decomposition (one floating-point type)")
+        compute = f32 if isinstance(e, Float16Type | BFloat16Type) else e
+        result = fn(b, b.convert(x, compute), b.convert(y, compute))
+        return [b.convert(result, elem(op.results[0]))]
+
+    for n in names:
+        PATTERNS.add(n, convert)
+
+
+binary_float_rule(zeta, "chlo.zeta", "chlo.broadcast_zeta")
+binary_float_rule(polygamma, "chlo.polygamma", "chlo.broadcast_polygamma")
 
 # --------------------------------------------------------------------------------------
 # next_after
@@ -463,7 +648,11 @@ def _top_k(op, b):
     )
     starts = [0] * len(dims)
     limits = [*dims[:-1], k]
-    slice_props = {"start_indices": i64_array(starts), "limit_indices": i64_array(limits), "strides": i64_array([1] * len(dims))}
+    slice_props = {
+        "start_indices": i64_array(starts),
+        "limit_indices": i64_array(limits),
+        "strides": i64_array([1] * len(dims)),
+    }
     values = b.one(xs.SliceOp, [sort.results[0]], values_t, slice_props)
     indices = b.one(xs.SliceOp, [sort.results[1]], indices_t, slice_props)
     return [values, indices]
