@@ -7,6 +7,7 @@ JAX (XLA), numpy or the suites' own expectations; both backends run each program
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -278,3 +279,87 @@ def test_malformed_stablehlo_is_one_located_line(text, message):
     text = str(info.value)
     assert text.startswith(message) and "\n" not in text.strip()
     assert "Error:" not in text  # no Python exception name
+
+
+# --------------------------------------------------------------------------------------
+# lax.approx_max_k / approx_min_k: the custom call ApproxTopK, computed exactly
+# --------------------------------------------------------------------------------------
+
+
+def _ties_data(shape, dtype, nan: bool = False, seed: int = 0) -> np.ndarray:
+    """Small integers (many ties), some -0.0, and NaNs if asked."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(-5, 6, shape).astype(np.float32)
+    x.flat[rng.choice(x.size, 3, replace=False)] = -0.0
+    if nan:
+        x.flat[rng.choice(x.size, 2, replace=False)] = np.nan
+    return x.astype(dtype)
+
+
+def _approx_top_k(fn: str, k: int, dim: int, aggregate: bool = True):
+    jax = pytest.importorskip("jax")
+    op = jax.lax.approx_max_k if fn == "max" else jax.lax.approx_min_k
+    return jax.jit(lambda x: op(x, k, reduction_dimension=dim, aggregate_to_topk=aggregate))
+
+
+# (function, k, reduction dimension, aggregate_to_topk, shape, dtype, NaNs, exact):
+# `exact` where XLA's CPU result is defined, else the values exactly and the indices
+# any that hold them (XLA sorts with an unstable sort there: ties in any order)
+APPROX_TOP_K = {
+    "max-k3-last": ("max", 3, -1, True, (3, 40), np.float32, True, True),  # XLA's TopK: total order, NaN first
+    "max-k3-first": ("max", 3, 0, True, (40, 3), np.float32, True, True),
+    "min-k3": ("min", 3, -1, True, (3, 40), np.float32, False, False),
+    "max-k1-ties-nan": ("max", 1, -1, True, (4, 12), np.float32, True, True),  # a reduce: the last of ties
+    "min-k1": ("min", 1, 0, True, (30, 3), np.float32, False, True),
+    "max-unaggregated": ("max", 3, 1, False, (2, 300), np.float32, False, False),  # 256 kept
+    "max-bf16": ("max", 4, -1, True, (2, 33), ml_dtypes.bfloat16, False, False),
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("case", sorted(APPROX_TOP_K))
+def test_approx_top_k_is_exact_top_k(case, backend):
+    """ApproxTopK (is_fallback on CPU) is the exact top-k: recall 1, which meets any
+    recall_target; JAX's results."""
+    fn, k, dim, aggregate, shape, dtype, nan, exact = APPROX_TOP_K[case]
+    x = _ties_data(shape, dtype, nan, seed=len(case))
+    f = _approx_top_k(fn, k, dim, aggregate)
+    text = f.lower(x).as_text()
+    assert "ApproxTopK" in text
+    expected = [np.asarray(e) for e in f(x)]
+    module = import_stablehlo(text)
+    assert [o.name for o in module.walk() if o.name == "func.func"] == ["func.func"]  # the comparator went
+    values, indices = xla_opt.run(module, x, backend=backend)
+    assert values.shape == expected[0].shape and values.dtype == expected[0].dtype
+    if exact:
+        np.testing.assert_array_equal(bits(values), bits(expected[0]))  # NaNs and -0.0 too
+        np.testing.assert_array_equal(indices, expected[1])
+        return
+    np.testing.assert_array_equal(values.astype(np.float32), expected[0].astype(np.float32))
+    axis = dim % len(shape)
+    picked = np.take_along_axis(x, indices.astype(np.int64), axis=axis)
+    np.testing.assert_array_equal(bits(picked), bits(values))
+    assert (np.diff(np.sort(indices, axis=axis), axis=axis) != 0).all()
+
+
+def test_approx_top_k_errors_are_located():
+    """A malformed ApproxTopK is one located line."""
+    text = """func.func @cmp(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>) -> tensor<i1> {
+  %0 = stablehlo.compare GT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  stablehlo.return %0 : tensor<i1>
+}
+func.func @main(%x: tensor<8xf32>, %i: tensor<8xi32>) -> (tensor<3xf32>, tensor<3xi32>) {
+  %c = stablehlo.constant dense<-1> : tensor<i32>
+  %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %1:2 = stablehlo.custom_call @ApproxTopK(%x, %i, %cst, %c) {called_computations = [@cmp], mhlo.backend_config = {aggregate_to_topk = true, is_fallback = true, recall_target = RECALL : f32, reduction_dim = 0 : i64, top_k = 3 : i64}} : (tensor<8xf32>, tensor<8xi32>, tensor<f32>, tensor<i32>) -> (tensor<3xf32>, tensor<3xi32>)
+  return %1#0, %1#1 : tensor<3xf32>, tensor<3xi32>
+}"""
+    x, i = np.array([3, 1, 4, 1, 5, 9, 2, 6], np.float32), np.arange(8, dtype=np.int32)
+    for backend in BACKENDS:
+        values, indices = xla_opt.run(text.replace("RECALL", "0.5"), x, i, backend=backend)
+        assert values.tolist() == [9, 6, 5] and indices.tolist() == [5, 7, 4]
+    with pytest.raises(ProgramError) as info:
+        import_stablehlo(text.replace("RECALL", "1.5"))
+    assert (
+        str(info.value) == "<stablehlo>:8:3: error: 'stablehlo.custom_call' op recall_target must be in (0, 1], got 1.5"
+    )

@@ -34,8 +34,8 @@ from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, ModuleOp
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, ModuleOp, SymbolRefAttr
+from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -44,6 +44,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xla_opt.dialects.stablehlo.ops import ShloOp
+from xla_opt.dialects.xla.computation import ReturnOp as XlaReturnOp
 from xla_opt.passes.conversions import OP_FAMILIES, family_modules
 
 from .common import MalformedAttribute, StablehloConversionError, convert_type, fail
@@ -130,6 +131,35 @@ def convert_module(ctx: Context | None, module: ModuleOp) -> None:
         walk_regions_first=True,
         apply_recursively=False,
     ).rewrite_module(module)
+    _drop_unused_computations(module)
+
+
+def _symbol_names(attr: Attribute, into: set[str]) -> None:
+    if isinstance(attr, SymbolRefAttr):
+        into.add(attr.root_reference.data)
+    elif isinstance(attr, ArrayAttr):
+        for a in attr.data:
+            _symbol_names(a, into)
+    elif isinstance(attr, DictionaryAttr):
+        for a in attr.data.values():
+            _symbol_names(a, into)
+
+
+def _drop_unused_computations(module: ModuleOp) -> None:
+    """A function that ends in a stablehlo.return (now xla.return) is a computation a
+    custom call named in its `called_computations` (ApproxTopK's comparator); once the
+    call is converted nothing names it, and no backend runs a function with no
+    func.return: it goes."""
+    used: set[str] = set()
+    for op in module.walk():
+        for attr in (*op.properties.values(), *op.attributes.values()):
+            _symbol_names(attr, used)
+    for op in list(module.body.block.ops):
+        if isinstance(op, func.FuncOp) and op.sym_name.data not in used and op.body.blocks:
+            last = op.body.blocks[-1].last_op
+            if isinstance(last, XlaReturnOp):
+                op.detach()
+                op.erase()
 
 
 class ConvertStablehloToXlaPass(ModulePass):

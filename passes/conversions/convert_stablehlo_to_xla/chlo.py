@@ -15,10 +15,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+from xdsl.dialects import func
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     BFloat16Type,
     BoolAttr,
+    DictionaryAttr,
     Float16Type,
+    Float32Type,
     Float64Type,
     IntegerType,
     Signedness,
@@ -29,6 +33,8 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.traits import SymbolTable
+from xla_opt.dialects.stablehlo.attrs import enum_value
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla import elementwise as xe
 from xla_opt.dialects.xla import shape_ops as xs
@@ -622,40 +628,189 @@ def _next_after(op, b):
 # --------------------------------------------------------------------------------------
 
 
-@PATTERNS.rule("chlo.top_k")
-def _top_k(op, b):
-    x = op.operands[0]
-    k = int_of(prop(op, "k"))
-    values_t, indices_t = op.results[0].type, op.results[1].type
-    dims = shape(x)
-    last = len(dims) - 1
-    index_e = elem(indices_t)
-    iota = b.one(xe.IotaOp, [], TensorType(index_e, list(dims)), {"iota_dimension": i64_attr(last)})
-    ex = scalar(elem(x))
-    block = Block(arg_types=[ex, ex, scalar(index_e), scalar(index_e)])
-    compare_type = "TOTALORDER" if is_float(elem(x)) else None
-    props = {"comparison_direction": xe.ComparisonDirectionAttr(xe.ComparisonDirection.GT)}
+def compare_region(element_types: Sequence, direction: str, compare_type: str | None) -> Region:
+    """A sort comparator of N operands (2N scalar arguments, lhs and rhs of each in
+    turn) that compares the first pair."""
+    block = Block(arg_types=[scalar(e) for e in element_types for _ in range(2)])
+    props = {"comparison_direction": xe.ComparisonDirectionAttr(xe.ComparisonDirection(direction))}
     if compare_type:
-        props["compare_type"] = xe.ComparisonTypeAttr(xe.ComparisonType.TOTALORDER)
-    gt = xe.CompareOp.build(operands=[block.args[0], block.args[1]], result_types=[scalar(i1)], properties=props)
-    block.add_ops([gt, XlaReturnOp.build(operands=[[gt.results[0]]])])
+        props["compare_type"] = xe.ComparisonTypeAttr(xe.ComparisonType(compare_type))
+    cmp = xe.CompareOp.build(operands=[block.args[0], block.args[1]], result_types=[scalar(i1)], properties=props)
+    block.add_ops([cmp, XlaReturnOp.build(operands=[[cmp.results[0]]])])
+    return Region(block)
+
+
+def sorted_prefix(b: Builder, operands: Sequence[Value], dimension: int, k: int, comparator: Region) -> list[Value]:
+    """The first k along `dimension` of the operands sorted together (stably) by
+    `comparator`: a sort and a slice of each."""
     sort = b.build(
         xla.SortOp,
-        [[x, iota]],
-        [x.type, iota.type],
-        {"dimension": i64_attr(last), "is_stable": BoolAttr.from_bool(True)},
+        [list(operands)],
+        [v.type for v in operands],
+        {"dimension": i64_attr(dimension), "is_stable": BoolAttr.from_bool(True)},
+        [comparator],
+    )
+    dims = list(shape(operands[0]))
+    limits = [*dims[:dimension], k, *dims[dimension + 1 :]]
+    props = {"start_indices": i64_array([0] * len(dims)), "limit_indices": i64_array(limits),
+             "strides": i64_array([1] * len(dims))}  # fmt: skip
+    return [b.one(xs.SliceOp, [r], TensorType(elem(r), limits), props) for r in sort.results]
+
+
+@PATTERNS.rule("chlo.top_k")
+def _top_k(op, b):
+    """top_k: the k largest along the last dimension, in descending total order (NaN
+    first, ties by index: a stable sort), and their indices."""
+    x = op.operands[0]
+    k = int_of(prop(op, "k"))
+    dims = shape(x)
+    last = len(dims) - 1
+    index_e = elem(op.results[1])
+    iota = b.one(xe.IotaOp, [], TensorType(index_e, list(dims)), {"iota_dimension": i64_attr(last)})
+    comparator = compare_region([elem(x), index_e], "GT", "TOTALORDER" if is_float(elem(x)) else None)
+    return sorted_prefix(b, [x, iota], last, k, comparator)
+
+
+# --------------------------------------------------------------------------------------
+# ApproxTopK (lax.approx_max_k / approx_min_k): the exact top-k
+# --------------------------------------------------------------------------------------
+
+
+def _config(op) -> dict:
+    config = prop(op, "mhlo.backend_config")
+    return dict(config.data) if isinstance(config, DictionaryAttr) else {}
+
+
+def _comparator_function(op, name: str) -> func.FuncOp:
+    module = op
+    while module.parent_op() is not None:
+        module = module.parent_op()
+    callee = SymbolTable.lookup_symbol(module, name)
+    if not isinstance(callee, func.FuncOp) or not callee.body.blocks:
+        fail(op, f"the comparator @{name} is not a function of this module")
+    return callee
+
+
+def _simple_comparison(callee: func.FuncOp) -> tuple[str, str | None] | None:
+    """(direction, compare type) of a comparator that is one compare of its first two
+    arguments (what JAX emits: `top_k_gt_f32_comparator`), in stablehlo or xla form."""
+    block = callee.body.blocks[0]
+    ops = list(block.ops)
+    if len(ops) != 2 or ops[0].name not in ("stablehlo.compare", "xla.compare"):
+        return None
+    cmp, ret = ops
+    if list(cmp.operands) != list(block.args[:2]) or list(ret.operands) != [cmp.results[0]]:
+        return None
+    return enum_value(prop(cmp, "comparison_direction")), enum_value(prop(cmp, "compare_type"))
+
+
+def _cloned_body(op, callee: func.FuncOp, n: int) -> Block:
+    """The comparator's body (its 2N scalar arguments), already xla ops."""
+    region = callee.body.clone()
+    block = region.blocks[0]
+    if len(block.args) != 2 * n:
+        fail(op, f"the comparator @{callee.sym_name.data} takes {len(block.args)} arguments, not 2 x {n}")
+    for inner in block.walk():
+        if not inner.name.startswith(("xla.", "func.")):
+            fail(op, f"the comparator @{callee.sym_name.data} must be defined before its ApproxTopK (it holds {inner.name})")
+    terminator = block.last_op
+    if terminator is not None and terminator.name == "func.return":
+        returned = list(terminator.operands)
+        terminator.detach()
+        terminator.erase()
+        block.add_op(XlaReturnOp.build(operands=[returned]))
+    return region.detach_block(block)
+
+
+def approx_top_k(op, b) -> list[Value]:
+    """ApproxTopK (`lax.approx_max_k` / `approx_min_k`; the custom call JAX emits, with
+    `is_fallback = true` on CPU), computed exactly: recall 1, which meets any
+    `recall_target`. As XLA's ApproxTopKFallback: the operands (N inputs, then N init
+    values) sorted along `reduction_dim` by the called comparator, the first K of each
+    kept, K the results' size there (`top_k`, or the larger size JAX gives when not
+    `aggregate_to_topk`); K = 1 is a reduce that keeps the lhs where the comparator
+    holds (ties and NaNs as XLA's CPU code: the last of equal elements). A comparator
+    that is `GT` on f32 values with their iota along the first or last dimension, and
+    K short of the whole, sorts in total order (NaN first, -0 < 0, ties by index): XLA's
+    CPU rewrites that sort and slice into its TopK."""
+    operands = list(op.operands)
+    if len(operands) % 2 or len(op.results) != len(operands) // 2 or not operands:
+        fail(op, f"ApproxTopK takes N operands and N init values for N results; got {len(operands)} operands, {len(op.results)} results")
+    n = len(op.results)
+    inputs, inits = operands[:n], operands[n:]
+    config = _config(op)
+    rank = len(shape(inputs[0]))
+    dim = int_of(config.get("reduction_dim"), rank - 1)
+    if not 0 <= dim < rank:
+        fail(op, f"reduction_dim {dim} is out of range for rank {rank}")
+    top_k = int_of(config.get("top_k"))
+    recall = config.get("recall_target")
+    if recall is not None and not 0.0 < float(recall.value.data) <= 1.0:  # type: ignore[attr-defined]
+        fail(op, f"recall_target must be in (0, 1], got {recall.value.data}")  # type: ignore[attr-defined]
+    size = shape(inputs[0])[dim]
+    k = shape(op.results[0])[dim]
+    if any(shape(v) != shape(inputs[0]) for v in inputs) or k > size or (top_k is not None and k < min(top_k, size)):
+        fail(op, f"ApproxTopK results {[str(r.type) for r in op.results]} do not hold the top {top_k} of {size} along dimension {dim}")
+    for v, init, r in zip(inputs, inits, op.results, strict=True):
+        if shape(init) or elem(init) != elem(v) or elem(r) != elem(v):
+            fail(op, f"init value {init.type} and result {r.type} must be scalars of {elem(v)}'s element type")
+    called = prop(op, "called_computations")
+    names = [a.root_reference.data for a in called.data] if isinstance(called, ArrayAttr) else []  # type: ignore[attr-defined]
+    if len(names) != 1:
+        fail(op, "ApproxTopK needs one comparator in called_computations")
+    callee = _comparator_function(op, names[0])
+    simple = _simple_comparison(callee)
+    if k == 1:
+        return _top_one(op, b, inputs, inits, dim, callee, simple)
+    if simple is not None:
+        direction, compare_type = simple
+        iota = inputs[1].owner if n == 2 else None
+        if (direction == "GT" and isinstance(elem(inputs[0]), Float32Type) and dim in (0, rank - 1) and k < size
+                and getattr(iota, "name", "") in ("xla.iota", "stablehlo.iota")
+                and int_of(prop(iota, "iota_dimension")) == dim):  # fmt: skip
+            compare_type = "TOTALORDER"
+        comparator = compare_region([elem(v) for v in inputs], direction, compare_type)
+    else:
+        comparator = Region(_cloned_body(op, callee, n))
+    return sorted_prefix(b, inputs, dim, k, comparator)
+
+
+def _top_one(op, b, inputs, inits, dim, callee, simple) -> list[Value]:
+    """K = 1: a reduce whose body keeps the accumulators where comparator(acc, x)
+    holds, else the elements (XLA's BuildReductionComputation)."""
+    n = len(inputs)
+    elements = [scalar(elem(v)) for v in inputs]
+    block = Block(arg_types=elements * 2)
+    accs, xs_ = block.args[:n], block.args[n:]
+    interleaved = [v for pair in zip(accs, xs_, strict=True) for v in pair]
+    if simple is not None:
+        direction, compare_type = simple
+        props = {"comparison_direction": xe.ComparisonDirectionAttr(xe.ComparisonDirection(direction))}
+        if compare_type:
+            props["compare_type"] = xe.ComparisonTypeAttr(xe.ComparisonType(compare_type))
+        cmp = xe.CompareOp.build(operands=interleaved[:2], result_types=[scalar(i1)], properties=props)
+        block.add_op(cmp)
+        pred = cmp.results[0]
+    else:
+        body = _cloned_body(op, callee, n)
+        for arg, value in zip(body.args, interleaved, strict=True):
+            arg.replace_all_uses_with(value)
+        *ops, terminator = list(body.ops)
+        for inner in ops:
+            inner.detach()
+            block.add_op(inner)
+        pred = terminator.operands[0]
+    chosen = [xe.SelectOp.build(operands=[pred, a, x], result_types=[a.type]) for a, x in zip(accs, xs_, strict=True)]
+    block.add_ops([*chosen, XlaReturnOp.build(operands=[[c.results[0] for c in chosen]])])
+    reduced_dims = [d for i, d in enumerate(shape(inputs[0])) if i != dim]
+    reduce = b.build(
+        xla.ReduceOp,
+        [list(inputs), list(inits)],
+        [TensorType(elem(v), reduced_dims) for v in inputs],
+        {"dimensions": i64_array([dim])},
         [Region(block)],
     )
-    starts = [0] * len(dims)
-    limits = [*dims[:-1], k]
-    slice_props = {
-        "start_indices": i64_array(starts),
-        "limit_indices": i64_array(limits),
-        "strides": i64_array([1] * len(dims)),
-    }
-    values = b.one(xs.SliceOp, [sort.results[0]], values_t, slice_props)
-    indices = b.one(xs.SliceOp, [sort.results[1]], indices_t, slice_props)
-    return [values, indices]
+    return [b.one(xs.ReshapeOp, [r], res.type) for r, res in zip(reduce.results, op.results, strict=True)]
 
 
 # --------------------------------------------------------------------------------------

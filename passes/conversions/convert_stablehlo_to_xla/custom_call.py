@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, SSAValue
 from xla_opt.dialects import xla
 
+from .chlo import approx_top_k
 from .common import (
     Builder,
     Patterns,
@@ -50,6 +51,8 @@ def _custom_call(op, b):
         if op.operands[0].type != op.results[0].type:
             fail(op, f"'{target}' changes its operand's type on one device: the program declares one partition")
         return list(op.operands)
+    if target == "ApproxTopK":  # lax.approx_max_k / approx_min_k: the exact top-k
+        return approx_top_k(op, b)
     base = target.removesuffix("_ffi")
     if base.startswith("lapack_") and base[8:] == "potrf":
         # (a) -> (factor, info)
