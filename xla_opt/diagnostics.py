@@ -198,8 +198,10 @@ def verify_module(module: Operation, default_file: str = "<unknown>") -> list[Di
         return False
 
     from xla_opt.dialects.sdy import sharding_attribute_problem
+    from xla_opt.xdsl_patches.ir import symbol_lookups_memoized
 
-    visit(module)
+    with symbol_lookups_memoized():  # calls' callees: one table per module, not a walk per call
+        visit(module)
     if not diagnostics:
         from xla_opt.dominance import dominance_errors
 

@@ -28,6 +28,7 @@ ir.py, building, verifying and comparing IR:
   14. fast-op-arguments: a sequence argument told apart per class, not by an ABC check
   18. fast-op-init: an op of single operands and results built directly
   19. typed-structural-equivalence: result types compared, as MLIR does
+  22. memoized-symbol-lookups: while a module is verified, each symbol table is read once
 rewriting.py, pattern rewriting:
   9. rewrite-locations: what a rewrite creates takes the replaced op's location
   17. early-exit-effects: the dead-code check stops at the first effect

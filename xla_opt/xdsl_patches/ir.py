@@ -4,6 +4,9 @@ MLIR does."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Attribute, Block, ErasedSSAValue, Operation, SSAValue
 from xdsl.irdl import operations
@@ -379,6 +382,74 @@ TYPED_STRUCTURAL_EQUIVALENCE = Patch(
     apply=_install_typed_structural_equivalence,
 )
 
+# --------------------------------------------------------------------------------------
+# symbol lookups while verifying: one table per symbol table op
+# --------------------------------------------------------------------------------------
+
+# symbol table op -> its symbols by name, while `symbol_lookups_memoized()` is active
+_SYMBOLS: dict[Operation, dict] | None = None
+
+
+@contextmanager
+def symbol_lookups_memoized() -> Iterator[None]:
+    """Within this block, `SymbolTable.lookup_symbol` reads each symbol table's names
+    from a table built on its first lookup. Only for code that does not add, remove or
+    rename symbols meanwhile: verification (`diagnostics.verify_module`)."""
+    global _SYMBOLS
+    outer, _SYMBOLS = _SYMBOLS, {}
+    try:
+        yield
+    finally:
+        _SYMBOLS = outer
+
+
+def _install_memoized_symbol_lookups(changes: Changes) -> None:
+    from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
+    from xdsl.traits import SymbolOpInterface, SymbolTable
+
+    linear = SymbolTable.lookup_symbol
+
+    def lookup_symbol(op, name):  # type: ignore[no-untyped-def]
+        if _SYMBOLS is None or (isinstance(name, SymbolRefAttr) and name.nested_references.data):
+            return linear(op, name)
+        anchor = op
+        while anchor is not None and not anchor.has_trait(SymbolTable):
+            anchor = anchor.parent_op()
+        if anchor is None:
+            return linear(op, name)  # its error
+        table = _SYMBOLS.get(anchor)
+        if table is None:
+            table = {}
+            for o in anchor.regions[0].block.ops:
+                if (interface := o.get_trait(SymbolOpInterface)) is not None:
+                    table.setdefault(interface.get_sym_attr_name(o), o)  # the first, as the walk finds
+            _SYMBOLS[anchor] = table
+        key = (
+            name.root_reference
+            if isinstance(name, SymbolRefAttr)
+            else name
+            if isinstance(name, StringAttr)
+            else StringAttr(name)
+        )
+        return table.get(key)
+
+    changes.replace(SymbolTable, "lookup_symbol", staticmethod(lookup_symbol))
+
+
+MEMOIZED_SYMBOL_LOOKUPS = Patch(
+    name="memoized-symbol-lookups",
+    reason="""
+    (22) `SymbolTable.lookup_symbol` walks the symbol table's ops for every lookup, and
+    every `func.call` and `llvm.call` verifier looks its callee up: verifying a module
+    of n functions calling each other took O(n^2) (5 of 15 s of `-p xla-to-llvm` on a
+    program of 1,000 calls, issue 32). While a module is verified
+    (`symbol_lookups_memoized()`, which `diagnostics.verify_module` enters), each
+    table's names are read once; outside it, lookups are xDSL's.
+    """,
+    upstream="upstream candidate: xdsl/traits.py (SymbolTable.lookup_symbol; MLIR's SymbolTableCollection); not reported",
+    apply=_install_memoized_symbol_lookups,
+)
+
 PATCHES = (
     LINEAR_VERIFIER,
     LINEAR_BLOCK_SPLIT,
@@ -386,4 +457,5 @@ PATCHES = (
     FAST_OP_ARGUMENTS,
     FAST_OP_INIT,
     TYPED_STRUCTURAL_EQUIVALENCE,
+    MEMOIZED_SYMBOL_LOOKUPS,
 )
