@@ -363,3 +363,91 @@ func.func @main(%x: tensor<8xf32>, %i: tensor<8xi32>) -> (tensor<3xf32>, tensor<
     assert (
         str(info.value) == "<stablehlo>:8:3: error: 'stablehlo.custom_call' op recall_target must be in (0, 1], got 1.5"
     )
+
+
+# --------------------------------------------------------------------------------------
+# Host callbacks: jax.debug.print, jax.pure_callback, io_callback
+# --------------------------------------------------------------------------------------
+
+
+def _callback_programs():
+    jax = pytest.importorskip("jax")
+    from jax.experimental import io_callback
+
+    def printed(x):
+        jax.debug.print("x = {}", x)
+        return x * 2
+
+    def printed_in_order(x):
+        jax.debug.print("x = {}", x, ordered=True)
+        return x * 2
+
+    def effect_only(x):
+        io_callback(lambda a: None, None, x, ordered=False)
+        return x + 1
+
+    def pure(x):
+        return jax.pure_callback(np.sin, jax.ShapeDtypeStruct(x.shape, x.dtype), x) + 1
+
+    def io(x):
+        return io_callback(np.sin, jax.ShapeDtypeStruct(x.shape, x.dtype), x, ordered=True) + 1
+
+    return jax, {
+        "printed": printed,
+        "printed_in_order": printed_in_order,
+        "effect_only": effect_only,
+        "pure": pure,
+        "io": io,
+    }
+
+
+X3 = np.array([0.5, 1.0, -2.0], np.float32)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", ["printed", "effect_only"])
+def test_a_dropped_host_callback_leaves_a_running_program(name, backend):
+    """jax.debug.print (and an io_callback without results) call Python in JAX's
+    process: the program runs with the call dropped, and one located warning says so."""
+    from xla_opt.passes.conversions.convert_stablehlo_to_xla.common import StablehloConversionWarning
+
+    jax, programs = _callback_programs()
+    f = jax.jit(programs[name])
+    text = f.lower(X3).as_text()
+    assert "xla_ffi_python_cpu_callback" in text
+    with pytest.warns(StablehloConversionWarning) as record:
+        module = import_stablehlo(text)
+    assert len(record) == 1
+    assert record[0].filename == "<stablehlo>" and record[0].lineno == 4
+    assert str(record[0].message).endswith("runs in JAX's process, not here; dropped")
+    assert "custom_call" not in str(module)
+    (got,) = xla_opt.run(module, X3, backend=backend)
+    np.testing.assert_array_equal(got, np.asarray(f(X3)))
+
+
+def test_an_ordered_print_keeps_its_token():
+    """An ordered jax.debug.print threads a token through @main: the token the call
+    took is the one it gave back (the interpreter runs it; the JIT passes tensors
+    only across @main's boundary)."""
+    from xla_opt.interpreter.dtypes import Token
+
+    jax, programs = _callback_programs()
+    f = jax.jit(programs["printed_in_order"])
+    with pytest.warns(UserWarning, match="dropped"):
+        module = import_stablehlo(f.lower(X3).as_text())
+    token, doubled = xla_opt.run(module, Token(), X3)
+    assert isinstance(token, Token)
+    np.testing.assert_array_equal(doubled, X3 * 2)
+
+
+@pytest.mark.parametrize("name", ["pure", "io"])
+def test_a_callback_whose_results_are_used_is_a_located_error(name):
+    """jax.pure_callback / io_callback results cannot be computed here: one located
+    line saying what to do (it was a LookupError when run)."""
+    jax, programs = _callback_programs()
+    text = jax.jit(programs[name]).lower(X3).as_text()
+    with pytest.raises(ProgramError) as info:
+        import_stablehlo(text)
+    message = str(info.value)
+    assert "\n" not in message and message.startswith("<stablehlo>:4:5: error: 'stablehlo.custom_call' op ")
+    assert "compute them in the program (jax.numpy) or remove the callback" in message

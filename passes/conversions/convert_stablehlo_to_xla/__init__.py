@@ -13,6 +13,9 @@ handled too:
   next_after by bit arithmetic);
 * the LAPACK custom calls of JAX's CPU lowering (`lapack_?potrf_ffi` -> xla.cholesky,
   `lapack_?trsm_ffi` -> xla.triangular_solve; their `info` results become zeros);
+* `ApproxTopK` (lax.approx_max_k/min_k) as the exact top-k (chlo.py); JAX's host
+  callbacks (jax.debug.print, pure_callback, io_callback) dropped with a warning when
+  their results go unused, else an error (their Python runs in JAX's process);
 * shardings (`sharding.py`): a sharded program (several devices) keeps them in the
   `sdy` dialect, GSPMD's `mhlo.sharding` strings and shard_map regions turned into
   Shardy's meshes, shardings and `sdy.manual_computation`s; a program on one device

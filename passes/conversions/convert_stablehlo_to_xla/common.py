@@ -8,6 +8,7 @@ this one, each exporting its `PATTERNS`."""
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,7 +34,7 @@ from xla_opt.dialects.stablehlo.attrs import OpaqueAttr, StablehloTokenType
 from xla_opt.dialects.xla.element_types import TokenType
 from xla_opt.dialects.xla import elementwise as xe
 
-from xla_opt.diagnostics import DiagnosticError, op_diagnostic
+from xla_opt.diagnostics import DiagnosticError, op_diagnostic, op_location
 from xla_opt.passes.conversions import keep_sharding_attributes
 
 
@@ -46,6 +47,17 @@ class StablehloConversionError(DiagnosticError, PassFailedException):
 
 def fail(op: Operation, message: str):
     raise StablehloConversionError(op, message)
+
+
+class StablehloConversionWarning(UserWarning):
+    """What the import drops from a program that still runs (a jax.debug.print),
+    located at the op: Python prints it as one line, `file:line: StablehloConversionWarning:
+    message`, and it can be filtered or caught as any warning."""
+
+
+def warn(op: Operation, message: str) -> None:
+    file, line, _ = op_location(op, "<stablehlo>")
+    warnings.warn_explicit(message, StablehloConversionWarning, file, line)
 
 
 class MalformedAttribute(ValueError):

@@ -14,13 +14,17 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, SSAValue
 from xla_opt.dialects import xla
+from xla_opt.dialects.stablehlo.attrs import StablehloTokenType
+from xla_opt.dialects.xla.element_types import TokenType
 
 from .chlo import approx_top_k
 from .common import (
     Builder,
     Patterns,
     bool_of,
+    convert_type,
     fail,
+    warn,
     int_of,
     prop,
     result_types,
@@ -42,6 +46,36 @@ def _zeros_for(b: Builder, types: Sequence[Attribute]) -> list[SSAValue]:
     return [b.constant(0, t) for t in types]
 
 
+# JAX's host callbacks (jax.debug.print, jax.pure_callback, io_callback): the Python
+# function lives in JAX's process, named by an index into its table
+HOST_CALLBACK_TARGETS = {
+    "xla_ffi_python_cpu_callback", "xla_python_cpu_callback",
+    "xla_ffi_python_gpu_callback", "xla_python_gpu_callback",
+}  # fmt: skip
+
+
+def _host_callback(op, b, target: str) -> list[SSAValue]:
+    """A host callback cannot run here: its Python function is in JAX's process. One
+    whose results are not used (jax.debug.print, an io_callback for its effect) is
+    dropped with a warning, its token results the token it was given (or a new one);
+    one whose results are used (jax.pure_callback, io_callback) is an error."""
+    data = [r for r in op.results if not isinstance(r.type, StablehloTokenType | TokenType)]
+    if any(r.uses for r in data):
+        fail(op, f"'{target}' is a host callback (jax.pure_callback or io_callback): its Python function runs "
+                 "in JAX's process, not here, so its results cannot be computed; compute them in the program "
+                 "(jax.numpy) or remove the callback")  # fmt: skip
+    warn(op, f"'{target}' is a host callback (jax.debug.print, io_callback): its Python function runs in "
+             "JAX's process, not here; dropped")  # fmt: skip
+    tokens = [v for v in op.operands if isinstance(v.type, StablehloTokenType | TokenType)]
+    values = []
+    for r in op.results:
+        if r in data:
+            values.append(b.constant(0, convert_type(r.type)))
+        else:
+            values.append(tokens[0] if tokens else b.build(xla.AfterAllOp, [[]], [TokenType()]).results[0])
+    return values
+
+
 @PATTERNS.rule("stablehlo.custom_call")
 def _custom_call(op, b):
     target = prop(op, "call_target_name")
@@ -53,6 +87,8 @@ def _custom_call(op, b):
         return list(op.operands)
     if target == "ApproxTopK":  # lax.approx_max_k / approx_min_k: the exact top-k
         return approx_top_k(op, b)
+    if target in HOST_CALLBACK_TARGETS:
+        return _host_callback(op, b, target)
     base = target.removesuffix("_ffi")
     if base.startswith("lapack_") and base[8:] == "potrf":
         # (a) -> (factor, info)
