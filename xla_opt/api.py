@@ -365,7 +365,7 @@ def check_replica_inputs(func: FuncOp, arrays: Sequence[Any], replicas: int) -> 
         return [check_inputs(func, arrays)]
     from xdsl.dialects.builtin import TensorType
 
-    from xla_opt.interpreter.dtypes import check_value
+    from xla_opt.interpreter.dtypes import check_value, scalar_dtype
 
     inputs = func.function_type.inputs.data
     name = func.sym_name.data
@@ -377,8 +377,8 @@ def check_replica_inputs(func: FuncOp, arrays: Sequence[Any], replicas: int) -> 
         try:
             values = [check_value(a, t, what)] * replicas
         except ValueError as whole:
-            if isinstance(t, TensorType):
-                shape = tuple(t.get_shape())
+            if isinstance(t, TensorType) or scalar_dtype(t) is not None:  # a scalar: a 0-d array
+                shape = tuple(t.get_shape()) if isinstance(t, TensorType) else ()
                 arr = a if isinstance(a, np.ndarray) else np.asarray(a)
                 if arr.shape == (replicas, *shape):
                     values = [check_value(arr[r].copy(), t, f"{what} for replica {r}") for r in range(replicas)]

@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import TensorType, TupleType
 
 from xla_opt.api import BACKENDS, LAUNCHERS, ProgramError, compile, load_program
 from xla_opt.diagnostics import one_line
-from xla_opt.interpreter.dtypes import Token, is_ml_dtype, numpy_dtype
+from xla_opt.interpreter.dtypes import Token, is_ml_dtype, numpy_dtype, scalar_dtype
 from xla_opt.interpreter.replicas import ReplicaError
 
 PROG = "xla-run"
@@ -138,10 +138,11 @@ def _random_value(rng: np.random.Generator, t: Any, lead: tuple[int, ...]) -> An
             values = [_random_value(rng, t, ()) for _ in range(lead[0])]
             return values
         return tuple(_random_value(rng, et, ()) for et in t.types.data)
-    if not isinstance(t, TensorType):
+    scalar = scalar_dtype(t)  # i32, f32...: drawn as a rank-0 tensor
+    if not isinstance(t, TensorType) and scalar is None:
         return Token()
-    dtype = numpy_dtype(t.get_element_type())
-    shape = lead + tuple(t.get_shape())
+    dtype = scalar if scalar is not None else numpy_dtype(t.get_element_type())
+    shape = lead + (tuple(t.get_shape()) if isinstance(t, TensorType) else ())
     if dtype == np.bool_:
         return rng.integers(0, 2, shape).astype(np.bool_)
     if dtype.kind in "iu":
@@ -164,6 +165,8 @@ def _random_inputs(function: Any, seed: int, replicas: int) -> list[Any]:
 
 
 def _describe(value: Any) -> str:
+    if isinstance(value, np.generic):  # a scalar result (i32, f32...), shown as a 0-d array
+        value = np.asarray(value)
     if isinstance(value, np.ndarray):
         return f"{value.dtype}{list(value.shape)}"
     if isinstance(value, tuple):
@@ -172,6 +175,8 @@ def _describe(value: Any) -> str:
 
 
 def _print_value(label: str, value: Any, out: Any) -> None:
+    if isinstance(value, np.generic):  # a scalar result
+        value = np.asarray(value)
     if isinstance(value, tuple):
         print(f"{label}: {_describe(value)}", file=out)
         for j, v in enumerate(value):
@@ -185,6 +190,7 @@ def _print_value(label: str, value: Any, out: Any) -> None:
 
 def _stack(values: list[Any]) -> Any:
     """Replicas' values of one result, stacked on a leading axis (tuples elementwise)."""
+    values = [np.asarray(v) if isinstance(v, np.generic) else v for v in values]  # scalar results
     first = values[0]
     if isinstance(first, tuple):
         return tuple(_stack([v[j] for v in values]) for j in range(len(first)))
@@ -194,6 +200,8 @@ def _stack(values: list[Any]) -> Any:
 
 
 def _save(directory: Path, name: str, value: Any, out: Any) -> None:
+    if isinstance(value, np.generic):  # a scalar result
+        value = np.asarray(value)
     if isinstance(value, tuple):
         for j, v in enumerate(value):
             _save(directory, f"{name}_{j}", v, out)

@@ -9,7 +9,12 @@ becomes
     func.func @f(%a: memref<4xf32>, %out0: memref<4xf32>, %out1: memref<i32>)
 
 The caller owns every buffer: inputs are read-only, outputs are written. Calls between
-functions follow the same rule (the caller allocates the callee's outputs).
+functions follow the same rule (the caller allocates the callee's outputs). A scalar
+parameter or result (`i32`, `f32`, `index`, `complex<f32>`) of a function with a body
+crosses the boundary the same way, as a rank-0 buffer (`memref<i32>`): the callee
+loads a parameter at its entry and stores a result before it returns; a caller stores
+its scalar arguments into buffers of its own and loads the scalar results after the
+call. A declaration (a kernel's C entry point) takes its scalars by value.
 
 Buffers:
 * `tensor.empty` becomes an allocation: `memref.alloca` when small and in the
@@ -22,6 +27,7 @@ Buffers:
   never reads the `outs` value (every element is overwritten, as MLIR's bufferization
   knows from the op not reading that operand).
 * constant tensors become read-only `memref.global`s.
+* `tensor.from_elements` becomes an allocation and one store per element.
 * `tensor.insert` stores into its destination's buffer in place under the same rule
   (it is ours, and every other use of the destination comes earlier in the same block,
   where the destination is defined: a later reader, or a loop that runs the insert again,
@@ -40,9 +46,12 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf, tensor
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ComplexType,
     DenseIntOrFPElementsAttr,
     FunctionType,
+    IndexType,
+    IntegerType,
     MemRefType,
     ModuleOp,
     StringAttr,
@@ -63,6 +72,17 @@ def memref_type(t: Attribute) -> Attribute:
     if isinstance(t, TensorType):
         return MemRefType(t.get_element_type(), t.get_shape())
     return t
+
+
+def is_scalar(t: Attribute) -> bool:
+    """A scalar a function may take or return: an integer, index, float or complex."""
+    return isinstance(t, IntegerType | IndexType | AnyFloat | ComplexType)
+
+
+def boundary_type(t: Attribute) -> Attribute:
+    """How a parameter or result of type `t` crosses a function's boundary: a tensor as
+    its memref, a scalar as a rank-0 memref of it."""
+    return MemRefType(t, []) if is_scalar(t) else memref_type(t)
 
 
 def _byte_size(t: MemRefType) -> int:
@@ -175,19 +195,31 @@ class _FunctionBufferizer:
         if not fn.body.blocks:
             # a declaration: same calling convention, no body to rewrite
             ftype = fn.function_type
+            # (a kernel's C entry point: its scalars are passed by value)
             fn.function_type = FunctionType.from_lists(
                 [memref_type(t) for t in (*ftype.inputs.data, *ftype.outputs.data)], []
             )
             return
         block = fn.body.block
         ftype = fn.function_type
-        out_types = [memref_type(t) for t in ftype.outputs.data]
+        out_types = [boundary_type(t) for t in ftype.outputs.data]
+        scalar_args = []
         for arg in list(block.args):
             if isinstance(arg.type, TensorType):
                 new = block.insert_arg(memref_type(arg.type), arg.index)
                 new.name_hint = arg.name_hint
                 new.location = arg.location
                 self.env[arg] = new
+            elif is_scalar(arg.type):
+                # passed by pointer: loaded once, at the entry
+                new = block.insert_arg(boundary_type(arg.type), arg.index)
+                new.name_hint = arg.name_hint
+                new.location = arg.location
+                load = memref.LoadOp.get(new, [])
+                load.location = arg.location
+                block.insert_op_before(load, block.first_op)  # type: ignore[arg-type]
+                arg.replace_all_uses_with(load.res)
+                scalar_args.append(arg)
         self.out_params = [block.insert_arg(t, len(block.args)) for t in out_types]
         for i, out in enumerate(self.out_params):
             out.name_hint = f"out{i}"
@@ -197,12 +229,9 @@ class _FunctionBufferizer:
             op.erase(safe_erase=False)
         for owner, arg in self.retired_args:
             owner.erase_arg(arg)
-        for arg in list(block.args):
-            if isinstance(arg.type, TensorType):
-                block.erase_arg(arg)
-        fn.function_type = FunctionType.from_lists(
-            [a.type for a in block.args], []
-        )
+        for arg in [*(a for a in block.args if isinstance(a.type, TensorType)), *scalar_args]:
+            block.erase_arg(arg)
+        fn.function_type = FunctionType.from_lists([a.type for a in block.args], [])
 
     def bufferize_block(self, block: Block, scope: _Scope, top_level: bool, on_terminator=None) -> None:
         for op in list(block.ops):
@@ -235,6 +264,20 @@ class _FunctionBufferizer:
                 op.parent_block().insert_op_before(load, op)  # type: ignore[union-attr]
                 op.result.replace_all_uses_with(load.res)
                 self.retire(op)
+            case tensor.FromElementsOp():
+                buf = self.allocate(memref_type(op.result.type), op, scope, top_level)  # type: ignore[arg-type]
+                shape = op.result.type.get_shape()  # type: ignore[attr-defined]
+                for flat, element in enumerate(op.elements):
+                    indices = []
+                    for size in reversed(shape):
+                        indices.append(flat % size)
+                        flat //= size
+                    consts = [arith.ConstantOp.from_int_and_width(i, IndexType()) for i in reversed(indices)]
+                    store = memref.StoreOp.get(element, buf, [c.result for c in consts])
+                    for new_op in (*consts, store):
+                        op.parent_block().insert_op_before(new_op, op)  # type: ignore[union-attr]
+                self.env[op.result] = buf
+                self.retire(op)
             case tensor.InsertOp():
                 buf = self.writable_buffer(op.dest, op, scope, top_level)
                 op.parent_block().insert_op_before(memref.StoreOp.get(op.scalar, buf, list(op.indices)), op)  # type: ignore[union-attr]
@@ -255,8 +298,7 @@ class _FunctionBufferizer:
             case _:
                 if any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
                     raise PassFailedException(
-                        f"xla-bufferize: '{op.name}' on tensors is not supported at the "
-                        "linalg-on-tensors level"
+                        f"xla-bufferize: '{op.name}' on tensors is not supported at the linalg-on-tensors level"
                     )
 
     def bufferize_generic(self, op: linalg.GenericOp, scope: _Scope, top_level: bool) -> None:
@@ -293,13 +335,12 @@ class _FunctionBufferizer:
     def bufferize_return(self, op: func.ReturnOp, scope: _Scope) -> None:
         used: set[SSAValue] = set()
         for value, out in zip(op.arguments, self.out_params, strict=True):
+            if is_scalar(value.type):
+                op.parent_block().insert_op_before(memref.StoreOp.get(value, out, []), op)  # type: ignore[union-attr]
+                continue
             buf = self.buffer(value)
             owner = buf.owner
-            if (
-                buf in self.ours
-                and buf not in used
-                and isinstance(owner, memref.AllocOp | memref.AllocaOp)
-            ):
+            if buf in self.ours and buf not in used and isinstance(owner, memref.AllocOp | memref.AllocaOp):
                 # compute the result directly in the caller's buffer
                 buf.replace_all_uses_with(out)
                 if buf in scope.owned:
@@ -315,12 +356,36 @@ class _FunctionBufferizer:
         self.retire(op)
 
     def bufferize_call(self, op: func.CallOp, scope: _Scope, top_level: bool) -> None:
-        outs = self._result_buffers(op, scope, top_level)
-        args = [self.buffer(a) if isinstance(a.type, TensorType) else a for a in op.arguments]
+        """The caller allocates the results' buffers. Calling a function of the module,
+        a scalar argument is stored into a buffer of its own and a scalar result loaded
+        after the call; a declaration (a kernel's C entry point) takes scalars by
+        value."""
+        block = op.parent_block()
+        assert block is not None
+        by_pointer = op.callee.string_value() not in self.module_pass.declarations
+        outs = [
+            self.allocate((boundary_type if by_pointer else memref_type)(r.type), op, scope, top_level)  # type: ignore[arg-type]
+            for r in op.results
+        ]
+        args = []
+        for a in op.arguments:
+            if isinstance(a.type, TensorType):
+                args.append(self.buffer(a))
+            elif is_scalar(a.type) and by_pointer:
+                buf = self.allocate(boundary_type(a.type), op, scope, top_level)  # type: ignore[arg-type]
+                block.insert_op_before(memref.StoreOp.get(a, buf, []), op)
+                args.append(buf)
+            else:
+                args.append(a)
         call = func.CallOp(op.callee, [*args, *outs], [])
-        op.parent_block().insert_op_before(call, op)  # type: ignore[union-attr]
+        block.insert_op_before(call, op)
         for r, b in zip(op.results, outs, strict=True):
-            self.env[r] = b
+            if is_scalar(r.type) and by_pointer:
+                load = memref.LoadOp.get(b, [])
+                block.insert_op_after(load, call)
+                r.replace_all_uses_with(load.res)
+            else:
+                self.env[r] = b
         self.retire(op)
 
     def _result_buffers(self, op: Operation, scope: _Scope, top_level: bool) -> list[SSAValue]:
@@ -344,11 +409,19 @@ class _FunctionBufferizer:
                 self.copy(src, dst, before)
 
     def bufferize_if(self, op: scf.IfOp, scope: _Scope, top_level: bool) -> None:
-        results = self._result_buffers(op, scope, top_level)
+        """Tensor results live in buffers allocated before the if, which the branches
+        copy what they yield into; other results (scalars) stay the if's results."""
+        buffers = {
+            i: self.allocate(memref_type(r.type), op, scope, top_level)  # type: ignore[arg-type]
+            for i, r in enumerate(op.results)
+            if isinstance(r.type, TensorType)
+        }
 
         def on_yield(term: Operation, branch_scope: _Scope) -> None:
-            self._copy_into(list(term.operands), results, term, branch_scope)
-            term.parent_block().insert_op_before(scf.YieldOp(), term)  # type: ignore[union-attr]
+            values = list(term.operands)
+            self._copy_into([values[i] for i in buffers], list(buffers.values()), term, branch_scope)
+            kept = [v for i, v in enumerate(values) if i not in buffers]
+            term.parent_block().insert_op_before(scf.YieldOp(*kept), term)  # type: ignore[union-attr]
             self.retire(term)
 
         regions = []
@@ -357,43 +430,64 @@ class _FunctionBufferizer:
             if region.blocks:
                 self.bufferize_block(region.block, _Scope(), False, on_yield)
             regions.append(region)
-        new = scf.IfOp(op.cond, [], regions[0], regions[1])
+        kept_types = [r.type for i, r in enumerate(op.results) if i not in buffers]
+        new = scf.IfOp(op.cond, kept_types, regions[0], regions[1])
         op.parent_block().insert_op_before(new, op)  # type: ignore[union-attr]
-        for r, b in zip(op.results, results, strict=True):
-            self.env[r] = b
+        kept_results = iter(new.results)
+        for i, r in enumerate(op.results):
+            if i in buffers:
+                self.env[r] = buffers[i]
+            else:
+                r.replace_all_uses_with(next(kept_results))
         self.retire(op)
 
     def bufferize_while(self, op: scf.WhileOp, scope: _Scope, top_level: bool) -> None:
-        state = self._result_buffers(op, scope, top_level)
-        for init, buf in zip(op.arguments, state, strict=True):
-            self.copy(self.buffer(init), buf, op)
+        """Tensor state lives in buffers allocated before the loop, which both regions
+        copy what they pass on into; other state (scalars) stays loop-carried values."""
+        state = {
+            i: self.allocate(memref_type(init.type), op, scope, top_level)  # type: ignore[arg-type]
+            for i, init in enumerate(op.arguments)
+            if isinstance(init.type, TensorType)
+        }
+        for i, buf in state.items():
+            self.copy(self.buffer(op.arguments[i]), buf, op)
+        targets = list(state.values())
+
+        def passed_on(values: list[SSAValue], term: Operation, region_scope: _Scope) -> list[SSAValue]:
+            self._copy_into([values[i] for i in state], targets, term, region_scope)
+            return [v for i, v in enumerate(values) if i not in state]
 
         def on_condition(term: Operation, region_scope: _Scope) -> None:
             assert isinstance(term, scf.ConditionOp)
-            self._copy_into(list(term.args), state, term, region_scope)
-            term.parent_block().insert_op_before(scf.ConditionOp(term.condition), term)  # type: ignore[union-attr]
+            kept = passed_on(list(term.args), term, region_scope)
+            term.parent_block().insert_op_before(scf.ConditionOp(term.condition, *kept), term)  # type: ignore[union-attr]
             self.retire(term)
 
         def on_yield(term: Operation, region_scope: _Scope) -> None:
-            self._copy_into(list(term.operands), state, term, region_scope)
-            term.parent_block().insert_op_before(scf.YieldOp(), term)  # type: ignore[union-attr]
+            kept = passed_on(list(term.operands), term, region_scope)
+            term.parent_block().insert_op_before(scf.YieldOp(*kept), term)  # type: ignore[union-attr]
             self.retire(term)
 
         regions = []
         for region, hook in ((op.before_region, on_condition), (op.after_region, on_yield)):
             region = op.detach_region(region)
             block = region.block
-            for arg, buf in zip(block.args, state, strict=True):
-                self.env[arg] = buf
+            for i, buf in state.items():
+                self.env[block.args[i]] = buf
             self.bufferize_block(block, _Scope(), False, hook)
-            self.retired_args += [(block, arg) for arg in block.args]
+            self.retired_args += [(block, block.args[i]) for i in state]
             regions.append(region)
-        new = scf.WhileOp([], [], regions[0], regions[1])
+        kept_inits = [v for i, v in enumerate(op.arguments) if i not in state]
+        kept_types = [r.type for i, r in enumerate(op.results) if i not in state]
+        new = scf.WhileOp(kept_inits, kept_types, regions[0], regions[1])
         op.parent_block().insert_op_before(new, op)  # type: ignore[union-attr]
-        for r, b in zip(op.results, state, strict=True):
-            self.env[r] = b
+        kept_results = iter(new.results)
+        for i, r in enumerate(op.results):
+            if i in state:
+                self.env[r] = state[i]
+            else:
+                r.replace_all_uses_with(next(kept_results))
         self.retire(op)
-
 
     def bufferize_for(self, op: scf.ForOp, scope: _Scope, top_level: bool) -> None:
         """Tensor iteration arguments live in state buffers (the init's own buffer when
@@ -446,6 +540,10 @@ class _ModuleBufferizer:
         self.module = module
         self.stack_limit_bytes = stack_limit_bytes
         self.globals: dict[tuple, str] = {}
+        # the functions declared without a body: kernels' C entry points
+        self.declarations = {
+            op.sym_name.data for op in module.body.block.ops if isinstance(op, func.FuncOp) and not op.body.blocks
+        }
 
     def global_for(self, op: arith.ConstantOp, fn: func.FuncOp) -> SSAValue:
         value = op.value

@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    IndexType,
     IntegerType,
     Signedness,
     TensorType,
@@ -118,6 +119,16 @@ def describe(value: Any) -> str:
     return type(value).__name__
 
 
+def scalar_dtype(t: Attribute) -> np.dtype | None:
+    """The numpy dtype of a scalar parameter or result type (`i32`, `f32`, `index`,
+    `complex<f32>`), None for any other type."""
+    if isinstance(t, IndexType):
+        return np.dtype(np.int64)
+    if isinstance(t, IntegerType | BFloat16Type | Float16Type | Float32Type | Float64Type | ComplexType):
+        return numpy_dtype(t)
+    return None
+
+
 def type_text(t: Attribute) -> str:
     if isinstance(t, TensorType):
         return f"{numpy_dtype(t.get_element_type())}{list(t.get_shape())}"
@@ -173,7 +184,12 @@ def check_value(value: Any, t: Attribute, what: str) -> Any:
         if not isinstance(value, tuple | list) or len(value) != len(types):
             raise ValueError(f"{what}: expected a tuple of {len(types)} values, got {describe(value)}")
         return tuple(check_value(v, et, f"{what}[{i}]") for i, (v, et) in enumerate(zip(value, types)))
-    assert isinstance(t, TensorType)
+    if scalar_dtype(t) is not None:
+        # a scalar parameter: a number, numpy scalar or 0-d array of its type (as a
+        # rank-0 tensor's), given to the backends as a 0-d array
+        return check_value(value, TensorType(IntegerType(64) if isinstance(t, IndexType) else t, []), what)
+    if not isinstance(t, TensorType):
+        raise ValueError(f"{what}: a parameter of type {t} takes no value from Python")  # noqa: TRY004 - bad input
     dtype, shape = tensor_spec(t)
     if not isinstance(value, np.ndarray):
         value = _from_python(value, dtype, what)

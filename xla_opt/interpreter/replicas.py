@@ -297,7 +297,7 @@ def run_replicas(
     One replica runs in the calling thread; more run in one thread each. When a replica
     raises, the first error (not the others' ReplicaAborted) is re-raised here, with its
     replica number in the attribute `replica` and in a note."""
-    from .engine import make_interpreter
+    from .engine import call_entry, make_interpreter
 
     n = len(args_per_replica)
     context = context or ReplicaContext(n)
@@ -307,7 +307,7 @@ def run_replicas(
     def body(r: int) -> tuple[Any, ...]:
         interpreter = make_interpreter(module)
         attach(interpreter, context, r)
-        return tuple(interpreter.call_op(entry, tuple(args_per_replica[r])))
+        return call_entry(interpreter, module, entry, args_per_replica[r])
 
     return run_on_replicas(context, body)
 

@@ -1,7 +1,9 @@
 """A compiled entry function, called on numpy arrays: the JIT backend.
 
 Calling convention (lowering/conversions/xla_bufferize.py): the entry function takes
-one pointer per input, then one pointer per result, and writes the results. Before any
+one pointer per input, then one pointer per result, and writes the results. A scalar
+parameter or result (`i32`, `f32`...) is a rank-0 buffer: it takes a numpy scalar (or a
+0-d array, or a Python number) and gives a numpy scalar. Before any
 native call, inputs are checked against the program's signature (count, dtype, shape)
 and made C-contiguous; outputs are freshly allocated numpy arrays (or a dropped large
 result's buffer, reused). A program that calls the host runs on a worker thread
@@ -20,7 +22,8 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
 
 from xla_opt.diagnostics import DiagnosticError
-from xla_opt.interpreter.dtypes import numpy_dtype
+from xla_opt.lowering.conversions.xla_bufferize import is_scalar
+from xla_opt.interpreter.dtypes import numpy_dtype, scalar_dtype
 from xla_opt.runtime.host_calls import run_with_host
 from xla_opt.runtime.program import StageTimes, compile_program
 from xla_opt.signatures import check_inputs_against, find_function
@@ -119,14 +122,17 @@ class JitFunction:
         fn = find_function(xla_module, entry)
         self.signature = fn.function_type
         for t in (*self.signature.inputs.data, *self.signature.outputs.data):
-            if not isinstance(t, TensorType):
+            if not isinstance(t, TensorType) and not is_scalar(t):
                 raise ValueError(
-                    f"the jit backend passes tensors across @{entry}'s boundary; got {t}"
+                    f"the jit backend passes tensors and scalars across @{entry}'s boundary; got {t}"
                 )
         self.out_specs = [
             (tuple(t.get_shape()), numpy_dtype(t.get_element_type()))  # type: ignore[attr-defined]
+            if isinstance(t, TensorType) else ((), scalar_dtype(t))
             for t in self.signature.outputs.data
-        ]
+        ]  # fmt: skip
+        # the results returned as numpy scalars (scalar results: rank-0 buffers)
+        self._scalar_results = [i for i, t in enumerate(self.signature.outputs.data) if is_scalar(t)]
         # per result: its shape, dtype and, when it is to be aligned, its element count
         self._out_allocations = [
             (shape, dtype, count if count * dtype.itemsize >= ALIGN_MIN_BYTES else 0)
@@ -169,6 +175,8 @@ class JitFunction:
             self._cfunc(*pointers)
         with self._spare_lock:
             self._spare = [o if o.nbytes >= REUSE_MIN_BYTES else None for o in outputs]
+        for i in self._scalar_results:
+            outputs[i] = outputs[i][()]
         return outputs
 
     def _output_buffers(self) -> list[np.ndarray]:

@@ -114,3 +114,35 @@ func.func @unread_outs_not_copied(%a: tensor<4xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   func.return %z : tensor<4xf32>
 }
+
+// -----
+
+// Scalars in a signature (issue 31) cross the boundary as rank-0 buffers: the callee
+// loads a parameter at its entry and stores a scalar result; the caller stores its
+// scalar argument into a buffer of its own and loads the scalar result after the call.
+// tensor.from_elements is one store per element.
+// CHECK-LABEL: func.func private @scale(%x: memref<i32>, %t: memref<2xi32>, %out0: memref<i32>, %out1: memref<2xi32>) {
+// CHECK-NEXT:    %[[X:.*]] = memref.load %x[] : memref<i32>
+// CHECK:         %[[Y:.*]] = arith.muli %[[X]], %{{.*}} : i32
+// CHECK:         memref.store %[[Y]], %out1[%{{.*}}] : memref<2xi32>
+// CHECK:         memref.store %[[X]], %out1[%{{.*}}] : memref<2xi32>
+// CHECK:         memref.store %[[Y]], %out0[] : memref<i32>
+// CHECK-NEXT:    func.return
+// CHECK-LABEL: func.func @scalars(%a: memref<i32>, %t: memref<2xi32>, %out0: memref<i32>, %out1: memref<2xi32>) {
+// CHECK-NEXT:    %[[A:.*]] = memref.load %a[] : memref<i32>
+// CHECK-NEXT:    %[[RESULT:.*]] = memref.alloca() : memref<i32>
+// CHECK-NEXT:    %[[ARG:.*]] = memref.alloca() : memref<i32>
+// CHECK-NEXT:    memref.store %[[A]], %[[ARG]][] : memref<i32>
+// CHECK-NEXT:    func.call @scale(%[[ARG]], %t, %[[RESULT]], %out1)
+// CHECK-NEXT:    %[[R:.*]] = memref.load %[[RESULT]][] : memref<i32>
+// CHECK-NEXT:    memref.store %[[R]], %out0[] : memref<i32>
+func.func private @scale(%x: i32, %t: tensor<2xi32>) -> (i32, tensor<2xi32>) {
+  %c = arith.constant 7 : i32
+  %y = arith.muli %x, %c : i32
+  %e = tensor.from_elements %y, %x : tensor<2xi32>
+  func.return %y, %e : i32, tensor<2xi32>
+}
+func.func @scalars(%a: i32, %t: tensor<2xi32>) -> (i32, tensor<2xi32>) {
+  %r:2 = func.call @scale(%a, %t) : (i32, tensor<2xi32>) -> (i32, tensor<2xi32>)
+  func.return %r#0, %r#1 : i32, tensor<2xi32>
+}
