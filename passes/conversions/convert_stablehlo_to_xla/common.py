@@ -51,13 +51,15 @@ def fail(op: Operation, message: str):
 
 class StablehloConversionWarning(UserWarning):
     """What the import drops from a program that still runs (a jax.debug.print),
-    located at the op: Python prints it as one line, `file:line: StablehloConversionWarning:
-    message`, and it can be filtered or caught as any warning."""
+    located at the op. A Python warning (filter or catch it as any other) whose
+    `filename` is the program's `file:line` and `lineno` the column, so that Python
+    prints it as one line, `file:line:col: StablehloConversionWarning: message`, as a
+    located diagnostic is printed (a real file name would add its source line)."""
 
 
 def warn(op: Operation, message: str) -> None:
-    file, line, _ = op_location(op, "<stablehlo>")
-    warnings.warn_explicit(message, StablehloConversionWarning, file, line)
+    file, line, col = op_location(op, "<stablehlo>")
+    warnings.warn_explicit(message, StablehloConversionWarning, f"{file}:{line}", col)
 
 
 class MalformedAttribute(ValueError):
