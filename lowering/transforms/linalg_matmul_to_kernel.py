@@ -32,7 +32,8 @@ aside) that reads its result and a bias vector and writes another buffer,
 `out[i, j] = C[i, j] + bias[j]`, optionally followed by XLA's maximum with +0.0
 (`relu(x @ W + b)`), fuses into the call as its epilogue (the BIAS and RELU flags):
 the kernel writes `out` directly, in its C update after the last depth slice, and the
-generic, C's buffer and its dealloc go (two passes over C saved).
+generic, C's buffer and its dealloc go (two passes over C saved). A float product
+only: the i32 kernel has no epilogue, an integer bias and ReLU stay loops.
 
 An f16 or bf16 dot is lowered (`convert-xla-to-linalg`) to an f32 accumulator buffer,
 a generic with the body `acc + extf(lhs) * extf(rhs)`, and a generic rounding the
@@ -61,6 +62,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, memref, scf
 from xdsl.dialects.builtin import (
+    AnyFloat,
     BFloat16Type,
     DenseIntOrFPElementsAttr,
     Float16Type,
@@ -584,7 +586,7 @@ class Epilogue:
 
 def _is_positive_zero(value: SSAValue) -> bool:
     """`value` is the constant +0.0: an arith.constant, or a 0-d memref.get_global of a
-    constant global holding it."""
+    constant global holding it (a float one: an integer 0 is no float zero)."""
     owner = value.owner
     if isinstance(owner, arith.ConstantOp):
         attr = owner.value
@@ -595,6 +597,8 @@ def _is_positive_zero(value: SSAValue) -> bool:
             return False
         initial = found.initial_value
         if not isinstance(initial, DenseIntOrFPElementsAttr) or len(initial.get_values()) != 1:
+            return False
+        if not isinstance(initial.get_element_type(), AnyFloat):
             return False
         attr = FloatAttr(initial.get_values()[0], initial.get_element_type())
     else:
@@ -639,7 +643,10 @@ def epilogue_of(product: KernelMatmul, c: SSAValue, op: Operation | None) -> Epi
     (see the module doc): identity-indexed C and out of the same shape, the bias
     indexed by the column, an optional 0-d +0.0 input, a body computing C + bias
     (either order) then optionally the maximum with +0.0, the out value unread; out
-    a buffer of its own (an argument or an allocation, neither A nor B)."""
+    a buffer of its own (an argument or an allocation, neither A nor B). Integer
+    products have none: the integer kernel has no epilogue."""
+    if product.symbol == IGEMM.symbol:
+        return None
     if product.batch != 1 or product.outer or not isinstance(op, linalg.GenericOp) or len(op.outputs) != 1:
         return None
     out = op.outputs[0]

@@ -225,6 +225,46 @@ func.func @i32(%a: memref<40x33xi32>, %b: memref<33x48xi32>, %c: memref<40x48xi3
   func.return
 }
 
+// An i32 product followed by an integer bias and ReLU (issue 31: `relu(x @ w1 + b1)` in
+// int32 did not compile, the epilogue match read the 0-d i32 zero global as a float):
+// the i32 GEMM without an epilogue (the integer kernel has none), flags OVERWRITE (1)
+// and a null bias; the bias/ReLU generic stays.
+// CHECK-LABEL: func.func @i32_bias_relu
+// CHECK:         llvm.bitcast %c
+// CHECK-NEXT:    llvm.mlir.constant(0) : i64
+// CHECK-NEXT:    llvm.mlir.constant(48) : i64
+// CHECK-NEXT:    %[[FLAGS:.*]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    %[[BIAS:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT:    llvm.call @xla_opt_igemm({{.*}}, %[[FLAGS]], %[[BIAS]])
+// CHECK:         memref.get_global @izero : memref<i32>
+// CHECK-NEXT:    linalg.generic
+// CHECK:           arith.addi
+// CHECK:           arith.maxsi
+"memref.global"() <{sym_name = "izero", type = memref<i32>, initial_value = dense<0> : tensor<i32>, sym_visibility = "private", constant}> : () -> ()
+func.func @i32_bias_relu(%a: memref<40x33xi32>, %b: memref<33x48xi32>, %bias: memref<48xi32>, %out: memref<40x48xi32>) {
+  %c = memref.alloc() : memref<40x48xi32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%c : memref<40x48xi32>) {
+  ^bb0(%o: i32):
+    %zero = arith.constant 0 : i32
+    linalg.yield %zero : i32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<40x33xi32>, memref<33x48xi32>) outs(%c : memref<40x48xi32>) {
+  ^bb0(%x: i32, %y: i32, %acc: i32):
+    %p = arith.muli %x, %y : i32
+    %s = arith.addi %acc, %p : i32
+    linalg.yield %s : i32
+  }
+  %z = memref.get_global @izero : memref<i32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c, %bias, %z : memref<40x48xi32>, memref<48xi32>, memref<i32>) outs(%out : memref<40x48xi32>) {
+  ^bb0(%v: i32, %w: i32, %f: i32, %o: i32):
+    %sum = arith.addi %v, %w : i32
+    %r = arith.maxsi %sum, %f : i32
+    linalg.yield %r : i32
+  }
+  memref.dealloc %c : memref<40x48xi32>
+  func.return
+}
+
 // Batch dimensions that are not one run (flax's attention 'bqhd,bkhd->bhqk': b and h
 // apart in the operands): the kernel's batch is h (its strides 4, 4 and 128), and the
 // call runs in an scf.for over b, each trip's A, B and C offset by b's strides (96,
