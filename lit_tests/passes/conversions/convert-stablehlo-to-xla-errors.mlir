@@ -9,8 +9,8 @@ func.func @no_counterpart(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @unknown_lapack(%x: tensor<3x3xf32>) -> tensor<3x3xf32> {
-  // expected-error @+1 {{custom call 'lapack_sgetrf_ffi' has no xla counterpart}}
-  %0 = stablehlo.custom_call @lapack_sgetrf_ffi(%x) : (tensor<3x3xf32>) -> tensor<3x3xf32>
+  // expected-error @+1 {{custom call 'lapack_sgees_ffi' has no xla counterpart}}
+  %0 = stablehlo.custom_call @lapack_sgees_ffi(%x) : (tensor<3x3xf32>) -> tensor<3x3xf32>
   return %0 : tensor<3x3xf32>
 }
 

@@ -12,7 +12,9 @@ handled too:
   sinh, cosh, asin, acos, atan, asinh, acosh, atanh through exp, log, atan2; is_inf;
   next_after by bit arithmetic);
 * the LAPACK custom calls of JAX's CPU lowering (`lapack_?potrf_ffi` -> xla.cholesky,
-  `lapack_?trsm_ffi` -> xla.triangular_solve; their `info` results become zeros);
+  `lapack_?trsm_ffi` -> xla.triangular_solve, their `info` results zeros; getrf,
+  geqrf, orgqr/ungqr, syevd/heevd and gesdd -> calls of xla programs built on import,
+  lapack.py);
 * `ApproxTopK` (lax.approx_max_k/min_k) as the exact top-k (chlo.py); JAX's host
   callbacks (jax.debug.print, pure_callback, io_callback) dropped with a warning when
   their results go unused, else an error (their Python runs in JAX's process);

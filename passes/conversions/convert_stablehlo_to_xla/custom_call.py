@@ -1,7 +1,8 @@
-"""convert-stablehlo-to-xla: Custom calls (JAX's LAPACK calls become xla.cholesky and
-xla.triangular_solve). GSPMD's sharding markers (`Sharding`, `SPMDFullToShardShape`,
-`SPMDShardToFullShape`) of a sharded program become sdy ops before the walk
-(sharding.py); on one device they are identities."""
+"""convert-stablehlo-to-xla: Custom calls (JAX's LAPACK calls become xla.cholesky,
+xla.triangular_solve, or calls of the xla programs lapack.py builds). GSPMD's
+sharding markers (`Sharding`, `SPMDFullToShardShape`, `SPMDShardToFullShape`) of a
+sharded program become sdy ops before the walk (sharding.py); on one device they are
+identities."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from xla_opt.dialects import xla
 from xla_opt.dialects.stablehlo.attrs import StablehloTokenType
 from xla_opt.dialects.xla.element_types import TokenType
 
+from . import lapack
 from .chlo import approx_top_k
 from .common import (
     Builder,
@@ -109,6 +111,8 @@ def _custom_call(op, b):
         }
         x = b.one(xla.TriangularSolveOp, [a, rhs], rhs.type, props)
         return [x, *_zeros_for(b, [r.type for r in op.results[1:]])]
+    if lapack.handles(target):  # getrf, geqrf, orgqr/ungqr, syevd/heevd, gesdd: xla programs
+        return lapack.convert(op, b, target)
     if base.startswith(("lapack_", "blas_", "cusolver", "cublas", "hipsolver", "cu_", "hip_")):
         fail(op, f"custom call '{target}' has no xla counterpart")
     props: dict[str, Attribute | None] = {"call_target_name": StringAttr(target)}
