@@ -84,3 +84,18 @@ func.func public @pure(%arg0: tensor<3xf32>) -> tensor<3xf32> {
   %0 = stablehlo.custom_call @xla_ffi_python_cpu_callback(%arg0) {backend_config = "", mhlo.backend_config = {index = 0 : ui64}} : (tensor<3xf32>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+// An ordered jax.debug.print threads JAX's effect token through @main (`jax.token =
+// true`): the runtime's, not the caller's. @main makes its own and returns only what
+// jax.jit(f)(x) returns.
+// CHECK-LABEL: func.func public @main(%arg1: tensor<3xf32>) -> tensor<3xf32> {
+// CHECK-NEXT:    %{{.*}} = xla.after_all : !xla.token
+// CHECK-NOT:     custom_call
+// CHECK:         func.return %{{.*}} : tensor<3xf32>
+func.func public @main(%arg0: !stablehlo.token {jax.token = true}, %arg1: tensor<3xf32>) -> (!stablehlo.token {jax.token = true}, tensor<3xf32> {jax.result_info = "result"}) {
+  %0 = stablehlo.custom_call @xla_ffi_python_cpu_callback(%arg0, %arg1) {backend_config = "", has_side_effect = true, mhlo.backend_config = {index = 0 : ui64}} : (!stablehlo.token, tensor<3xf32>) -> !stablehlo.token
+  %1 = stablehlo.add %arg1, %arg1 : tensor<3xf32>
+  return %0, %1 : !stablehlo.token, tensor<3xf32>
+}

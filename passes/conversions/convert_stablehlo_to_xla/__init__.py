@@ -54,6 +54,7 @@ from xla_opt.passes.conversions import OP_FAMILIES, family_modules
 
 from .common import MalformedAttribute, StablehloConversionError, convert_type, fail
 from .sharding import KEPT_MODULE_ATTRIBUTES, KEPT_OPS, SHARDING, prepare_shardings
+from .tokens import strip_jax_tokens
 
 # the rules, one module per op family, each exporting its PATTERNS
 FAMILY_MODULES = family_modules(__name__, (*OP_FAMILIES, "chlo", "sharding"))
@@ -95,7 +96,8 @@ _DROPPED_FUNC_ATTRS = ("arg_attrs", "res_attrs")
 
 def _convert_signature(f: func.FuncOp, sharded: bool) -> None:
     """The function type in xla's types; of the argument and result attributes only
-    a sharded program's shardings stay."""
+    a sharded program's shardings stay; JAX's effect tokens go (tokens.py)."""
+    strip_jax_tokens(f)
     for name in _DROPPED_FUNC_ATTRS:
         table = f.properties.pop(name, None) or f.attributes.pop(name, None)
         entries = [

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import BoolAttr, StringAttr
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, BoolAttr, FunctionType, StringAttr
 from xla_opt.dialects import xla
 from xla_opt.dialects.xla.element_types import TokenType
 
@@ -79,3 +80,44 @@ def _recv(op, b):
         props["is_host_transfer"] = BoolAttr.from_bool(bool_of(prop(op, "is_host_transfer")))
     types = _token_in_token_out(op)
     return b.build(xla.RecvOp, [op.operands[0]], [types[:-1], types[-1]], props).results
+
+
+def _marked(table, k: int) -> bool:
+    """Whether entry k of an arg_attrs/res_attrs table says `jax.token = true`."""
+    entries = table.data if table is not None else ()
+    return k < len(entries) and bool_of(entries[k].data.get("jax.token"))
+
+
+def strip_jax_tokens(f) -> None:
+    """JAX's effect tokens (`jax.token = true` on a function's token arguments and
+    results, which an ordered `jax.debug.print` or `io_callback` threads through
+    @main) are the runtime's, not the caller's: `jax.jit(f)(x)` takes and returns none.
+    The function makes its own (`after_all()`, XLA's new token) and returns fewer
+    results, so both backends take what JAX's caller passes."""
+    args_table = f.properties.get("arg_attrs") or f.attributes.get("arg_attrs")
+    results_table = f.properties.get("res_attrs") or f.attributes.get("res_attrs")
+    ft = f.function_type
+    drop_args = [k for k, t in enumerate(ft.inputs.data) if _is_token(t) and _marked(args_table, k)]
+    drop_results = [k for k, t in enumerate(ft.outputs.data) if _is_token(t) and _marked(results_table, k)]
+    if not (drop_args or drop_results) or not f.body.blocks:
+        return
+    entry = f.body.blocks[0]
+    for k in reversed(drop_args):
+        arg = entry.args[k]
+        if arg.uses:
+            token = xla.AfterAllOp.build(operands=[[]], result_types=[TokenType()])
+            entry.insert_op_before(token, entry.first_op)
+            token.location = f.location
+            arg.replace_all_uses_with(token.results[0])
+        entry.erase_arg(arg)
+    for op in f.walk():
+        if isinstance(op, func.ReturnOp) and op.parent_op() is f:
+            op.operands = [v for k, v in enumerate(op.operands) if k not in drop_results]
+    for name, table, dropped in (("arg_attrs", args_table, drop_args), ("res_attrs", results_table, drop_results)):
+        if table is not None:
+            kept = ArrayAttr([e for k, e in enumerate(table.data) if k not in dropped])
+            (f.properties if name in f.properties else f.attributes)[name] = kept
+    f.function_type = FunctionType.from_lists(
+        [t for k, t in enumerate(ft.inputs.data) if k not in drop_args],
+        [t for k, t in enumerate(ft.outputs.data) if k not in drop_results],
+    )
