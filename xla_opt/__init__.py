@@ -1,9 +1,10 @@
 """xla-opt: an MLIR-style compiler framework for XLA's operations, built on xDSL.
 
 The Python API (`run`, `compile`, `optimize`, `load_program`, `ProgramError`,
-`Builder`, `register_custom_call`, `set_num_threads`, `get_num_threads`) is imported on
-first use, so that `xla-opt`, which needs neither the builder, the interpreter nor the
-JIT, starts quickly.
+`Builder`, `register_custom_call`, `set_num_threads`, `get_num_threads`,
+`set_program_cache_size`, `get_program_cache_size`) is imported on first use, so that
+`xla-opt`, which needs neither the builder, the interpreter nor the JIT, starts
+quickly.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ _API = {
     # compiled code's threads (the kernels and parallel loops): XLA_OPT_NUM_THREADS, or this
     "set_num_threads": "xla_opt.runtime.threads",
     "get_num_threads": "xla_opt.runtime.threads",
+    # compiled programs kept in the process: XLA_OPT_PROGRAM_CACHE_SIZE, or this
+    "set_program_cache_size": "xla_opt.runtime.llvm",
+    "get_program_cache_size": "xla_opt.runtime.llvm",
 }
 __all__ = list(_API)
 

@@ -2,16 +2,19 @@
 features; LLVM's O3 pipeline for modules of ordinary size, see `opt_level`), split
 into parts compiled on several threads for a program's kernels (`split_llvm_ir`, XLA's
 parallel codegen), linked into one execution engine. Compiled code is cached by its
-LLVM IR within the process, and as object code on disk across processes
+LLVM IR within the process (the most recently used PROGRAM_CACHE_SIZE programs, a
+setting: `ProgramCache`), and as object code on disk across processes
 (disk_cache.py)."""
 
 from __future__ import annotations
 
 import ctypes
 import functools
+import os
 import re
 import threading
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,8 +25,102 @@ from xla_opt.runtime.cpu import cpu_features, cpu_name, initialize_llvm, num_thr
 from xla_opt.runtime.disk_cache import DiskCache
 
 _lock = threading.Lock()
-_cache: dict[tuple[str, int, bool], NativeModule] = {}  # by (LLVM IR, unroll threshold, split)
 
+# The in-process cache of compiled programs keeps the most recently used ones: at most
+# this many (`XLA_OPT_PROGRAM_CACHE_SIZE`, or `xla_opt.set_program_cache_size(n)`; 0
+# keeps none). A program takes ~0.2 MB (its execution engine, object code and
+# optimized LLVM modules); an unbounded cache grew a process compiling distinct
+# programs (a service, a parameter sweep, a fuzzing campaign) without end. An evicted
+# program is freed once nothing else holds it: a compiled function holds its own, and
+# keeps working; compiling its program again recompiles it (or loads its object code
+# from the disk cache).
+PROGRAM_CACHE_SIZE = 64
+
+
+def _size_from_environment() -> int:
+    value = os.environ.get("XLA_OPT_PROGRAM_CACHE_SIZE", "")
+    try:
+        size = int(value) if value.strip() else PROGRAM_CACHE_SIZE
+    except ValueError:
+        raise ValueError(f"XLA_OPT_PROGRAM_CACHE_SIZE must be a non-negative integer, got {value!r}") from None
+    if size < 0:
+        raise ValueError(f"XLA_OPT_PROGRAM_CACHE_SIZE must be a non-negative integer, got {value!r}")
+    return size
+
+
+class ProgramCache:
+    """A bounded mapping, least recently used first out: compiled programs by
+    (LLVM IR, unroll threshold, split), or compiled parts. Its capacity is
+    `scale` times the program cache size (a setting read on first use)."""
+
+    def __init__(self, scale: int = 1) -> None:
+        self._entries: OrderedDict[Hashable, Any] = OrderedDict()
+        self._scale = scale
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Any:
+        with self._lock:
+            value = self._entries.get(key)
+            if value is not None:
+                self._entries.move_to_end(key)
+            return value
+
+    def setdefault(self, key: Hashable, value: Any) -> Any:
+        """The value kept under `key` (now the most recently used), `value` if none was."""
+        with self._lock:
+            kept = self._entries.setdefault(key, value)
+            self._entries.move_to_end(key)
+            self._evict()
+            return kept
+
+    def _evict(self) -> None:
+        capacity = get_program_cache_size() * self._scale
+        while len(self._entries) > capacity:
+            self._entries.popitem(last=False)  # freed with its last reference
+
+    def __contains__(self, key: Hashable) -> bool:
+        with self._lock:
+            return key in self._entries
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+    def __iter__(self) -> Iterator[Hashable]:
+        """The keys, least recently used first (a snapshot)."""
+        with self._lock:
+            return iter(list(self._entries))
+
+    def trim(self) -> None:
+        with self._lock:
+            self._evict()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+_cache = ProgramCache()  # programs by (LLVM IR, unroll threshold, split)
+_caches: list[ProgramCache] = [_cache]  # every cache the size bounds (program.py adds its parts')
+_size: dict[str, int] = {}  # "programs": the setting, once read or set
+
+
+def get_program_cache_size() -> int:
+    """How many compiled programs the process keeps (see PROGRAM_CACHE_SIZE)."""
+    if "programs" not in _size:
+        _size["programs"] = _size_from_environment()
+    return _size["programs"]
+
+
+def set_program_cache_size(n: int) -> None:
+    """Keep at most `n` compiled programs in the process (0: none), the least recently
+    used ones evicted first, now and from then on (overrides
+    XLA_OPT_PROGRAM_CACHE_SIZE)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"the program cache size must be a non-negative integer, got {n!r}")
+    _size["programs"] = n
+    for cache in _caches:
+        cache.trim()
 
 
 # LLVM's optimization level by the size of the module (instructions). Measured on
@@ -62,9 +159,7 @@ def opt_level(ir_text: str) -> int:
                 callees[name].append(line[at : line.find("(", at)])
         elif line.startswith("}"):
             name = ""  # what follows a body is not an instruction
-    total = sum(
-        size + sum(own[c] for c in callees[f] if c in always) for f, size in own.items() if f not in always
-    )
+    total = sum(size + sum(own[c] for c in callees[f] if c in always) for f, size in own.items() if f not in always)
     if total <= O3_MAX_INSTRUCTIONS:
         return 3
     return 1 if total <= O1_MAX_INSTRUCTIONS else 0
@@ -139,7 +234,6 @@ class NativeModule:
         return self.addresses[name]
 
 
-
 def _unresolved_declarations(modules: list[llvm.ModuleRef]) -> list[str]:
     """Functions the modules declare that nothing provides: not defined by one of them,
     not an LLVM intrinsic, not registered with the JIT (`llvm.add_symbol`, a library
@@ -172,7 +266,9 @@ SPLIT_MIN_INSTRUCTIONS = 100
 
 _DEFINE = re.compile(r'define (?P<linkage>(?:internal |private )?)[^@]*@(?P<name>"[^"]*"|[\w.$]+)\(')
 # globals that every part may hold its own copy of: read-only internal data, declarations
-_COPYABLE_GLOBAL = re.compile(r'@\S+ = (?:(?:internal|private) (?:unnamed_addr )?constant|external (?:global|constant)) ')
+_COPYABLE_GLOBAL = re.compile(
+    r"@\S+ = (?:(?:internal|private) (?:unnamed_addr )?constant|external (?:global|constant)) "
+)
 
 
 @dataclass
@@ -349,7 +445,7 @@ def compile_llvm_ir(ir_text: str, unroll_threshold: int = LLVM_UNROLL_THRESHOLD,
                 [functools.partial(_compile_part_at, text, level, disk, unroll_threshold) for text in texts]
             )
         native = link(parts, level)
-        _cache[key] = native
+        _cache.setdefault(key, native)
         return native
 
 
@@ -407,17 +503,16 @@ unroll_gate = _UnrollGate()
 
 def cached_program(key: tuple[str, int, bool]) -> NativeModule | None:
     """A program compiled before, by `compile_llvm_ir`'s key (LLVM IR, unroll threshold, split)."""
-    with _lock:
-        return _cache.get(key)
+    return _cache.get(key)
 
 
 def remember_program(key: tuple[str, int, bool], native: NativeModule) -> NativeModule:
     """Keep `native` under `compile_llvm_ir`'s key; the one kept first if there is one."""
-    with _lock:
-        return _cache.setdefault(key, native)
+    return _cache.setdefault(key, native)
 
 
 def clear_cache() -> None:
-    """Forget every module compiled in this process (the disk cache stays)."""
+    """Forget every module compiled in this process (the disk cache stays; what a
+    compiled function or a library holds stays alive with it)."""
     with _lock:
         _cache.clear()

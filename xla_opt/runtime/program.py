@@ -61,7 +61,9 @@ PIPELINE_MAX_OPS = 2_500
 # the lowering thread to let go (the first part of the transformer block took 120 ms
 # to compile next to the lowering, 48 ms with the shorter interval).
 PIPELINE_SWITCH_INTERVAL = 0.0002
-_parts: dict[tuple[str, int, int], Part] = {}  # compiled parts by (text, level, unroll threshold)
+# compiled parts by (text, level, unroll threshold): as many as the programs kept have
+_parts = llvm.ProgramCache(scale=PIPELINE_PARTS)
+llvm._caches.append(_parts)
 
 
 def compile_program(
@@ -118,7 +120,6 @@ def _take_parts(pending: queue.SimpleQueue, take: Callable[..., None]) -> None:
         take(*item)
 
 
-
 def _compile_pipelined(
     modules: list[ModuleOp], times: StageTimes, options: Mapping[str, Mapping[str, Any]] | None
 ) -> CompiledProgram:
@@ -141,7 +142,7 @@ def _compile_pipelined(
             if (part := _parts.get(key)) is None:
                 with llvm.unroll_gate.set_to(PROGRAM_UNROLL_THRESHOLD):
                     part = llvm.compile_part(text, level, disk, (level, PROGRAM_UNROLL_THRESHOLD))
-                _parts[key] = part
+                part = _parts.setdefault(key, part)
             compiled[index] = part
         except BaseException as e:  # noqa: BLE001 - re-raised on the lowering thread
             errors.append(e)
