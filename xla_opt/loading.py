@@ -22,7 +22,7 @@ def load_program(program: str | os.PathLike | ModuleOp, name: str | None = None)
         diags = verify_module(module, name or "<module>")
     else:
         if isinstance(program, os.PathLike) or (
-            isinstance(program, str) and "\n" not in program and program.endswith(".mlir")
+            isinstance(program, str) and "\n" not in program and program.endswith((".mlir", ".hlo", ".txt"))
         ):
             path = Path(program)
             try:
@@ -33,6 +33,8 @@ def load_program(program: str | os.PathLike | ModuleOp, name: str | None = None)
         else:
             text = str(program)
             name = name or "<program>"
+        if is_hlo_text(text):  # HLO text (XLA's dumps), known by its `HloModule` header
+            return import_hlo_text(text, name)
         if is_stablehlo_text(text):
             # StableHLO (JAX, PyTorch/XLA, TensorFlow): parsed, converted to xla, verified
             return import_stablehlo(text, name)
@@ -68,6 +70,21 @@ def is_stablehlo_text(text: str) -> bool:
     """Whether MLIR text uses StableHLO/CHLO ops (and so needs importing): an op named
     `stablehlo.*` or `chlo.*` starts a line (results aside; comments do not count)."""
     return _STABLEHLO_OP_LINE.search(re.sub(r"//[^\n]*", "", text)) is not None
+
+
+def is_hlo_text(text: str) -> bool:
+    """Whether the text is an HLO module (`HloModule` first, comments aside)."""
+    from xla_opt.formats.hlo_syntax import is_hlo_text as starts_hlo_module
+
+    return starts_hlo_module(text)
+
+
+def import_hlo_text(text: str, name: str = "<hlo>") -> ModuleOp:
+    """Read HLO text (xla_opt/formats/hlo_text.py) as a verified xla program; raises
+    `ProgramError` with located diagnostics."""
+    from xla_opt.formats.hlo_text import parse_hlo_text
+
+    return parse_hlo_text(text, name)
 
 
 def import_stablehlo(text: str, name: str = "<stablehlo>") -> ModuleOp:

@@ -51,7 +51,7 @@ IMPORTED_DIALECTS = ("stablehlo.", "chlo.")
 
 TARGET_HELP = (
     "output: mlir (default; the IR as text), llvm (LLVM IR of a module lowered with -p xla-to-llvm), "
-    "stablehlo (StableHLO text JAX and XLA accept)"
+    "stablehlo (StableHLO text JAX and XLA accept), hlo (HLO text XLA's parser accepts)"
 )
 PIPELINE_HELP = (
     "passes to run: xDSL's list 'pass1,pass2{option=value}', or MLIR's anchored form "
@@ -130,6 +130,7 @@ class XlaOptMain(xDSLOptMain):
             if name in self.XDSL_TARGETS or name in XLA_OPT_UNIVERSE.all_targets
         }
         self.available_targets["llvm"] = llvm_target
+        self.available_targets["hlo"] = _hlo_target
 
     # ---- arguments ---------------------------------------------------------------------
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
@@ -291,7 +292,12 @@ class XlaOptMain(xDSLOptMain):
         name = self.get_input_name()
         measure = self.manager.measure
         with measure("Parser"):
-            module = parse_source(self.ctx, chunk, name, offset)
+            if _is_hlo_text(chunk):  # HLO text (XLA's dumps): read as an xla program
+                from xla_opt.formats.hlo_text import parse_hlo_text
+
+                module = parse_hlo_text(chunk, name, offset)
+            else:
+                module = parse_source(self.ctx, chunk, name, offset)
         if not self.args.disable_verify:
             with measure("Verifier"):
                 diags = verify_module(module, name)
@@ -459,6 +465,18 @@ def _check_external_tools(passes: Sequence[ModulePass]) -> None:
                     )
                 ]
             )
+
+
+def _hlo_target() -> type:
+    from xla_opt.formats.hlo_printer import HloTarget
+
+    return HloTarget
+
+
+def _is_hlo_text(text: str) -> bool:
+    from xla_opt.formats.hlo_syntax import is_hlo_text
+
+    return is_hlo_text(text)
 
 
 def _format(d: Diagnostic) -> str:

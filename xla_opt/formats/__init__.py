@@ -1,0 +1,3 @@
+"""Program formats of the XLA world that xla-opt reads and writes besides MLIR text:
+one module per format (HLO text: `hlo_text.py`). Nothing heavy is imported here: each
+entry point imports its format's module when it meets that format."""
