@@ -46,6 +46,19 @@ func.func @svd(%a: tensor<5x3xf32>, %w: tensor<3x5xcomplex<f32>>) -> (tensor<5x5
   return %0#2, %1#3, %2#1 : tensor<5x5xf32>, tensor<3x5xcomplex<f32>>, tensor<3xf32>
 }
 
+// geev: real input gives (wr, wi) and complex eigenvectors; compute_left 'N' (78),
+// compute_right 'V' (86). Hessenberg reduction, QR sweeps (a loop of Givens
+// rotations inside the loop until every eigenvalue deflated), the triangular
+// factor's eigenvectors by substitution.
+// CHECK-LABEL: func.func @eig(
+// CHECK-NEXT:    xla.call %{{.*}}, callee = @__lapack_dgeev_leftN_rightV_4x4 : (tensor<4x4xf64>) -> (tensor<4xf64>, tensor<4xf64>, tensor<4x4xcomplex<f64>>, tensor<4x4xcomplex<f64>>, tensor<i32>)
+// CHECK-NEXT:    xla.call %{{.*}}, callee = @__lapack_cgeev_leftV_rightV_3x3 : (tensor<3x3xcomplex<f32>>) -> (tensor<3xcomplex<f32>>, tensor<3x3xcomplex<f32>>, tensor<3x3xcomplex<f32>>, tensor<i32>)
+func.func @eig(%a: tensor<4x4xf64>, %c: tensor<3x3xcomplex<f32>>) -> (tensor<4xf64>, tensor<4x4xcomplex<f64>>, tensor<3x3xcomplex<f32>>) {
+  %0:5 = stablehlo.custom_call @lapack_dgeev_ffi(%a) {mhlo.backend_config = {compute_left = 78 : ui8, compute_right = 86 : ui8}} : (tensor<4x4xf64>) -> (tensor<4xf64>, tensor<4xf64>, tensor<4x4xcomplex<f64>>, tensor<4x4xcomplex<f64>>, tensor<i32>)
+  %1:4 = stablehlo.custom_call @lapack_cgeev_ffi(%c) {mhlo.backend_config = {compute_left = 86 : ui8, compute_right = 86 : ui8}} : (tensor<3x3xcomplex<f32>>) -> (tensor<3xcomplex<f32>>, tensor<3x3xcomplex<f32>>, tensor<3x3xcomplex<f32>>, tensor<i32>)
+  return %0#1, %0#3, %1#1 : tensor<4xf64>, tensor<4x4xcomplex<f64>>, tensor<3x3xcomplex<f32>>
+}
+
 // getrf, batched: a loop over the two matrices around the loop over the columns,
 // which finds the pivot (a max, then the first row reaching it), swaps two rows and
 // updates the trailing block under an iota mask.
@@ -108,4 +121,15 @@ func.func @svd(%a: tensor<5x3xf32>, %w: tensor<3x5xcomplex<f32>>) -> (tensor<5x5
 // CHECK:         xla.while
 // CHECK:         xla.sort
 // CHECK-NOT:     xla.dot_general
+// CHECK:         func.return
+
+// CHECK-LABEL: func.func private @__lapack_dgeev_leftN_rightV_4x4(
+// CHECK:         xla.convert %{{.*}} : (tensor<4x4xf64>) -> tensor<4x4xcomplex<f64>>
+// CHECK:         xla.while
+// CHECK:         xla.while
+// CHECK:           xla.while
+// CHECK:             xla.sqrt
+// CHECK:         xla.while
+// CHECK:         xla.real
+// CHECK:         xla.imag
 // CHECK:         func.return

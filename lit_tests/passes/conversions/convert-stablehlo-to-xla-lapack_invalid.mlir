@@ -48,3 +48,11 @@ func.func @old_form(%x: tensor<3x3xf32>) -> tensor<3x3xf32> {
   %0 = stablehlo.custom_call @lapack_sgetrf(%x) : (tensor<3x3xf32>) -> tensor<3x3xf32>
   return %0 : tensor<3x3xf32>
 }
+
+// -----
+
+func.func @geev_results(%x: tensor<3x3xf32>) -> tensor<3xcomplex<f32>> {
+  // expected-error @+1 {{'lapack_sgeev_ffi' of tensor<3x3xf32> gives (tensor<3xf32>, tensor<3xf32>, tensor<3x3xcomplex<f32>>, tensor<3x3xcomplex<f32>>, tensor<i32>), not (tensor<3xcomplex<f32>>, tensor<3x3xcomplex<f32>>, tensor<3x3xcomplex<f32>>, tensor<i32>)}}
+  %0:4 = stablehlo.custom_call @lapack_sgeev_ffi(%x) {mhlo.backend_config = {compute_left = 78 : ui8, compute_right = 86 : ui8}} : (tensor<3x3xf32>) -> (tensor<3xcomplex<f32>>, tensor<3x3xcomplex<f32>>, tensor<3x3xcomplex<f32>>, tensor<i32>)
+  return %0#0 : tensor<3xcomplex<f32>>
+}

@@ -13,8 +13,8 @@ handled too:
   next_after by bit arithmetic);
 * the LAPACK custom calls of JAX's CPU lowering (`lapack_?potrf_ffi` -> xla.cholesky,
   `lapack_?trsm_ffi` -> xla.triangular_solve, their `info` results zeros; getrf,
-  geqrf, orgqr/ungqr, syevd/heevd and gesdd -> calls of xla programs built on import,
-  lapack.py);
+  geqrf, orgqr/ungqr, syevd/heevd, gesdd and geev -> calls of xla programs built
+  on import, lapack.py);
 * `ApproxTopK` (lax.approx_max_k/min_k) as the exact top-k (chlo.py); JAX's host
   callbacks (jax.debug.print, pure_callback, io_callback) dropped with a warning when
   their results go unused, else an error (their Python runs in JAX's process);

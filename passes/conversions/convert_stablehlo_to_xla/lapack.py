@@ -16,6 +16,7 @@ function runs the routine on each matrix in a while loop.
 | `orgqr`, `ungqr` | Q | the reflectors applied to the identity, last first (`org2r`) |
 | `syevd`, `heevd` | eigenvectors, eigenvalues, `info` | cyclic Jacobi rotations, then a sort |
 | `gesdd` | A, singular values, U, Vᴴ, `info` | one-sided (Hestenes) Jacobi, a sort, U completed by a QR |
+| `geev` | eigenvalues, left and right eigenvectors, `info` | Hessenberg, complex shifted QR (Schur), triangular eigenvectors |
 
 The docstring of each routine says which LAPACK contract each of its outputs meets.
 """
@@ -142,6 +143,16 @@ def abs2(b, t: Num, x: SSAValue) -> SSAValue:
 
 def real(b, t: Num, x: SSAValue) -> SSAValue:
     return b.real(x) if t.complex else x
+
+
+def inner(b, t: Num, x: SSAValue, y: SSAValue) -> SSAValue:
+    """xᴴ·y of two vectors, a scalar of type E (one dot_general: no reduce region)."""
+    return b.dot_general(conj(b, t, x), y, [0], [0])
+
+
+def norm2(b, t: Num, x: SSAValue) -> SSAValue:
+    """‖x‖² of a vector, a scalar of type R."""
+    return real(b, t, inner(b, t, x, x))
 
 
 def total(b, x: SSAValue, dims: Sequence[int]) -> SSAValue:
@@ -280,7 +291,7 @@ def _reflector(s, t: Num, col: SSAValue, j: SSAValue) -> tuple[SSAValue, SSAValu
     below = s.gt(rows, j)
     zeros = full(s, 0.0, t.E, [m])
     x = s.select(below, col, zeros)
-    xnorm2 = total(s, abs2(s, t, x), [0])
+    xnorm2 = norm2(s, t, x)
     alpha = s.reshape(s.dynamic_slice(col, [j], [1]), [])
     alphr = real(s, t, alpha)
     alphi = s.imag(alpha) if t.complex else const(s, 0.0, t.R)
@@ -382,19 +393,19 @@ def _rotation(s, t: Num, app: SSAValue, aqq: SSAValue, apq: SSAValue, skip: SSAV
     return to_e(s, t, c), sc, s.mul(tan, mag)
 
 
-def _rotate_columns(s, t: Num, a: SSAValue, p, q, c, sc) -> SSAValue:
+def _rotate_columns(s, a: SSAValue, p, q, c, sc, sc_conj) -> SSAValue:
     """a·J on columns p, q: a_p' = c·a_p - conj(sc)·a_q, a_q' = sc·a_p + c·a_q."""
     ap, aq = column(s, a, p), column(s, a, q)
-    new_p = s.sub(s.mul(ap, c), s.mul(aq, conj(s, t, sc)))
+    new_p = s.sub(s.mul(ap, c), s.mul(aq, sc_conj))
     new_q = s.add(s.mul(ap, sc), s.mul(aq, c))
     return set_column(s, set_column(s, a, p, new_p), q, new_q)
 
 
-def _rotate_rows(s, t: Num, a: SSAValue, p, q, c, sc) -> SSAValue:
+def _rotate_rows(s, a: SSAValue, p, q, c, sc, sc_conj) -> SSAValue:
     """Jᴴ·a on rows p, q: a_p' = c·a_p - sc·a_q, a_q' = conj(sc)·a_p + c·a_q."""
     ap, aq = row(s, a, p), row(s, a, q)
     new_p = s.sub(s.mul(ap, c), s.mul(aq, sc))
-    new_q = s.add(s.mul(ap, conj(s, t, sc)), s.mul(aq, c))
+    new_q = s.add(s.mul(ap, sc_conj), s.mul(aq, c))
     return set_row(s, set_row(s, a, p, new_p), q, new_q)
 
 
@@ -466,12 +477,13 @@ def syevd(b, t: Num, a: SSAValue, vectors: bool, lower: bool) -> list[SSAValue]:
         app, aqq = real(s, t, entry(s, h, p, p)), real(s, t, entry(s, h, q, q))
         apq = entry(s, h, p, q)
         c, sc, shift = _rotation(s, t, app, aqq, apq, const(s, False, "pred"))
-        h = _rotate_columns(s, t, _rotate_rows(s, t, h, p, q, c, sc), p, q, c, sc)
+        rotation = (p, q, c, sc, conj(s, t, sc))
+        h = _rotate_columns(s, _rotate_rows(s, h, *rotation), *rotation)
         zero = const(s, 0.0, t.E)
         h = set_entry(s, set_entry(s, h, p, q, zero), q, p, zero)
         h = set_entry(s, h, p, p, to_e(s, t, s.sub(app, shift)))
         h = set_entry(s, h, q, q, to_e(s, t, s.add(aqq, shift)))
-        return [h, _rotate_columns(s, t, v, p, q, c, sc) if vectors else v, tol2]
+        return [h, _rotate_columns(s, v, *rotation) if vectors else v, tol2]
 
     def converged(s, h, v, tol2):
         off = s.select(s.ne(s.iota([n, n], i32, 0), s.iota([n, n], i32, 1)), h, full(s, 0.0, t.E, [n, n]))
@@ -497,14 +509,14 @@ def _one_sided_jacobi(b, t: Num, a: SSAValue, vectors: bool) -> tuple[SSAValue, 
 
     def rotate(s, p, q, w, v, worst):
         wp, wq = column(s, w, p), column(s, w, q)
-        alpha, beta = total(s, abs2(s, t, wp), [0]), total(s, abs2(s, t, wq), [0])
-        gamma = total(s, s.mul(conj(s, t, wp), wq), [0])
+        alpha, beta, gamma = norm2(s, t, wp), norm2(s, t, wq), inner(s, t, wp, wq)
         scale = s.sqrt(s.mul(alpha, beta))
         ratio = s.div(s.abs(gamma), s.select(s.gt(scale, const(s, 0.0, t.R)), scale, const(s, 1.0, t.R)))
         skip = s.le(ratio, const(s, tol, t.R))
         c, sc, _ = _rotation(s, t, alpha, beta, gamma, skip)
-        w = _rotate_columns(s, t, w, p, q, c, sc)
-        v = _rotate_columns(s, t, v, p, q, c, sc) if vectors else v
+        rotation = (p, q, c, sc, conj(s, t, sc))
+        w = _rotate_columns(s, w, *rotation)
+        v = _rotate_columns(s, v, *rotation) if vectors else v
         return [w, v, s.max(worst, ratio)]
 
     def sweep(s, w, v, _):
@@ -575,6 +587,239 @@ def gesdd(b, t: Num, a: SSAValue, mode: str) -> list[SSAValue]:
         u, vt = v, adjoint(b, t, left)
     del k
     return [a, sigma, u, vt, s32(b, 0)]
+
+
+# --------------------------------------------------------------------------------------
+# geev: eigenvalues and eigenvectors of a general matrix
+# --------------------------------------------------------------------------------------
+
+
+def cabs1(b, t: Num, x: SSAValue) -> SSAValue:
+    """|Re x| + |Im x| (|x| for a real type), LAPACK's cheap magnitude."""
+    return b.add(b.abs(b.real(x)), b.abs(b.imag(x))) if t.complex else b.abs(x)
+
+
+def _diagonal(b, t: Num, a: SSAValue) -> SSAValue:
+    n, _ = shape(a)
+    mask = b.eq(b.iota([n, n], i32, 0), b.iota([n, n], i32, 1))
+    return total(b, b.select(mask, a, full(b, 0.0, t.E, [n, n])), [0])
+
+
+def _hessenberg(b, t: Num, a: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """?gehrd and ?unghr: A = Q·H·Qᴴ with H upper Hessenberg, Q unitary; reflector j
+    (?larfg of column j below its subdiagonal) applied as A := H_jᴴ·A·H_j."""
+    n, _ = shape(a)
+
+    def step(s, j, a, q):
+        _, v, tau = _reflector(s, t, column(s, a, j), s.add(j, s32(s, 1)))
+        a = s.sub(a, s.mul(outer(s, v, conj_dot(s, t, v, a)), conj(s, t, tau)))
+        a = s.sub(a, s.mul(outer(s, s.dot(a, v), conj(s, t, v)), tau))
+        q = s.sub(q, s.mul(outer(s, s.dot(q, v), conj(s, t, v)), tau))
+        rows = s.iota([n], i32)  # the column below the subdiagonal: exactly zero
+        col = s.select(s.gt(rows, s.add(j, s32(s, 1))), full(s, 0.0, t.E, [n]), column(s, a, j))
+        return set_column(s, a, j, col), q
+
+    return tuple(counted_loop(b, max(n - 2, 0), step, [a, identity(b, t, n, n)]))  # type: ignore[return-value]
+
+
+def _givens(s, t: Num, f: SSAValue, g: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """?lartg: (c real as E, sn) with [[c, sn], [-conj(sn), c]]·(f, g) = (r, 0)."""
+    R = t.R
+    af, ag = s.abs(f), s.abs(g)
+    norm = s.sqrt(s.add(s.mul(af, af), s.mul(ag, ag)))
+    zero = const(s, 0.0, R)
+    safe_norm = s.select(s.gt(norm, zero), norm, const(s, 1.0, R))
+    safe_af = s.select(s.gt(af, zero), af, const(s, 1.0, R))
+    c = s.div(af, safe_norm)
+    # f/|f| (1 where f = 0) times conj(g)/norm
+    phase = s.select(s.gt(af, zero), s.div(f, to_e(s, t, safe_af)), const(s, 1.0, t.E))
+    sn = s.mul(phase, s.div(conj(s, t, g), to_e(s, t, safe_norm)))
+    c = s.select(s.gt(norm, zero), c, const(s, 1.0, R))
+    return to_e(s, t, c), sn
+
+
+def _rotate_pair_rows(s, a: SSAValue, k, c, sn, sn_conj) -> SSAValue:
+    """G·a on rows k, k+1, G = [[c, sn], [-conj(sn), c]]."""
+    k1 = s.add(k, s32(s, 1))
+    x, y = row(s, a, k), row(s, a, k1)
+    new_x = s.add(s.mul(x, c), s.mul(y, sn))
+    new_y = s.sub(s.mul(y, c), s.mul(x, sn_conj))
+    return set_row(s, set_row(s, a, k, new_x), k1, new_y)
+
+
+def _rotate_pair_columns(s, a: SSAValue, k, c, sn, sn_conj) -> SSAValue:
+    """a·Gᴴ on columns k, k+1."""
+    k1 = s.add(k, s32(s, 1))
+    x, y = column(s, a, k), column(s, a, k1)
+    new_x = s.add(s.mul(x, c), s.mul(y, sn_conj))
+    new_y = s.sub(s.mul(y, c), s.mul(x, sn))
+    return set_column(s, set_column(s, a, k, new_x), k1, new_y)
+
+
+def _schur(b, t: Num, h: SSAValue, q: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
+    """?lahqr (complex, wantt and wantz): the Schur form T = Qᴴ·A·Q of an upper
+    Hessenberg matrix by single-shift QR sweeps (bulges chased by Givens rotations of
+    whole rows and columns) on the active window [lo, hi]: a subdiagonal entry at most
+    eps·(|h_kk| + |h_k-1,k-1|) is set to zero (deflation), hi moves up past the 1 x 1
+    blocks; the shift is the eigenvalue of the window's trailing 2 x 2 block nearer its
+    last entry (Wilkinson's), an exceptional one after 10 and 20 sweeps without
+    deflation. Returns (T, Q, info: 0, or hi + 1 if 30·n sweeps did not converge or
+    the matrix holds a NaN or an infinity)."""
+    n, _ = shape(h)
+    R = t.R
+    tiny = float(np.finfo(np.float32 if isinstance(R, Float32Type) else np.float64).tiny)
+
+    def cond(s, it, its, hi, h, q):
+        finite = s.reduce(s.is_finite(cabs1(s, t, h)), const(s, True, "pred"), lambda c, x, y: c.and_(x, y), [0, 1])
+        return s.and_(s.and_(s.gt(hi, s32(s, 0)), s.lt(it, s32(s, 30 * max(n, 10)))), finite)
+
+    def body(s, it, its, hi, h, q):
+        zero_r = const(s, 0.0, R)
+        r2, c2 = s.iota([n, n], i32, 0), s.iota([n, n], i32, 1)
+        sub_mask = s.eq(c2, s.sub(r2, s32(s, 1)))
+        magnitude = cabs1(s, t, h)
+        sub = total(s, s.select(sub_mask, magnitude, full(s, 0.0, R, [n, n])), [1])  # |h_k,k-1|, 0 at k = 0
+        diag = total(s, s.select(s.eq(r2, c2), magnitude, full(s, 0.0, R, [n, n])), [1])
+        above = s.concat_in_dim([const(s, np.zeros(1), R), s.slice(diag, [0], [n - 1])], 0)  # |h_k-1,k-1|
+        scale = s.add(diag, above)
+        negligible = s.or_(s.le(sub, s.mul(scale, const(s, t.eps, R))), s.le(sub, const(s, tiny, R)))
+        h = s.select(s.and_(sub_mask, s.broadcast_in_dim(negligible, [n, n], [0])), full(s, 0.0, t.E, [n, n]), h)
+        ks = s.iota([n], i32)
+        live = s.and_(s.not_(negligible), s.le(ks, hi))  # k >= 1 with h_k,k-1 kept
+        new_hi = s.reduce(s.select(live, ks, full(s, 0, i32, [n])), s32(s, 0), lambda c, x, y: c.max(x, y), [0])
+        cut = s.and_(negligible, s.le(ks, new_hi))
+        lo = s.reduce(s.select(cut, ks, full(s, 0, i32, [n])), s32(s, 0), lambda c, x, y: c.max(x, y), [0])
+        its = s.select(s.lt(new_hi, hi), s32(s, 0), its)
+        # Wilkinson's shift from [[a, b], [c, d]] at rows/columns new_hi-1, new_hi
+        last, before = new_hi, s.sub(new_hi, s32(s, 1))
+        a_, b_, c_, d_ = (
+            entry(s, h, i, j) for i, j in ((before, before), (before, last), (last, before), (last, last))
+        )
+        x = s.mul(s.sub(a_, d_), const(s, 0.5, t.E))
+        y = s.sqrt(s.add(s.mul(x, x), s.mul(b_, c_))) if t.complex else None
+        assert y is not None
+        flip = s.lt(s.add(s.mul(s.real(x), s.real(y)), s.mul(s.imag(x), s.imag(y))), zero_r)
+        y = s.select(flip, s.neg(y), y)
+        denominator = s.add(x, y)
+        nonzero = s.gt(s.abs(denominator), zero_r)
+        safe = s.select(nonzero, denominator, const(s, 1.0, t.E))
+        shift = s.select(nonzero, s.sub(d_, s.div(s.mul(b_, c_), safe)), d_)
+        exceptional = s.or_(s.eq(its, s32(s, 10)), s.eq(its, s32(s, 20)))
+        shift = s.select(exceptional, s.add(d_, to_e(s, t, s.mul(s.abs(c_), const(s, 0.75, R)))), shift)
+
+        def chase(s, i, steps, lo, shift, h, q):
+            """Rotation i of the sweep, of rows/columns k = lo + i and k + 1: the first
+            from the shifted column, the others zeroing the bulge h_k+1,k-1."""
+            k = s.add(lo, i)
+            first = s.eq(i, s32(s, 0))
+            k1, km = s.add(k, s32(s, 1)), s.sub(k, s32(s, 1))
+            f = s.select(first, s.sub(entry(s, h, k, k), shift), entry(s, h, k, km))
+            g = s.select(first, entry(s, h, k1, k), entry(s, h, k1, km))
+            c, sn = _givens(s, t, f, g)
+            rotation = (k, c, sn, conj(s, t, sn))
+            h = _rotate_pair_columns(s, _rotate_pair_rows(s, h, *rotation), *rotation)
+            # the bulge is exactly zero (for the first rotation the index is clamped: unchanged)
+            h = set_entry(s, h, k1, km, s.select(first, entry(s, h, k1, km), const(s, 0.0, t.E)))
+            return [s.add(i, s32(s, 1)), steps, lo, shift, h, _rotate_pair_columns(s, q, *rotation)]
+
+        state = [s32(s, 0), s.sub(new_hi, lo), lo, shift, h, q]
+        *_, h, q = s.while_(lambda s, i, steps, *_: s.lt(i, steps), chase, state)
+        return [s.add(it, s32(s, 1)), s.add(its, s32(s, 1)), new_hi, h, q]
+
+    state = [s32(b, 0), s32(b, 0), s32(b, n - 1), h, q]
+    _, _, hi, t_, q = b.while_(cond, body, state)
+    info = b.select(b.gt(hi, s32(b, 0)), b.add(hi, s32(b, 1)), s32(b, 0))
+    return t_, q, info
+
+
+def _normalized(b, t: Num, v: SSAValue) -> SSAValue:
+    """Columns of unit 2-norm with their largest component (the first of largest
+    modulus) real and positive, as ?geev scales its eigenvectors."""
+    n, _ = shape(v)
+    mag2 = abs2(b, t, v)
+    norm = b.sqrt(total(b, mag2, [0]))
+    norm = b.select(b.gt(norm, const(b, 0.0, t.R)), norm, full(b, 1.0, t.R, [n]))
+    v = b.div(v, b.broadcast_in_dim(to_e(b, t, norm), [n, n], [1]))
+    mag2 = abs2(b, t, v)
+    largest = b.reduce(mag2, const(b, -1.0, t.R), lambda c, x, y: c.max(x, y), [0])
+    rows = b.iota([n, n], i32, 0)
+    first = b.eq(mag2, b.broadcast_in_dim(largest, [n, n], [1]))
+    k = b.reduce(b.select(first, rows, full(b, n, i32, [n, n])), s32(b, n), lambda c, x, y: c.min(x, y), [0])
+    pick = b.eq(rows, b.broadcast_in_dim(k, [n, n], [1]))
+    top = total(b, b.select(pick, v, full(b, 0.0, t.E, [n, n])), [0])
+    size = b.abs(top)
+    ok = b.gt(size, const(b, 0.0, t.R))
+    phase = b.select(
+        ok, b.div(conj(b, t, top), to_e(b, t, b.select(ok, size, full(b, 1.0, t.R, [n])))), full(b, 1.0, t.E, [n])
+    )
+    v = b.mul(v, b.broadcast_in_dim(phase, [n, n], [1]))
+    return b.select(pick, to_e(b, t, b.real(v)), v)
+
+
+def _triangular_eigenvectors(b, t: Num, tm: SSAValue, left: bool) -> SSAValue:
+    """?trevc: the eigenvectors of the upper triangular T, one per column: the right
+    ones (T·y = λ_k·y, y_k = 1, zero below k) by back substitution, the left ones
+    (yᴴ·T = λ_k·yᴴ, y_k = 1, zero above k) forward, all k at once; a zero divisor
+    T_ii - λ_k is replaced by max(eps·|λ_k|, tiny), as ?trevc perturbs it."""
+    n, _ = shape(tm)
+    lam = _diagonal(b, t, tm)
+    info = np.finfo(np.float32 if isinstance(t.R, Float32Type) else np.float64)
+    tiny, big = float(info.tiny), float(np.sqrt(info.max)) / max(n, 1)
+    smin = b.max(b.mul(cabs1(b, t, lam), const(b, t.eps, t.R)), full(b, tiny, t.R, [n]))
+    source = adjoint(b, t, tm) if left else tm  # left: the right eigenvectors of Tᴴ, for conj(λ)
+    lam_s = conj(b, t, lam) if left else lam
+
+    def step(s, i, y, source, lam_s, smin):
+        r = s.sub(s32(s, n - 1), i) if not left else i
+        cols = s.iota([n], i32)
+        beyond = s.gt(cols, r) if not left else s.lt(cols, r)
+        coeffs = s.select(beyond, row(s, source, r), full(s, 0.0, t.E, [n]))
+        acc = s.dot(coeffs, y)
+        d = s.sub(s.broadcast(entry(s, source, r, r), [n]), lam_s)
+        small = s.lt(cabs1(s, t, d), smin)
+        d = s.select(small, to_e(s, t, smin), d)
+        # a value beyond `big` (a defective eigenvalue's tiny divisor): the eigenvector
+        # scaled down first, as ?latrs scales, so that nothing overflows
+        limit = s.mul(cabs1(s, t, d), const(s, big, t.R))
+        magnitude = cabs1(s, t, acc)
+        over = s.and_(beyond, s.gt(magnitude, limit))
+        factor = s.select(over, s.div(limit, s.select(over, magnitude, full(s, 1.0, t.R, [n]))), full(s, 1.0, t.R, [n]))
+        factor = to_e(s, t, factor)
+        y = s.mul(y, s.broadcast_in_dim(factor, [n, n], [1]))
+        value = s.neg(s.div(s.mul(acc, factor), d))
+        new = s.select(beyond, value, s.select(s.eq(cols, r), full(s, 1.0, t.E, [n]), full(s, 0.0, t.E, [n])))
+        # row r of y: its entries for the eigenvectors k on the solved side of r
+        return [set_row(s, y, r, new), source, lam_s, smin]
+
+    y, *_ = counted_loop(b, n, step, [full(b, 0.0, t.E, [n, n]), source, lam_s, smin])
+    return y
+
+
+def geev(b, t: Num, a: SSAValue, left: bool, right: bool) -> list[SSAValue]:
+    """Eigenvalues and left/right eigenvectors of a general n x n matrix, LAPACK's
+    ?geev contract (jobvl = left, jobvr = right):
+
+    - the eigenvalues: (wr, wi) for a real type, w for a complex one, in the order of
+      the Schur form's diagonal;
+    - `vl`, `vr` (complex): the eigenvectors as columns (uᴴ·A = λ·uᴴ, A·v = λ·v), each
+      of unit 2-norm with its largest component real; zeros when not asked for;
+    - `info`: 0, or i > 0 when the QR iterations did not converge.
+
+    Hessenberg reduction, then complex single-shift QR (?lahqr) to the Schur form
+    T = Qᴴ·A·Q in complex arithmetic (for a real matrix too: its complex conjugate
+    pairs, and real eigenvalues, agree with LAPACK's to its accuracy, not exactly),
+    then the eigenvectors of T (?trevc) mapped back by Q."""
+    n, _ = shape(a)
+    c = Num(t.E if t.complex else ComplexType(t.R))
+    ac = to_e(b, c, a)
+    h, q = _hessenberg(b, c, ac)
+    tm, q, info = _schur(b, c, h, q)
+    w = _diagonal(b, c, tm)
+    zeros = full(b, 0.0, c.E, [n, n])
+    vl = _normalized(b, c, b.dot(q, _triangular_eigenvectors(b, c, tm, left=True))) if left else zeros
+    vr = _normalized(b, c, b.dot(q, _triangular_eigenvectors(b, c, tm, left=False))) if right else zeros
+    values = [w] if t.complex else [b.real(w), b.imag(w)]
+    return [*values, vl, vr, info]
 
 
 # --------------------------------------------------------------------------------------
@@ -655,6 +900,22 @@ def _gesdd_results(t: Num, shapes: Shapes, modes) -> list:
     return [([m, n], t.E), ([k], t.R), (u, t.E), (vt, t.E), ([], i32)]
 
 
+def _geev_modes(op: Operation) -> dict[str, str]:
+    left, right = _char(op, "compute_left", "N"), _char(op, "compute_right", "V")
+    if left not in "VN" or right not in "VN":
+        fail(op, f"compute_left '{left}' and compute_right '{right}' must be V or N")
+    return {"left": left, "right": right}
+
+
+def _geev_results(t: Num, shapes: Shapes, modes) -> list | str:
+    m, n = shapes[0]
+    if m != n:
+        return f"the matrix ({m} x {n}) must be square"
+    c = t.E if t.complex else ComplexType(t.R)
+    values = [([n], c)] if t.complex else [([n], t.R), ([n], t.R)]
+    return [*values, ([n, n], c), ([n, n], c), ([], i32)]
+
+
 ROUTINES: dict[str, Routine] = {
     "getrf": Routine(lambda b, t, a: getrf(b, t, a), _no_modes, (2,), _getrf_results),
     "geqrf": Routine(lambda b, t, a: geqrf(b, t, a), _no_modes, (2,), _geqrf_results),
@@ -663,6 +924,9 @@ ROUTINES: dict[str, Routine] = {
         lambda b, t, a, mode, uplo: syevd(b, t, a, mode == "V", uplo == "L"), _eigh_modes, (2,), _syevd_results
     ),
     "gesdd": Routine(lambda b, t, a, mode: gesdd(b, t, a, mode), _svd_modes, (2,), _gesdd_results),
+    "geev": Routine(
+        lambda b, t, a, left, right: geev(b, t, a, left == "V", right == "V"), _geev_modes, (2,), _geev_results
+    ),
 }
 ROUTINES["ungqr"], ROUTINES["heevd"] = ROUTINES["orgqr"], ROUTINES["syevd"]  # their complex names
 
