@@ -111,7 +111,7 @@ def _custom_call(op, b):
         }
         x = b.one(xla.TriangularSolveOp, [a, rhs], rhs.type, props)
         return [x, *_zeros_for(b, [r.type for r in op.results[1:]])]
-    if lapack.handles(target):  # getrf, geqrf, orgqr/ungqr, syevd/heevd, gesdd: xla programs
+    if lapack.handles(target):  # getrf, geqrf, orgqr, syevd, gesdd, geev: xla programs
         return lapack.convert(op, b, target)
     if base.startswith(("lapack_", "blas_", "cusolver", "cublas", "hipsolver", "cu_", "hip_")):
         fail(op, f"custom call '{target}' has no xla counterpart")
