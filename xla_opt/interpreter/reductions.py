@@ -13,7 +13,13 @@ Semantic choices (XLA's spec, StableHLO's reference where XLA is silent):
   (set_dimension_size) of a reduced dimension are ignored.
 * reduce_window pads (and base-dilates) every input with its init value, then folds
   each window in row-major order from the init value. Elements beyond a dynamic size
-  count as padding (the init value).
+  count as padding (the init value). A cumulative window (a scan: one input, one
+  window dimension spanning the whole of a dimension longer than SCAN_BASE_LENGTH,
+  padded by its length - 1, or its length, on one side, every other dimension
+  untouched; what jnp.cumsum, cumprod, cummax and lax.cumlogsumexp write) is folded
+  as XLA:CPU folds it, whose ReduceWindowRewriter makes it a two-level scan
+  (`tree_scan`): in bf16 or f16, every partial sum rounded, the result depends on the
+  association, and a strictly sequential fold differed from XLA on 75% of a cumsum.
 * select_and_scatter walks each window in row-major order keeping the current
   selected element while select(current, candidate) holds (ties keep the earlier
   element); padding is never selected; scatter folds the source values into an
@@ -47,6 +53,11 @@ from .regions import exact, plain, result_dtypes
 # Folds longer than this are reassociated into about 2 * sqrt(K) region calls.
 _SEQUENTIAL_FOLD_LIMIT = 32
 
+
+# XLA:CPU's base length for rewriting cumulative reduce_windows (its ReduceWindowRewriter,
+# registered with base_length 16): a scan longer than this becomes scans of rows of
+# this length and a scan of the rows' totals.
+SCAN_BASE_LENGTH = 16
 
 # Largest batch * n * n of comparator results precomputed at once for a generic sort.
 _PAIRWISE_LIMIT = 1 << 22
@@ -127,6 +138,113 @@ def _mask_beyond_dynamic(x: np.ndarray, fill: np.ndarray) -> np.ndarray:
     keep = np.zeros(values.shape, bool)
     keep[tuple(slice(0, s) for s in sizes)] = True
     return np.where(keep, values, fill).astype(values.dtype)
+
+
+def fold_windows(
+    interpreter: Interpreter,
+    body: Region,
+    padded: Sequence[np.ndarray],
+    inits: Sequence[np.ndarray],
+    window: Sequence[int],
+    strides: Sequence[int],
+    window_dilations: Sequence[int],
+    out_shape: Sequence[int],
+) -> list[np.ndarray]:
+    """Every window of the padded (and base-dilated) inputs folded with `body` in
+    row-major order from the init values."""
+    accs = [np.broadcast_to(init, out_shape).copy() for init in inits]
+    for offset in np.ndindex(*window):
+        where = window_slices(offset, window_dilations, strides, out_shape)
+        accs = list(regions.run_vectorized(interpreter, body, [*accs, *(p[where] for p in padded)], "body"))
+    return accs
+
+
+def cumulative_scan(
+    shape: Sequence[int],
+    window: Sequence[int],
+    strides: Sequence[int],
+    base_dilations: Sequence[int],
+    window_dilations: Sequence[int],
+    padding: Sequence[Sequence[int]],
+) -> tuple[int, bool, bool] | None:
+    """(dimension, forward, exclusive) when the window is a scan XLA:CPU rewrites
+    (TryOptimizeCumSumOrProd): one non-trivial window dimension, as long as that
+    dimension (longer than SCAN_BASE_LENGTH), stride and dilations 1, padded by its
+    length - 1 (inclusive) or its length (exclusive) below (a forward scan) or above
+    (a reverse one); None otherwise."""
+    trivial = [
+        size == 1 and stride == 1 and base == 1 and dilation == 1 and tuple(pad) == (0, 0)
+        for size, stride, base, dilation, pad in zip(window, strides, base_dilations, window_dilations, padding)
+    ]
+    if trivial.count(False) != 1:
+        return None
+    dim = trivial.index(False)
+    length = shape[dim]
+    low, high = padding[dim]
+    if length <= SCAN_BASE_LENGTH or window[dim] != length or strides[dim] != 1:
+        return None
+    if base_dilations[dim] != 1 or window_dilations[dim] != 1:
+        return None
+    forward = low in (length - 1, length) and high == 0
+    if not forward and not (high in (length - 1, length) and low == 0):
+        return None
+    return dim, forward, (low if forward else high) == length
+
+
+def tree_scan(
+    interpreter: Interpreter, body: Region, x: np.ndarray, init: np.ndarray, forward: bool, exclusive: bool
+) -> np.ndarray:
+    """The scan of `x` along its last axis (length L > SCAN_BASE_LENGTH; `forward` or
+    reverse, inclusive or exclusive: L + 1 results, the init value first or last) as
+    XLA:CPU's ReduceWindowRewriter computes it, base length B = SCAN_BASE_LENGTH:
+    x padded with the init value to a multiple of B and cut into rows of B, each row
+    scanned (a window of B: every element folded from the init value, in order); the
+    rows' last (reverse: first) elements, their totals, scanned exclusively (a window
+    of as many rows, itself rewritten so when longer than B), which gives each row the
+    fold of the rows before (after) it, its carry; each element is body(row scan,
+    carry), the padding cut off, and an exclusive scan padded with the init value."""
+    length = x.shape[-1]
+    batch = x.shape[:-1]
+    base = SCAN_BASE_LENGTH
+    padded_length = -(-length // base) * base
+    rows = padded_length // base
+    tiles = pad_and_dilate(x, init, [1] * x.ndim, [(0, 0)] * (x.ndim - 1) + [(0, padded_length - length)])
+    tiles = tiles.reshape(*batch, rows, base)
+    rank = tiles.ndim
+    row_padding = [(0, 0)] * (rank - 1) + [(base - 1, 0) if forward else (0, base - 1)]
+    (row_scans,) = fold_windows(
+        interpreter,
+        body,
+        [pad_and_dilate(tiles, init, [1] * rank, row_padding)],
+        [init],
+        [1] * (rank - 1) + [base],
+        [1] * rank,
+        [1] * rank,
+        tiles.shape,
+    )
+    totals = row_scans[..., -1] if forward else row_scans[..., 0]
+    if rows > base:
+        carries = tree_scan(interpreter, body, totals, init, forward, exclusive=True)
+    else:
+        carry_padding = [(0, 0)] * (totals.ndim - 1) + [(rows, 0) if forward else (0, rows)]
+        (carries,) = fold_windows(
+            interpreter,
+            body,
+            [pad_and_dilate(totals, init, [1] * totals.ndim, carry_padding)],
+            [init],
+            [1] * (totals.ndim - 1) + [rows],
+            [1] * totals.ndim,
+            [1] * totals.ndim,
+            (*batch, rows + 1),
+        )
+    carries = carries[..., :rows] if forward else carries[..., 1:]
+    carried = np.broadcast_to(carries[..., None], row_scans.shape)
+    (combined,) = regions.run_vectorized(interpreter, body, [row_scans, carried], "body")
+    out = np.asarray(combined).astype(row_scans.dtype, copy=False).reshape(*batch, padded_length)[..., :length]
+    if exclusive:
+        edge = [(0, 0)] * (out.ndim - 1) + [(1, 0) if forward else (0, 1)]
+        out = pad_and_dilate(out, init, [1] * out.ndim, edge)
+    return out
 
 
 _SWAPPED = {"LT": "GT", "GT": "LT"}
@@ -262,15 +380,17 @@ class ReductionFunctions(InterpreterFunctions):
         out_shape = shape_of(op.results[0].type)
         if math.prod(out_shape) == 0:
             return tuple(np.empty(out_shape, d) for d in dtypes)
+        scan = cumulative_scan(inputs[0].shape, window, strides, base_dil, window_dil, padding)
+        if scan is not None and n == 1 and not isinstance(inputs[0], DynamicArray):
+            dim, forward, exclusive = scan
+            moved = np.moveaxis(plain(inputs[0]), dim, -1)
+            out = tree_scan(interpreter, op.body, moved, inits[0], forward, exclusive)
+            return exact([np.ascontiguousarray(np.moveaxis(out, -1, dim))], dtypes)
         padded = [
             pad_and_dilate(_mask_beyond_dynamic(x, init), init, base_dil, padding)
             for x, init in zip(inputs, inits, strict=True)
         ]
-        accs = [np.broadcast_to(init, out_shape).copy() for init in inits]
-        for offset in np.ndindex(*window):
-            where = window_slices(offset, window_dil, strides, out_shape)
-            accs = list(regions.run_vectorized(interpreter, op.body, [*accs, *(p[where] for p in padded)], "body"))
-        return exact(accs, dtypes)
+        return exact(fold_windows(interpreter, op.body, padded, inits, window, strides, window_dil, out_shape), dtypes)
 
     @impl(xla.SelectAndScatterOp)
     def run_select_and_scatter(

@@ -61,3 +61,39 @@ func.func @variadic(%v: tensor<5xf32>, %i: tensor<5xi32>, %min: tensor<f32>, %ze
   } : (tensor<5xf32>, tensor<5xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
   func.return %0#0, %0#1 : tensor<4xf32>, tensor<4xi32>
 }
+
+// A cumulative window longer than 16 (jnp.cumsum of 40 elements) is XLA:CPU's two-level
+// scan (scan_windows.py): padded to 48, rows of 16 scanned by a window of 16 (its bounds
+// tensor<1x1x16xi8>), the 3 rows' totals scanned exclusively by a window of 3, each
+// element its row scan plus its row's carry; never one window of 40.
+// CHECK-LABEL: func.func @cumsum_tree
+// CHECK-NOT:     tensor<1x40xi8>
+// CHECK:         tensor.empty() : tensor<2x48xbf16>
+// CHECK:         tensor.empty() : tensor<2x3x16xbf16>
+// CHECK:         tensor.empty() : tensor<1x1x16xi8>
+// CHECK:         tensor.empty() : tensor<1x3xi8>
+// CHECK:         tensor.empty() : tensor<2x40xbf16>
+// CHECK-NOT:     tensor<1x40xi8>
+// CHECK:         func.return
+func.func @cumsum_tree(%x: tensor<2x40xbf16>) -> tensor<2x40xbf16> {
+  %zero = xla.constant dense<0.0> : tensor<bf16>
+  %r = xla.reduce_window (%x), (%zero), window_dimensions = [1, 40], padding = [[0, 0], [39, 0]] body {
+  ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
+    %s = xla.add %a, %b : tensor<bf16>
+    xla.return %s : tensor<bf16>
+  } : (tensor<2x40xbf16>, tensor<bf16>) -> tensor<2x40xbf16>
+  func.return %r : tensor<2x40xbf16>
+}
+
+// 16 elements or fewer: one window, folded in order as before.
+// CHECK-LABEL: func.func @cumsum_short
+// CHECK:         tensor.empty() : tensor<1x16xi8>
+func.func @cumsum_short(%x: tensor<2x16xf32>) -> tensor<2x16xf32> {
+  %zero = xla.constant dense<0.0> : tensor<f32>
+  %r = xla.reduce_window (%x), (%zero), window_dimensions = [1, 16], padding = [[0, 0], [15, 0]] body {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = xla.add %a, %b : tensor<f32>
+    xla.return %s : tensor<f32>
+  } : (tensor<2x16xf32>, tensor<f32>) -> tensor<2x16xf32>
+  func.return %r : tensor<2x16xf32>
+}

@@ -7,7 +7,9 @@
 * `xla.map` -> one element-wise generic;
 * `xla.reduce_window` -> the inputs padded and base-dilated with the init values
   (xla.pad), fills, and one generic with parallel result loops and reduction window
-  loops (each window folded in row-major order, as the interpreter does);
+  loops (each window folded in row-major order, as the interpreter does); a scan
+  longer than 16 (jnp.cumsum...) first becomes XLA:CPU's two-level scan of smaller
+  windows (scan_windows.py);
 * `xla.sort` -> a call of the radix-sort kernel (one LT / GT compare of a number key:
   jnp.sort, argsort, sort_key_val) and a gather generic per payload, else a stable
   bottom-up merge sort of a permutation (scf.for over tensors, tensor.insert), then
@@ -62,6 +64,7 @@ from .common import PARALLEL, REDUCTION, affine_map, fill_from_scalar, generic, 
 from .computation import inline_computation
 from .elementwise import identity_generic, in_computation
 from .host_calls import call_external
+from .scan_windows import CumulativeWindowToTreeScan
 from .shape_ops import IndexArithmetic
 
 
@@ -557,6 +560,7 @@ def patterns(radix_sort_min_length: int = RADIX_MIN_LENGTH) -> list[RewritePatte
     return [
         ReduceToGeneric(),
         MapToGeneric(),
+        CumulativeWindowToTreeScan(),  # before the generic: XLA:CPU's order for scans
         ReduceWindowToGeneric(),
         SortToRadixKernel(radix_sort_min_length),
         SortToLoops(),
