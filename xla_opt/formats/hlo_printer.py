@@ -286,7 +286,7 @@ class _Printer:
             param = self.fresh("arg_tuple")
             comp.lines.append(f"{param} = {hlo_shape(t)} parameter(0)")
             for i, arg in enumerate(block.args):
-                name = self.fresh("get-tuple-element")
+                name = self.fresh(arg.name_hint or "get-tuple-element")
                 comp.lines.append(f"{name} = {hlo_shape(arg.type)} get-tuple-element({param}), index={i}")
                 self.values[arg] = name
         else:

@@ -1242,11 +1242,11 @@ def _dot(site: _Site) -> Value:
     site.count(2)
     if "sparsity" in site.instr.attributes:
         raise site.error("sparse dots are not supported")
-    props = {
-        "lhs_batching_dimensions": site.attr("lhs_batch_dims", ints_of, []),
-        "rhs_batching_dimensions": site.attr("rhs_batch_dims", ints_of, []),
-        "lhs_contracting_dimensions": site.attr("lhs_contracting_dims", ints_of, []),
-        "rhs_contracting_dimensions": site.attr("rhs_contracting_dims", ints_of, []),
+    props = {  # absent: none (an empty list is printed as absent)
+        "lhs_batching_dimensions": site.attr("lhs_batch_dims", ints_of, []) or None,
+        "rhs_batching_dimensions": site.attr("rhs_batch_dims", ints_of, []) or None,
+        "lhs_contracting_dimensions": site.attr("lhs_contracting_dims", ints_of, []) or None,
+        "rhs_contracting_dimensions": site.attr("rhs_contracting_dims", ints_of, []) or None,
     }
     return site.one(xla.DotGeneralOp, _to_result_element(site, site.arrays()), props)
 
