@@ -15,21 +15,32 @@ from xla_opt.context import make_context
 from xla_opt.diagnostics import DiagnosticError, ProgramError, parse_source, verify_module
 
 
-def load_program(program: str | os.PathLike | ModuleOp, name: str | None = None) -> ModuleOp:
-    """Parse and verify a program given as text, a path or a module."""
+def load_program(program: str | bytes | os.PathLike | ModuleOp, name: str | None = None) -> ModuleOp:
+    """Parse and verify a program given as text, a path, bytes (MLIR bytecode or a
+    serialized jax.export.Exported, also as a file) or a module."""
     if isinstance(program, ModuleOp):
         module = program
         diags = verify_module(module, name or "<module>")
+    elif isinstance(program, bytes | bytearray | memoryview):  # MLIR bytecode, a serialized jax.export
+        return import_binary(bytes(program), name or "<program>")
     else:
         if isinstance(program, os.PathLike) or (
-            isinstance(program, str) and "\n" not in program and program.endswith((".mlir", ".hlo", ".txt"))
+            isinstance(program, str)
+            and "\n" not in program
+            and (program.endswith((".mlir", ".hlo", ".txt")) or _is_file(program))
         ):
             path = Path(program)
             try:
-                text = path.read_text()
+                data = path.read_bytes()
             except OSError as e:
                 raise ProgramError(f"{path}: error: cannot open input file: {e.strerror}") from None
             name = name or str(path)
+            if is_binary_program(data):  # by content, whatever the file's name
+                return import_binary(data, name)
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ProgramError(f"{path}: error: not UTF-8 text, MLIR bytecode or a serialized jax.export") from None
         else:
             text = str(program)
             name = name or "<program>"
@@ -40,6 +51,37 @@ def load_program(program: str | os.PathLike | ModuleOp, name: str | None = None)
             return import_stablehlo(text, name)
         return _read(text, name)
     if diags:
+        raise ProgramError("\n".join(map(str, diags)))
+    return module
+
+
+def _is_file(text: str) -> bool:
+    return len(text) < 4096 and os.path.isfile(text)
+
+
+def is_binary_program(data: bytes) -> bool:
+    """Whether `data` is MLIR bytecode or a serialized jax.export.Exported (by content)."""
+    from xla_opt.formats.binary import binary_kind
+
+    return binary_kind(data) is not None
+
+
+def import_binary(data: bytes, name: str = "<program>") -> ModuleOp:
+    """MLIR bytecode (a StableHLO portable artifact, as jax.export writes it) or a
+    serialized `jax.export.Exported` (xla_opt/formats/binary.py), read as StableHLO,
+    converted to xla and verified as StableHLO text is; a ProgramError otherwise."""
+    from xla_opt.formats.binary import read_binary
+    from xla_opt.passes.conversions.convert_stablehlo_to_xla import convert_module
+
+    ctx = make_context()
+    module = read_binary(data, name, ctx)
+    if diags := verify_module(module, name):  # what the bytes hold, before it is imported
+        raise ProgramError("\n".join(map(str, diags)))
+    try:
+        convert_module(ctx, module)
+    except DiagnosticError as e:
+        raise ProgramError(str(e)) from None
+    if diags := verify_module(module, name):
         raise ProgramError("\n".join(map(str, diags)))
     return module
 

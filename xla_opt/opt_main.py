@@ -249,7 +249,7 @@ class XlaOptMain(xDSLOptMain):
         self.manager.run(self.passes, prog)
 
     # ---- the run loop --------------------------------------------------------------
-    def _read_input(self) -> str:
+    def _read_input(self) -> str | bytes:
         name = self.args.input_file
         try:
             if name is None or name == "-":
@@ -259,6 +259,10 @@ class XlaOptMain(xDSLOptMain):
                     data = f.read()
         except OSError as e:
             raise DiagnosticError([Diagnostic(name, 0, 0, f"cannot open input file: {e.strerror}")]) from None
+        from xla_opt.loading import is_binary_program
+
+        if is_binary_program(data):  # MLIR bytecode, a serialized jax.export: read by xla_opt.formats
+            return data
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as e:
@@ -268,8 +272,8 @@ class XlaOptMain(xDSLOptMain):
                 [Diagnostic(self.get_input_name(), line, col, "input is not valid UTF-8 text")]
             ) from None
 
-    def _chunks(self, text: str) -> list[tuple[str, int]]:
-        if not self.args.split_input_file:
+    def _chunks(self, text: str | bytes) -> list[tuple[str | bytes, int]]:
+        if not self.args.split_input_file or isinstance(text, bytes):
             return [(text, 0)]
         chunks, offset = [], 0
         # as mlir-opt: the marker starts a line (a comment quoting it does not split)
@@ -288,11 +292,19 @@ class XlaOptMain(xDSLOptMain):
             return False
         return any(op.name.startswith(IMPORTED_DIALECTS) for op in module.walk())
 
-    def _process_chunk(self, chunk: str, offset: int) -> str:
+    def _process_chunk(self, chunk: str | bytes, offset: int) -> str:
         name = self.get_input_name()
         measure = self.manager.measure
         with measure("Parser"):
-            if _is_hlo_text(chunk):  # HLO text (XLA's dumps): read as an xla program
+            if isinstance(chunk, bytes):  # MLIR bytecode, a serialized jax.export: StableHLO
+                from xla_opt.diagnostics import ProgramError
+                from xla_opt.formats.binary import read_binary
+
+                try:
+                    module = read_binary(chunk, name, self.ctx)
+                except ProgramError as e:
+                    raise DiagnosticError([Diagnostic(name, 0, 0, str(e).removeprefix(f"{name}: error: "))]) from None
+            elif _is_hlo_text(chunk):  # HLO text (XLA's dumps): read as an xla program
                 from xla_opt.formats.hlo_text import parse_hlo_text
 
                 module = parse_hlo_text(chunk, name, offset)
@@ -346,7 +358,9 @@ class XlaOptMain(xDSLOptMain):
         failed = False
         chunks = self._chunks(text)
         for i, (chunk, offset) in enumerate(chunks):
-            expectations = collect_expectations(chunk, offset) if self.args.verify_diagnostics else []
+            expectations = (
+                collect_expectations(chunk, offset) if self.args.verify_diagnostics and isinstance(chunk, str) else []
+            )
             try:
                 out = self._process_chunk(chunk, offset)
                 diags: list[Diagnostic] = []

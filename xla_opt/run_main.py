@@ -101,11 +101,15 @@ def _parser() -> argparse.ArgumentParser:
 # --------------------------------------------------------------------------------------
 
 
-def _read_program(name: str) -> tuple[str, str]:
+def _read_program(name: str) -> tuple[str | bytes, str]:
     try:
         data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
     except OSError as e:
         raise UsageError(f"cannot open input file '{name}': {e.strerror}") from None
+    from xla_opt.loading import is_binary_program
+
+    if is_binary_program(data):  # MLIR bytecode, a serialized jax.export: load_program reads the bytes
+        return data, "<stdin>" if name == "-" else name
     try:
         return data.decode("utf-8"), "<stdin>" if name == "-" else name
     except UnicodeDecodeError:
