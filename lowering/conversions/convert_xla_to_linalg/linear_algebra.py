@@ -61,6 +61,7 @@ from .common import (
     padded_and_dilated,
     zero_constant,
 )
+from .convolution_forms import ConvolutionPhases, KernelLayoutForKernel
 from .elementwise import identity_generic
 from .shape_ops import IndexArithmetic
 
@@ -1037,6 +1038,8 @@ PATTERNS: list[RewritePattern] = [
     FftToGeneric(),
     DotToGeneric(),
     DotGeneralToGeneric(),
+    ConvolutionPhases(),  # before the others: the forms the convolution kernel takes
+    KernelLayoutForKernel(),
     ConvolutionToNamedConv(),  # before the generic: the named form where it fits
     ConvolutionToGeneric(),
     CholeskyToLoops(),

@@ -1,0 +1,254 @@
+"""Convolution gradients on the convolution kernel (issue 32, item 2).
+
+JAX's transpose rules write a convolution's gradients as convolutions the kernel did not
+take: the input gradient of a strided convolution (and a transposed convolution) is
+lhs-dilated, and its kernel is `[0, 1, o, i]` (the output features between the window
+and the input features). `convert-xla-to-linalg` now splits an lhs-dilated convolution
+by output phase into convolutions without holes (`ConvolutionPhases`) and transposes
+such a kernel (`KernelLayoutForKernel`), both in `convolution_forms.py`.
+
+Inputs are small nonzero integers: every product and partial sum is exact in f32, so any
+summation order gives the same result, and results are compared exactly with JAX (XLA)
+and the interpreter. Programs are exported by JAX as a user's `jax.grad` would write them.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import product
+
+import numpy as np
+import pytest
+
+import xla_opt
+from tests.test_interp_linear_algebra import layout_dnums
+from tests.test_jit_linear_algebra import conv_op, func
+from xla_opt.lowering.conversions.convert_xla_to_linalg.convolution_forms import MIN_MACS, phases_of_dimension
+from xla_opt.lowering.kernels.conv import SYMBOL
+
+F32 = np.float32
+
+
+def small_ints(rng: np.random.Generator, shape) -> np.ndarray:
+    """Nonzero integers in [-3, 3]: exact sums in f32, no -0.0 product."""
+    return (rng.integers(1, 4, shape) * rng.choice([-1, 1], shape)).astype(F32)
+
+
+def kernel_calls(program: str) -> int:
+    """Calls of the convolution kernel in the LLVM IR the JIT compiles for `program`."""
+    ir = xla_opt.compile(program, backend="jit").jit.llvm_ir
+    return len(re.findall(rf'call [^\n]*@"?{SYMBOL}"?\(', ir))
+
+
+# --------------------------------------------------------------------------------------
+# The phases, against the definition
+# --------------------------------------------------------------------------------------
+
+
+def _definition(size, window, stride, low, dilation, rhs_dilation, out) -> set[tuple[int, int, int]]:
+    """(output position, tap, input element) of every product of one spatial dimension
+    that meets an input element (not a hole, not the padding)."""
+    found = set()
+    for p in range(out):
+        for k in range(window):
+            t = p * stride + k * rhs_dilation - low
+            if t % dilation == 0 and 0 <= t // dilation < size:
+                found.add((p, k, t // dilation))
+    return found
+
+
+def _from_phases(size, window, stride, low, dilation, rhs_dilation, out) -> set[tuple[int, int, int]]:
+    dim = phases_of_dimension(size, window, stride, low, dilation, rhs_dilation, out)
+    found = set()
+    for r, phase in enumerate(dim.phases):
+        if phase is None:
+            continue
+        for a in range(dim.count):
+            p = a * len(dim.phases) + r
+            for j in range(phase.taps):
+                x = a * dim.stride + j * dim.rhs_dilation - phase.low
+                if p < out and 0 <= x < size:
+                    found.add((p, phase.first + j * dim.step, x))
+    return found
+
+
+def test_phases_of_dimension_against_the_definition():
+    """Every product of the lhs-dilated convolution that meets an input element, and
+    nothing else, is a product of exactly one phase; each phase's convolution has the
+    same number of outputs (ceil(O / P))."""
+    for size, window, stride, low, dilation, rhs_dilation in product(
+        (1, 4, 7), (1, 2, 3, 5), (1, 2, 3), (-2, 0, 1, 3, 6), (2, 3, 4), (1, 2, 3)
+    ):
+        high = 1
+        span = (size - 1) * dilation + 1 + low + high - ((window - 1) * rhs_dilation + 1)
+        if span < 0:
+            continue
+        out = span // stride + 1
+        args = (size, window, stride, low, dilation, rhs_dilation, out)
+        assert _from_phases(*args) == _definition(*args), args
+        dim = phases_of_dimension(*args)
+        for phase in dim.phases:
+            if phase is not None:  # the phase's convolution, as the shape rule counts it
+                padded = size + phase.low + phase.high
+                assert (padded - ((phase.taps - 1) * dim.rhs_dilation + 1)) // dim.stride + 1 == dim.count, args
+
+
+# --------------------------------------------------------------------------------------
+# xla programs: odd lhs dilations, layouts, groups, against the interpreter
+# --------------------------------------------------------------------------------------
+
+
+def program_of(lhs: np.ndarray, rhs: np.ndarray, specs, **props) -> str:
+    op, result = conv_op("%a0", "%a1", (lhs.shape, lhs.dtype), (rhs.shape, rhs.dtype), layout_dnums(*specs), **props)
+    return func([lhs, rhs], result, f"  %r = {op}")
+
+
+def check(program: str, *args: np.ndarray) -> list[np.ndarray]:
+    got = xla_opt.run(program, *args, backend="jit")
+    for g, want in zip(got, xla_opt.run(program, *args, backend="interpreter"), strict=True):
+        np.testing.assert_array_equal(g, want)
+    return got
+
+
+# (input sizes N, C, H, W; kernel O, H, W; properties; kernel calls)
+LHS_DILATED = [
+    # a transposed convolution's form (stride 1, lhs dilation 2): 4 phases
+    ((2, 32, 9, 10), (32, 3, 3), {"lhs_dilation": [2, 2], "padding": [(2, 1), (1, 2)]}, 4),
+    # lhs dilation 3 with a window of 2: in each dimension one phase meets no input
+    # element (zeros), 4 phases left
+    ((2, 32, 8, 8), (32, 2, 2), {"lhs_dilation": [3, 3], "padding": [(1, 1), (1, 1)]}, 4),
+    # stride 2 and lhs dilation 2 (P = 1 per dimension: one convolution of every other tap)
+    ((2, 32, 12, 12), (32, 3, 3), {"lhs_dilation": [2, 2], "window_strides": [2, 2], "padding": [(1, 1), (1, 1)]}, 1),
+    # stride 2, lhs dilation 3, rhs dilation 2, negative padding
+    (
+        (2, 16, 14, 13),
+        (16, 3, 3),
+        {"lhs_dilation": [3, 2], "window_strides": [2, 1], "rhs_dilation": [2, 2], "padding": [(-1, 3), (2, -1)]},
+        None,
+    ),
+    # one dilated dimension only
+    ((2, 32, 10, 11), (32, 3, 3), {"lhs_dilation": [1, 2], "padding": [(1, 1), (2, 2)]}, 2),
+]
+
+
+@pytest.mark.parametrize("sizes,kernel,props,calls", LHS_DILATED, ids=lambda x: str(x).replace(" ", ""))
+@pytest.mark.parametrize("specs", [("NHWC", "HWIO", "NHWC"), ("NCHW", "OIHW", "NCHW")], ids="-".join)
+def test_lhs_dilated_phases(specs, sizes, kernel, props, calls):
+    """Split by phase, each piece on the kernel where it is big enough (`calls`, for the
+    NHWC cases: None where some pieces are too small), the results the interpreter's."""
+    rng = np.random.default_rng(sum(sizes) + len(props))
+    n, c, h, w = sizes
+    lhs = small_ints(rng, tuple({"N": n, "C": c, "H": h, "W": w}[d] for d in specs[0]))
+    rhs = small_ints(rng, tuple({"O": kernel[0], "I": c, "H": kernel[1], "W": kernel[2]}[d] for d in specs[1]))
+    program = program_of(lhs, rhs, specs, **props)
+    if calls is not None and specs[0] == "NHWC":
+        assert kernel_calls(program) == calls
+    check(program, lhs, rhs)
+
+
+def test_small_lhs_dilated_convolution_stays_loops():
+    """Below MIN_MACS (as written, holes included) nothing changes: today's loops."""
+    rng = np.random.default_rng(4)
+    lhs, rhs = small_ints(rng, (1, 4, 4, 2)), small_ints(rng, (3, 3, 2, 3))
+    program = program_of(lhs, rhs, ("NHWC", "HWIO", "NHWC"), lhs_dilation=[2, 2], padding=[(1, 1), (1, 1)])
+    assert 7 * 7 * 3 * 9 * 2 < MIN_MACS
+    assert kernel_calls(program) == 0
+    check(program, lhs, rhs)
+
+
+@pytest.mark.parametrize("kernel_spec", ["HWOI", "HOWI", "IHOW"])
+def test_kernel_layout_transposed(kernel_spec):
+    """A kernel whose output features sit between its other dimensions (the input
+    gradient's `[0, 1, o, i]` is HWOI) is transposed: the convolution takes the kernel."""
+    rng = np.random.default_rng(len(kernel_spec))
+    lhs = small_ints(rng, (2, 12, 12, 16))
+    rhs = small_ints(rng, tuple({"O": 24, "I": 16, "H": 3, "W": 3}[d] for d in kernel_spec))
+    program = program_of(lhs, rhs, ("NHWC", kernel_spec, "NHWC"), padding=[(1, 1), (1, 1)])
+    assert kernel_calls(program) == 1
+    check(program, lhs, rhs)
+
+
+# --------------------------------------------------------------------------------------
+# Gradients as JAX writes them
+# --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def jax():
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_platforms", "cpu")
+    return jax
+
+
+def _conv(lax, x, k, stride, padding, rhs_dilation=(1, 1)):
+    return lax.conv_general_dilated(
+        x, k, stride, padding, rhs_dilation=rhs_dilation, dimension_numbers=("NHWC", "HWIO", "NHWC")
+    )
+
+
+# name: (forward (lax, x, k) -> y, input shape, kernel shape, kernel calls of the
+# gradient program: the weight gradient's one, the input gradient's phases)
+GRADIENTS = {
+    "stride1-same": (lambda lax, x, k: _conv(lax, x, k, (1, 1), "SAME"), (4, 12, 12, 16), (3, 3, 16, 32), 2),
+    "stride2-same": (lambda lax, x, k: _conv(lax, x, k, (2, 2), "SAME"), (4, 16, 16, 16), (3, 3, 16, 32), 5),
+    "stride2-valid-4x4": (lambda lax, x, k: _conv(lax, x, k, (2, 2), "VALID"), (4, 17, 17, 16), (4, 4, 16, 32), 5),
+    "stride3-dilated": (
+        lambda lax, x, k: _conv(lax, x, k, (3, 3), "SAME", (2, 2)),
+        (4, 19, 19, 16),
+        (3, 3, 16, 32),
+        None,
+    ),
+    "transposed-stride2": (
+        lambda lax, x, k: lax.conv_transpose(x, k, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+        (4, 8, 8, 32),
+        (3, 3, 32, 16),
+        None,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", GRADIENTS)
+def test_gradients_as_jax_writes_them(jax, name):
+    """The forward convolution and both gradients (jax.vjp, exported by JAX), equal to
+    XLA's results; where given, the number of kernel calls (every convolution on it)."""
+    from jax import lax
+
+    forward, xshape, kshape, calls = GRADIENTS[name]
+    rng = np.random.default_rng(len(name))
+    x, k = small_ints(rng, xshape), small_ints(rng, kshape)
+    dy = small_ints(rng, np.shape(jax.eval_shape(lambda x, k: forward(lax, x, k), x, k)))
+
+    def gradients(x, k, dy):
+        return jax.vjp(lambda x, k: forward(lax, x, k), x, k)[1](dy)
+
+    text = jax.jit(gradients).lower(x, k, dy).as_text()
+    assert text.count("stablehlo.convolution") == 2
+    if calls is not None:
+        assert kernel_calls(text) == calls
+    got = xla_opt.run(text, x, k, dy, backend="jit")
+    for g, want in zip(got, jax.jit(gradients)(x, k, dy), strict=True):
+        np.testing.assert_array_equal(g, np.asarray(want))
+
+
+def test_hole_products_are_not_computed(jax):
+    """As XLA: an infinite kernel element never meets a hole of the dilated input (the
+    interpreter multiplies the holes too: 0 * inf = NaN there). (The padding is still
+    read as zeros and multiplied, as before and as the interpreter does: no padding here.)"""
+    from jax import lax
+
+    rng = np.random.default_rng(7)
+    x, k = small_ints(rng, (2, 10, 10, 32)), small_ints(rng, (3, 3, 32, 32))
+    k[0, 0, 0, 0] = np.inf
+
+    def transposed(x, k):
+        return lax.conv_general_dilated(
+            x, k, (1, 1), ((0, 0), (0, 0)), lhs_dilation=(2, 2), dimension_numbers=("NHWC", "HWIO", "NHWC")
+        )
+
+    text = jax.jit(transposed).lower(x, k).as_text()
+    assert kernel_calls(text) == 4
+    got = xla_opt.run(text, x, k, backend="jit")[0]
+    want = np.asarray(jax.jit(transposed)(x, k))
+    assert not np.isnan(want).any() and np.isinf(want).any()
+    np.testing.assert_array_equal(got, want)
+    assert np.isnan(xla_opt.run(text, x, k, backend="interpreter")[0]).any()
