@@ -207,11 +207,23 @@ def test_the_exported_flatbuffer_is_read():
 TARGETS = ["0.9.0", "0.10.0", "0.12.0", "0.14.0", "0.15.0", "0.19.0", "1.0.0", "1.5.0", "1.9.0", "1.12.0", "current"]
 
 
-def _portable(target: str) -> bytes:
-    from jax._src.lib import xla_client
+def _version(v: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in v.split("."))
+
+
+def _installed(target: str) -> str:
     from jaxlib.mlir.dialects import stablehlo
 
-    version = stablehlo.get_current_version() if target == "current" else target
+    current = stablehlo.get_current_version()
+    if target != "current" and _version(target) > _version(current):
+        pytest.skip(f"the installed StableHLO is {current}")
+    return current if target == "current" else target
+
+
+def _portable(target: str) -> bytes:
+    from jax._src.lib import xla_client
+
+    version = _installed(target)
     a = artifact("convnet")
     text = jax.jit(convnet).lower(*a.inputs).as_text()
     return bytes(xla_client._xla.mlir.serialize_portable_artifact(text, version))
@@ -247,7 +259,7 @@ def test_a_portable_artifact_runs_on_the_jit(target):
 def test_the_targets_cover_every_bytecode_version():
     """StableHLO 0.9 writes bytecode 0, 0.10 version 1, 0.12 version 3, 0.14 version 4
     and 0.15 on version 6 (the version is the varint after the magic)."""
-    versions = {_portable(t)[4] >> 1 for t in TARGETS}
+    versions = {_portable(t)[4] >> 1 for t in TARGETS[:5]}
     assert versions == {0, 1, 3, 4, 6}
 
 
@@ -367,8 +379,8 @@ def _load_error(data: bytes, name: str = "model.bc") -> str:
 
 def test_an_unknown_op_version_dialect_or_bytecode_version_is_named():
     data = artifact("mlp").bytecode
-    assert b"tanh_v2" in data
-    message = _load_error(data.replace(b"tanh_v2", b"tanh_v9"))
+    tanh = re.search(rb"tanh_v\d", data).group(0)  # tanh_v2 from StableHLO 1.10, else tanh_v1
+    message = _load_error(data.replace(tanh, b"tanh_v9"))
     assert message.startswith("model.bc: error: unknown VHLO op 'vhlo.tanh_v9'") and "\n" not in message
     message = _load_error(data.replace(b"vhlo\0", b"vhlx\0"))
     assert message.startswith("model.bc: error: dialect 'vhlx' is not read") and "\n" not in message
