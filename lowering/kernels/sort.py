@@ -131,22 +131,28 @@ class SortVariant:
         """FLOAT: -0 as +0 and every NaN as one NaN, so a key does not give its element back."""
         return self.floating and self.ctype == "float"
 
-    def encode(self, e: Emitter, bits: str) -> str:
-        t, w = self.int_type, self.width
+    def encode(self, e: Emitter, bits: str, lanes: int = 1) -> str:
+        """The key of the element with these bits (an iW, or a vector of `lanes` of them)."""
+        w = self.width
+        t, b = (self.int_type, "i1") if lanes == 1 else (f"<{lanes} x {self.int_type}>", f"<{lanes} x i1>")
+
+        def c(value: int) -> str:
+            return str(value) if lanes == 1 else f"splat ({self.int_type} {value})"
+
         if self.canonicalizes:
-            magnitude = e.value(f"and {t} {bits}, {self.const((1 << (w - 1)) - 1)}")
-            zero = e.value(f"icmp eq {t} {magnitude}, 0")
-            bits = e.value(f"select i1 {zero}, {t} 0, {t} {bits}")
-            nan = e.value(f"icmp ugt {t} {magnitude}, {self.infinity}")
-            bits = e.value(f"select i1 {nan}, {t} {self.const((1 << (w - 1)) - 1)}, {t} {bits}")
+            magnitude = e.value(f"and {t} {bits}, {c(self.const((1 << (w - 1)) - 1))}")
+            zero = e.value(f"icmp eq {t} {magnitude}, {c(0)}")
+            bits = e.value(f"select {b} {zero}, {t} {c(0)}, {t} {bits}")
+            nan = e.value(f"icmp ugt {t} {magnitude}, {c(self.infinity)}")
+            bits = e.value(f"select {b} {nan}, {t} {c(self.const((1 << (w - 1)) - 1))}, {t} {bits}")
         if self.floating:
-            negative = e.value(f"ashr {t} {bits}, {w - 1}")
-            key = e.value(f"xor {t} {bits}, {e.value(f'or {t} {negative}, {self.sign}')}")
+            negative = e.value(f"ashr {t} {bits}, {c(w - 1)}")
+            key = e.value(f"xor {t} {bits}, {e.value(f'or {t} {negative}, {c(self.sign)}')}")
         elif self.ctype == "signed":
-            key = e.value(f"xor {t} {bits}, {self.sign}")
+            key = e.value(f"xor {t} {bits}, {c(self.sign)}")
         else:
             key = bits
-        return e.value(f"xor {t} {key}, -1") if self.descending else key
+        return e.value(f"xor {t} {key}, {c(-1)}") if self.descending else key
 
     def decode(self, e: Emitter, key: str) -> str:
         t = self.int_type
@@ -257,7 +263,7 @@ def _scatter(v: SortVariant, first: bool, last: bool) -> str:
     )
 
 
-def _count(e: Emitter, v: SortVariant, counters: str, keys: str, lo: str, hi: str, shift: int) -> None:
+def _count(e: Emitter, v: SortVariant, counters: str, keys: str, lo: str, hi: str, shift: int | str) -> None:
     """counters[digit at `shift` of keys[k]]++ for k in [lo, hi) (contiguous keys)."""
     with e.loop(lo, hi, hint="c") as k:
         _bump(e, counters, _digit(e, v, _load(e, v.int_type, keys, k, "key"), shift))
@@ -326,18 +332,20 @@ def _row(v: SortVariant, parallel: bool) -> str:
             _store(e, "i64", e.value(f"load i64, ptr {slot_var}"), "%stats", e.add(e.mul("%t", 3), j))
     _barrier(e, parallel)
 
-    # the digits to sort by: those whose keys are not all in one bucket
-    active = []
-    for p in range(P):
+    # the digits to sort by: those whose keys are not all in one bucket (one flag byte
+    # per digit); the digits are walked by loops, not unrolled: the kernel's IR (and
+    # LLVM's time on it) stays the same for 64-bit keys as for 8-bit ones
+    active = e.value(f"alloca [{P} x i8], align 1")
+    m = e.variable("i64", 0)
+    with e.loop(0, P, hint="d") as p:
         trivial = e.variable("i1", "false")
         with e.loop(0, R, hint="b") as b:
-            total = _sum_over_threads(e, "%hist", e.add(b, p * R), chunks, slot)
+            total = _sum_over_threads(e, "%hist", e.add(b, e.mul(p, R)), chunks, slot)
             full = e.value(f"icmp eq i64 {e.value(f'zext i32 {total} to i64')}, %n")
             old = e.value(f"load i1, ptr {trivial}")
             e.emit(f"store i1 {e.value(f'or i1 {old}, {full}')}, ptr {trivial}")
-        active.append(e.value(f"xor i1 {e.value(f'load i1, ptr {trivial}')}, true"))
-    m = e.variable("i64", 0)
-    for flag in active:
+        flag = e.value(f"xor i1 {e.value(f'load i1, ptr {trivial}')}, true")
+        _store(e, "i8", e.value(f"zext i1 {flag} to i8"), active, p)
         e.emit(f"store i64 {e.add(e.value(f'load i64, ptr {m}'), e.value(f'zext i1 {flag} to i64'))}, ptr {m}")
     passes = e.value(f"load i64, ptr {m}")
 
@@ -348,8 +356,9 @@ def _row(v: SortVariant, parallel: bool) -> str:
             _store(e, "i32", e.value(f"trunc i64 {k} to i32"), "%perm", at)
 
     done = e.variable("i64", 0)  # passes made
-    for p in range(P):
-        with _if(e, active[p], f"pass{p}"):
+    with e.loop(0, P, hint="pass") as p:
+        is_active = e.value(f"icmp ne i8 {_load(e, 'i8', active, p, 'active')}, 0")
+        with _if(e, is_active, "pass"):
             i = e.value(f"load i64, ptr {done}")
             first = e.value(f"icmp eq i64 {i}, 0")
             last = e.value(f"icmp eq i64 {i}, {e.add(passes, -1)}")
@@ -360,19 +369,21 @@ def _row(v: SortVariant, parallel: bool) -> str:
             in_keys = e.value(f"select i1 {writes_x}, ptr %y, ptr %x")
             out_idx = e.value(f"select i1 {writes_x}, ptr %ix, ptr %iy")
             in_idx = e.value(f"select i1 {writes_x}, ptr %iy, ptr %ix")
+            shift = e.mul(p, v.digit_bits)
+            digit_counts = e.mul(p, R)  # this digit's counters in a slot
             with _if(e, e.value(f"xor i1 {first}, true"), "recount"):  # the chunks of the last pass's output
 
-                def recount(counters: str, start: str, end: str, p=p, in_keys=in_keys) -> None:
-                    here = e.gep(counters, p * R, "i32")
+                def recount(counters: str, start: str, end: str, in_keys=in_keys) -> None:
+                    here = e.gep(counters, digit_counts, "i32")
                     e.emit(f"call void @llvm.memset.p0.i64(ptr {here}, i8 0, i64 {R * 4}, i1 false)")
-                    _count(e, v, here, in_keys, start, end, p * v.digit_bits)
+                    _count(e, v, here, in_keys, start, end, shift)
 
                 each_chunk(recount)
                 _barrier(e, parallel)
             # each chunk's offsets: the bucket's start plus its counts in the chunks before
             running = e.variable("i32", 0)
             with e.loop(0, R, hint="o") as b:
-                at = e.add(b, p * R)
+                at = e.add(b, digit_counts)
                 total = _sum_over_threads(e, "%hist", at, chunks, slot)
                 start = e.value(f"load i32, ptr {running}")
                 with e.loop(0, STREAMS, hint="oj") as j:
@@ -382,7 +393,6 @@ def _row(v: SortVariant, parallel: bool) -> str:
                         e, "i32", e.value(f"add i32 {start}, {before}"), mine, e.add(e.mul(j, slot), e.add(b, P * R))
                     )
                 e.emit(f"store i32 {e.value(f'add i32 {start}, {total}')}, ptr {running}")
-            shift = p * v.digit_bits
             for is_first, is_last in ((True, True), (True, False), (False, True), (False, False)):
                 flags = [
                     f if want else e.value(f"xor i1 {f}, true") for f, want in ((first, is_first), (last, is_last))
@@ -547,10 +557,12 @@ def _dispatch(v: SortVariant, parallel: bool) -> str:
     )
 
 
-def sort_ir(v: SortVariant, parallel: bool = False) -> str:
-    """The LLVM IR module defining the kernel of variant `v`: single-thread, or
-    (`parallel`, libgomp loaded) with the multi-thread dispatch on the runtime's thread
-    count (`xla_opt_num_threads`, threads.py)."""
+def sort_ir(v: SortVariant | TopKVariant, parallel: bool = False) -> str:
+    """The LLVM IR module defining the kernel of variant `v` (a sort's, or a top-k's:
+    `topk_ir`): single-thread, or (`parallel`, libgomp loaded) with the multi-thread
+    dispatch on the runtime's thread count (`xla_opt_num_threads`, threads.py)."""
+    if isinstance(v, TopKVariant):
+        return topk_ir(v, parallel)
     parts = [
         "declare ptr @malloc(i64)\ndeclare void @free(ptr)",
         "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)",
@@ -566,4 +578,278 @@ def sort_ir(v: SortVariant, parallel: bool = False) -> str:
     if parallel:
         parts.append(_worker(v))
     parts.append(_dispatch(v, parallel))
+    return "\n\n".join([*parts, ""])
+
+
+# --------------------------------------------------------------------------------------
+# Top-k: the first k of every row's stable sorted order, by a selection
+# --------------------------------------------------------------------------------------
+
+TOPK_PREFIX = "xla_opt_topk_"
+
+
+@dataclass(frozen=True)
+class TopKVariant:
+    """A top-k kernel: the key's kind, width, order (`SortVariant.ctype`) and direction.
+
+        void xla_opt_topk_<variant>(i64 outer, i64 n, i64 inner, i64 k, iW* src, iW* dst, i32* perm)
+
+    writes the first k elements of every row's stable sorted order (rows as in the
+    sort kernel: outer x n x inner, element j of row (o, i) at (o * n + j) * inner + i)
+    into dst (outer x k x inner), with their positions in the row into perm. The values
+    are the source elements' own bits (a -0.0, a NaN's payload), so FLOAT needs no fixup.
+
+    Each element is ranked by a composite integer, its key (`SortVariant.encode`, the
+    direction applied) above its position: the composites are distinct, and the k
+    smallest, in increasing order, are the stable sort's first k (ties by position).
+    A thread keeps the k smallest composites it has seen in a max-heap: an element
+    enters when its composite is below the root (the k-th smallest so far), replacing
+    it. On contiguous rows the elements are first tested a vector at a time: the
+    smallest key of 512 bits' worth is compared with the root's key, and the vector is
+    skipped when none can enter (after the first few thousand elements of random data
+    almost all are). Long rows are cut into one chunk per thread; thread 0 then merges
+    the other heaps into its own. The heap is sorted in place (heapsort) and written
+    out. Rows are split over the threads when there are at least T of them."""
+
+    kind: str
+    width: int
+    ctype: str
+    descending: bool
+
+    @property
+    def keys(self) -> SortVariant:
+        """The sort variant whose keys these are (its `encode`)."""
+        return SortVariant(self.kind, self.width, self.ctype, self.descending, 8, True)
+
+    @property
+    def symbol(self) -> str:
+        return f"{TOPK_PREFIX}{self.kind}{self.width}_{self.ctype}_{'gt' if self.descending else 'lt'}"
+
+    @property
+    def composite(self) -> str:
+        """The composite's type: the key above 32 bits of position."""
+        return "i64" if self.width <= 32 else "i128"
+
+    @property
+    def composite_bytes(self) -> int:
+        return 8 if self.width <= 32 else 16
+
+    @property
+    def lanes(self) -> int:
+        return 512 // self.width
+
+
+def _topk_sift(v: TopKVariant) -> str:
+    """heap[0] replaced by c, sifted down a max-heap of `size` composites."""
+    e, ct = Emitter(), v.composite
+    at = e.variable("i64", 0)
+    head, body, step, done = (e.new_label(h) for h in ("sift.head", "sift.body", "sift.step", "sift.done"))
+    e.emit(f"br label %{head}")
+    e.label(head)
+    i = e.value(f"load i64, ptr {at}")
+    left = e.add(e.mul(i, 2), 1)
+    e.emit(f"br i1 {e.value(f'icmp slt i64 {left}, %size')}, label %{body}, label %{done}")
+    e.label(body)
+    right = e.add(left, 1)
+    right = e.value(f"select i1 {e.value(f'icmp slt i64 {right}, %size')}, i64 {right}, i64 {left}")
+    lv, rv = _load(e, ct, "%heap", left), _load(e, ct, "%heap", right)
+    take_right = e.value(f"icmp ugt {ct} {rv}, {lv}")
+    child = e.value(f"select i1 {take_right}, i64 {right}, i64 {left}")
+    largest = e.value(f"select i1 {take_right}, {ct} {rv}, {ct} {lv}")
+    e.emit(f"br i1 {e.value(f'icmp ult {ct} %c, {largest}')}, label %{step}, label %{done}")
+    e.label(step)
+    _store(e, ct, largest, "%heap", i)
+    e.emit(f"store i64 {child}, ptr {at}")
+    e.emit(f"br label %{head}")
+    e.label(done)
+    _store(e, ct, "%c", "%heap", e.value(f"load i64, ptr {at}"))
+    return e.function(f"internal void @{v.symbol}_sift(ptr noalias %heap, i64 %size, {ct} %c) nounwind")
+
+
+def _topk_consider(v: TopKVariant) -> str:
+    """Element `index` of the row (stride apart) enters the heap of k if its composite
+    is below the root."""
+    e, ct, t = Emitter(), v.composite, v.keys.int_type
+    raw = _load(e, t, "%src", e.mul("%index", "%stride"), "raw")
+    key = e.value(f"zext {t} {v.keys.encode(e, raw)} to {ct}")
+    position = "%index" if ct == "i64" else e.value(f"zext i64 %index to {ct}")
+    composite = e.value(f"or {ct} {e.value(f'shl {ct} {key}, 32')}, {position}")
+    root = _load(e, ct, "%heap", "0", "root")
+    with _if(e, e.value(f"icmp ult {ct} {composite}, {root}"), "enter"):
+        e.emit(f"call void @{v.symbol}_sift(ptr %heap, i64 %k, {ct} {composite})")
+    return e.function(
+        f"internal void @{v.symbol}_consider(ptr noalias %src, i64 %stride, i64 %index, ptr noalias %heap, i64 %k) "
+        "nounwind alwaysinline"
+    )
+
+
+def _topk_scan(v: TopKVariant) -> str:
+    """Elements [lo, hi) of a row offered to the heap; contiguous rows a vector of keys
+    at a time, skipped when the smallest key is above the root's."""
+    e, ct, t = Emitter(), v.composite, v.keys.int_type
+    lanes = v.lanes
+    vec = f"<{lanes} x {t}>"
+
+    def consider(index: str) -> None:
+        e.emit(f"call void @{v.symbol}_consider(ptr %src, i64 %stride, i64 {index}, ptr %heap, i64 %k)")
+
+    then, other, end = e.new_label("vector"), e.new_label("strided"), e.new_label("end")
+    e.emit(f"br i1 {e.value('icmp eq i64 %stride, 1')}, label %{then}, label %{other}")
+    e.label(then)
+    blocks_end = e.add("%lo", e.mul(e.value(f"sdiv i64 {e.value('sub i64 %hi, %lo')}, {lanes}"), lanes))
+    with e.loop("%lo", blocks_end, lanes, hint="blk") as b:
+        keys = v.keys.encode(e, e.value(f"load {vec}, ptr {e.gep('%src', b, t)}, align {v.width // 8}"), lanes)
+        smallest = e.value(f"call {t} @llvm.vector.reduce.umin.v{lanes}{t}({vec} {keys})")
+        root = _load(e, ct, "%heap", "0", "root")
+        root_key = e.value(f"trunc {ct} {e.value(f'lshr {ct} {root}, 32')} to {t}")
+        with (
+            _if(e, e.value(f"icmp ule {t} {smallest}, {root_key}"), "maybe"),
+            e.loop(b, e.add(b, lanes), hint="el") as j,
+        ):
+            consider(j)
+    with e.loop(blocks_end, "%hi", hint="tail") as j:
+        consider(j)
+    e.emit(f"br label %{end}")
+    e.label(other)
+    with e.loop("%lo", "%hi", hint="s") as j:
+        consider(j)
+    e.emit(f"br label %{end}")
+    e.label(end)
+    return e.function(
+        f"internal void @{v.symbol}_scan(ptr noalias %src, i64 %stride, i64 %lo, i64 %hi, ptr noalias %heap, "
+        "i64 %k) nounwind"
+    )
+
+
+def _topk_row(v: TopKVariant, parallel: bool) -> str:
+    """One row by thread t of a team of T (T = 1: the whole row): its chunk scanned into
+    its heap (heaps + t * k), then thread 0 merges the others' heaps, sorts its heap
+    and writes the row's k results (src[position] and the position)."""
+    e, ct, t = Emitter(), v.composite, v.keys.int_type
+    heap = e.gep("%heaps", e.mul("%t", "%k"), ct)
+    with e.loop(0, "%k", hint="fill") as j:
+        _store(e, ct, "-1", heap, j)  # above every composite: a position is below 2^32 - 1
+    lo = e.value(f"udiv i64 {e.mul('%n', '%t')}, %T")
+    hi = e.value(f"udiv i64 {e.mul('%n', e.add('%t', 1))}, %T")
+    e.emit(f"call void @{v.symbol}_scan(ptr %src, i64 %stride, i64 {lo}, i64 {hi}, ptr {heap}, i64 %k)")
+    _barrier(e, parallel)
+    with _if(e, e.value("icmp eq i64 %t, 0"), "merge"):
+        with e.loop(1, "%T", hint="th") as th, e.loop(0, "%k", hint="m") as j:
+            c = _load(e, ct, "%heaps", e.add(e.mul(th, "%k"), j), "c")
+            with _if(e, e.value(f"icmp ult {ct} {c}, {_load(e, ct, '%heaps', '0', 'root')}"), "enter"):
+                e.emit(f"call void @{v.symbol}_sift(ptr %heaps, i64 %k, {ct} {c})")
+        with e.loop(1, "%k", hint="hs") as j:  # heapsort: the largest to the end, k - 1 times
+            last = e.value(f"sub i64 %k, {j}")
+            top, tail = _load(e, ct, "%heaps", "0", "top"), _load(e, ct, "%heaps", last, "tail")
+            _store(e, ct, top, "%heaps", last)
+            e.emit(f"call void @{v.symbol}_sift(ptr %heaps, i64 {last}, {ct} {tail})")
+        with e.loop(0, "%k", hint="out") as j:
+            c = _load(e, ct, "%heaps", j, "c")
+            low = c if ct == "i64" else e.value(f"trunc {ct} {c} to i64")
+            position = e.value(f"and i64 {low}, 4294967295")
+            at = e.mul(j, "%stride")
+            _store(e, t, _load(e, t, "%src", e.mul(position, "%stride"), "raw"), "%dst", at)
+            _store(e, "i32", e.value(f"trunc i64 {position} to i32"), "%perm", at)
+    _barrier(e, parallel)  # the next row reuses the heaps
+    return e.function(
+        f"internal void @{v.symbol}_row(ptr noalias %src, ptr noalias %dst, ptr noalias %perm, i64 %n, "
+        "i64 %stride, i64 %k, ptr noalias %heaps, i64 %t, i64 %T) nounwind"
+    )
+
+
+_TOPK_FIELDS = [
+    ("i64", "%outer"), ("i64", "%n"), ("i64", "%inner"), ("i64", "%k"), ("ptr", "%src"), ("ptr", "%dst"),
+    ("ptr", "%perm"), ("ptr", "%heaps"), ("i64", "%split"),
+]  # fmt: skip
+_TOPK_STRUCT = "{ " + ", ".join(ty for ty, _ in _TOPK_FIELDS) + " }"
+
+
+def _topk_rows(v: TopKVariant, e: Emitter, r0: str, r1: str, heaps: str, t: str, team: str) -> None:
+    """Rows [r0, r1) as thread t of `team`, with the heaps at `heaps`."""
+    with e.loop(r0, r1, hint="r") as r:
+        outer, inner = e.value(f"udiv i64 {r}, %inner"), e.value(f"urem i64 {r}, %inner")
+        src = e.gep("%src", e.add(e.mul(e.mul(outer, "%n"), "%inner"), inner), v.keys.int_type)
+        at = e.add(e.mul(e.mul(outer, "%k"), "%inner"), inner)
+        dst, perm = e.gep("%dst", at, v.keys.int_type), e.gep("%perm", at, "i32")
+        e.emit(
+            f"call void @{v.symbol}_row(ptr {src}, ptr {dst}, ptr {perm}, i64 %n, i64 %inner, i64 %k, "
+            f"ptr {heaps}, i64 {t}, i64 {team})"
+        )
+
+
+def _topk_worker(v: TopKVariant) -> str:
+    e = Emitter()
+    for field, (ty, name) in enumerate(_TOPK_FIELDS):
+        at = e.value(f"getelementptr inbounds {_TOPK_STRUCT}, ptr %data, i32 0, i32 {field}", "p")
+        e.emit(f"{name} = load {ty}, ptr {at}, align 8")
+    t = e.value(f"sext i32 {e.value('call i32 @omp_get_thread_num()')} to i64")
+    team = e.value(f"sext i32 {e.value('call i32 @omp_get_num_threads()')} to i64")
+    rows = e.mul("%outer", "%inner")
+    then, other, end = e.new_label("split"), e.new_label("together"), e.new_label("end")
+    e.emit(f"br i1 {e.value('icmp ne i64 %split, 0')}, label %{then}, label %{other}")
+    e.label(then)
+    r0 = e.value(f"udiv i64 {e.mul(rows, t)}, {team}")
+    r1 = e.value(f"udiv i64 {e.mul(rows, e.add(t, 1))}, {team}")
+    _topk_rows(v, e, r0, r1, e.gep("%heaps", e.mul(t, "%k"), v.composite), "0", "1")
+    e.emit(f"br label %{end}")
+    e.label(other)
+    _topk_rows(v, e, "0", rows, "%heaps", t, team)
+    e.emit(f"br label %{end}")
+    e.label(end)
+    return e.function(f"internal void @{v.symbol}_worker(ptr %data) nounwind")
+
+
+def _topk_dispatch(v: TopKVariant, parallel: bool) -> str:
+    """The public function: a heap of k per thread, the rows on one thread or on the
+    team (as the sort's `_dispatch`)."""
+    e = Emitter()
+    rows = e.mul("%outer", "%inner")
+    threads = e.value(f"sext i32 {e.value(f'call i32 @{NUM_THREADS}()')} to i64") if parallel else "1"
+    many = e.value(f"icmp sgt i64 {threads}, 1")
+    big = e.value(f"icmp sge i64 {e.mul(rows, '%n')}, {PARALLEL_MIN_ELEMENTS}")
+    team = e.value(f"select i1 {e.value(f'and i1 {many}, {big}')}, i64 {threads}, i64 1")
+    split = e.value(f"icmp sge i64 {rows}, {team}")
+    heaps = e.value(f"call ptr @malloc(i64 {e.add(e.mul(e.mul(team, '%k'), v.composite_bytes), 64)})", "buf")
+    if parallel:
+        then, serial, end = e.new_label("parallel"), e.new_label("serial"), e.new_label("end")
+        e.emit(f"br i1 {e.value(f'icmp sgt i64 {team}, 1')}, label %{then}, label %{serial}")
+        e.label(then)
+        args = e.value(f"alloca {_TOPK_STRUCT}, align 8")
+        values = {name: name for _, name in _TOPK_FIELDS}
+        values.update({"%heaps": heaps, "%split": e.value(f"zext i1 {split} to i64")})
+        for field, (ty, name) in enumerate(_TOPK_FIELDS):
+            at = e.value(f"getelementptr inbounds {_TOPK_STRUCT}, ptr {args}, i32 0, i32 {field}", "p")
+            e.emit(f"store {ty} {values[name]}, ptr {at}, align 8")
+        team32 = e.value(f"trunc i64 {team} to i32")
+        e.emit(f"call void @GOMP_parallel(ptr @{v.symbol}_worker, ptr {args}, i32 {team32}, i32 0)")
+        e.emit(f"br label %{end}")
+        e.label(serial)
+    _topk_rows(v, e, "0", rows, heaps, "0", "1")
+    if parallel:
+        e.emit(f"br label %{end}")
+        e.label(end)
+    e.emit(f"call void @free(ptr {heaps})")
+    return e.function(
+        f"void @{v.symbol}(i64 %outer, i64 %n, i64 %inner, i64 %k, ptr noalias %src, ptr noalias %dst, "
+        "ptr noalias %perm) nounwind"
+    )
+
+
+def topk_ir(v: TopKVariant, parallel: bool = False) -> str:
+    """The LLVM IR module defining the top-k kernel of variant `v` (see `sort_ir`)."""
+    t = v.keys.int_type
+    parts = [
+        "declare ptr @malloc(i64)\ndeclare void @free(ptr)",
+        f"declare {t} @llvm.vector.reduce.umin.v{v.lanes}{t}(<{v.lanes} x {t}>)",
+    ]
+    if parallel:
+        parts += [
+            "declare void @GOMP_parallel(ptr, ptr, i32, i32)\ndeclare void @GOMP_barrier()",
+            "declare i32 @omp_get_thread_num()\ndeclare i32 @omp_get_num_threads()",
+            f"declare i32 @{NUM_THREADS}()",
+        ]
+    parts += [_topk_sift(v), _topk_consider(v), _topk_scan(v), _topk_row(v, parallel)]
+    if parallel:
+        parts.append(_topk_worker(v))
+    parts.append(_topk_dispatch(v, parallel))
     return "\n\n".join([*parts, ""])

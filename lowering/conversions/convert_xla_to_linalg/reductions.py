@@ -10,10 +10,12 @@
   loops (each window folded in row-major order, as the interpreter does); a scan
   longer than 16 (jnp.cumsum...) first becomes XLA:CPU's two-level scan of smaller
   windows (scan_windows.py);
-* `xla.sort` -> a call of the radix-sort kernel (one LT / GT compare of a number key:
-  jnp.sort, argsort, sort_key_val) and a gather generic per payload, else a stable
-  bottom-up merge sort of a permutation (scf.for over tensors, tensor.insert), then
-  one gather generic per operand;
+* `xla.sort` -> calls of the radix-sort kernel (a comparator that is a lexicographic
+  order of number keys, as JAX writes them: jnp.sort, argsort, lax.sort with num_keys,
+  sort_key_val; sort_idioms.py) and a gather generic per payload, or of the top-k
+  kernel when only the first k are read (chlo.top_k), else a stable bottom-up merge
+  sort of a permutation (scf.for over tensors, tensor.insert), then one gather generic
+  per operand;
 * `xla.select_and_scatter` -> a fill and scf.for loops over the windows and their
   offsets, scattering into the carried result.
 """
@@ -29,12 +31,8 @@ from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     IndexType,
     IntegerAttr,
-    IntegerType,
     TensorType,
     i1,
     i8,
@@ -50,6 +48,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 from xla_opt.dialects import xla
 from xla_opt.dialects.shapes.reductions import sort_dimension
 from xla_opt.dialects.xla import elementwise as ew
@@ -57,15 +56,17 @@ from xla_opt.dialects.xla.computation import ReturnOp
 from xla_opt.dialects.xla.element_types import bit_width, elem_of, is_float, shape_of
 from xla_opt.dialects.xla.reductions import REDUCTION_OPS
 from xla_opt.lowering.kernels import libraries
-from xla_opt.lowering.kernels.sort import WIDE_DIGIT_LENGTH, SortVariant
+from xla_opt.lowering.kernels.sort import WIDE_DIGIT_LENGTH, SortVariant, TopKVariant
 from xla_opt.lowering.utils.llvm_types import row_major_strides
 
 from .common import PARALLEL, REDUCTION, affine_map, fill_from_scalar, generic, padded_and_dilated
 from .computation import inline_computation
 from .elementwise import identity_generic, in_computation
 from .host_calls import call_external
+from .scalar_ops import emit_convert
 from .scan_windows import CumulativeWindowToTreeScan
 from .shape_ops import IndexArithmetic
+from .sort_idioms import SortKey, index_function, sort_keys, top_k_slices
 
 
 def reduce_loops(rank: int, reduced: Sequence[int]) -> list[int]:
@@ -249,7 +250,8 @@ def row_major_coordinates(b: IndexArithmetic, linear: SSAValue, shape: Sequence[
 
 
 def gather_along(perm: SSAValue, inputs: Sequence[SSAValue], dim: int) -> list[Operation]:
-    """Each input reordered along `dim` by the integer permutation `perm` (same shape):
+    """Each input reordered along `dim` by the integer permutation `perm` (the
+    result's shape: the input's, or its first k along `dim`):
     result[..., k, ...] = x[..., perm[..., k, ...], ...]; a tensor.empty and a generic
     per input, whose results are every second op."""
     rank = len(shape_of(perm.type))
@@ -263,7 +265,7 @@ def gather_along(perm: SSAValue, inputs: Sequence[SSAValue], dim: int) -> list[O
             read = b.add_op(tensor.ExtractOp(x, indices, elem_of(x.type)))
             return b.ops, [read]
 
-        gathers += identity_generic([perm], x.type, gather)  # type: ignore[arg-type]
+        gathers += identity_generic([perm], TensorType(elem_of(x.type), shape_of(perm.type)), gather)
     return gathers
 
 
@@ -381,74 +383,96 @@ class SortToLoops(RewritePattern):
         rewriter.replace(op, [*start, scratch, *setup.ops, sort, *gathers], results)
 
 
-# Element types with a radix key: the floats, and 8- to 64-bit integers.
-_RADIX_FLOATS = (Float16Type, BFloat16Type, Float32Type, Float64Type)
-_RADIX_INT_WIDTHS = (8, 16, 32, 64)
-_FLIPPED = {"LT": "GT", "GT": "LT"}
-
-
-def radix_comparator(op: xla.SortOp) -> tuple[str, str] | None:
-    """(direction, compare type) when the comparator is exactly one LT or GT xla.compare
-    of the first operand's two arguments (lhs_0, rhs_0; swapped arguments flip the
-    direction) and that operand's element type has a radix key; else None."""
-    element = elem_of(op.inputs[0].type)
-    radix_type = isinstance(element, _RADIX_FLOATS) or (
-        isinstance(element, IntegerType) and element.width.data in _RADIX_INT_WIDTHS
-    )
-    block = op.comparator.block
-    ops = list(block.ops)
-    if not radix_type or len(ops) != 2:
-        return None
-    compare, ret = ops
-    if not isinstance(compare, ew.CompareOp) or list(ret.operands) != [compare.results[0]]:
-        return None
-    direction = compare.get_comparison_direction()
-    pair = [compare.lhs, compare.rhs]
-    if direction not in _FLIPPED or set(pair) != {block.args[0], block.args[1]} or pair[0] is pair[1]:
-        return None
-    if pair[0] is block.args[1]:
-        direction = _FLIPPED[direction]
-    ctype = compare.get_compare_type() if compare.compare_type is not None else ew.default_compare_type(element).value
-    return direction, ctype
-
-
 # The default of convert-xla-to-linalg's `radix-sort-min-length`: shorter rows are
 # merge-sorted, since a radix sort clears and sums its counters (256 per digit) for
 # every row, which costs more than sorting a few elements by comparisons (measured on
 # f32 rows: the merge sort wins at 16, the radix sort at 32 and longer).
 RADIX_MIN_LENGTH = 24
 
+# A sort whose results are only sliced to their first k takes the top-k kernel (a heap
+# of k per row) when k is at most 1/TOP_K_MAX_FRACTION of the row, or the row is too
+# short for the radix sort; else the whole row is radix-sorted and sliced.
+TOP_K_MAX_FRACTION = 8
 
-def sort_kernel_variant(op: xla.SortOp, n: int) -> SortVariant | None:
-    """The radix-sort kernel that sorts `op` (rows of n), or None when its comparator is
-    not one LT / GT compare of a radix key (`radix_comparator`)."""
-    comparator = radix_comparator(op)
-    if comparator is None:
-        return None
-    direction, ctype = comparator
-    element = elem_of(op.inputs[0].type)
+
+def _kernel_name(symbol: str, *types: Attribute) -> str:
+    """A declaration's name: the kernel's symbol and its call's types (one per signature)."""
+    return "__".join([symbol, *(re.sub(r"[^0-9a-zA-Z]", "_", str(t)) for t in types)])
+
+
+def sort_kernel_variant(key: SortKey, element: Attribute, n: int, perm: bool) -> SortVariant:
+    """The radix-sort kernel sorting rows of n `element`s by `key` (returning the
+    permutation when `perm`): 11-bit digits for long rows of 32- and 64-bit keys."""
     width = bit_width(element)
     kind = "bf" if isinstance(element, BFloat16Type) else ("f" if is_float(element) else "i")
-    if kind == "i":
-        ctype = "SIGNED" if ctype == "SIGNED" else "UNSIGNED"
     digits = 11 if n >= WIDE_DIGIT_LENGTH and width >= 32 else 8
-    return SortVariant(kind, width, ctype.lower(), direction == "GT", digits, len(op.inputs) > 1)
+    return SortVariant(kind, width, key.ctype, key.direction == "GT", digits, perm)
+
+
+def top_k_kernel_variant(key: SortKey, element: Attribute) -> TopKVariant:
+    kind = "bf" if isinstance(element, BFloat16Type) else ("f" if is_float(element) else "i")
+    return TopKVariant(kind, bit_width(element), key.ctype, key.direction == "GT")
+
+
+def gathered_payload(perm: SSAValue, x: SSAValue, dim: int) -> list[Operation]:
+    """`x` reordered along `dim` through the positions `perm` (i32; its shape is the
+    result's): a payload that is a function of its index along `dim` (an iota:
+    `index_function`) is that function of the positions, computed instead of read;
+    any other is gathered (`gather_along`). The last op gives the result."""
+    source = index_function(x, dim)
+    if source is None:
+        return gather_along(perm, [x], dim)
+    element = elem_of(x.type)
+    result_type = TensorType(element, shape_of(perm.type))
+
+    def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
+        if isinstance(source, xla.IotaOp):  # s64 positions converted as the iota's are
+            count = arith.ExtSIOp(args[0], i64)
+            ops, value = emit_convert(count.result, i64, element)
+            return [count, *ops], [value]
+        index = arith.IndexCastOp(args[0], IndexType())
+        mapping: dict[SSAValue, SSAValue] = {}
+        ops: list[Operation] = [index]
+        for inner in source.body.block.ops:
+            if isinstance(inner, linalg.YieldOp):
+                return ops, [mapping.get(inner.operands[0], inner.operands[0])]
+            if isinstance(inner, linalg.IndexOp):
+                mapping[inner.result] = index.result
+                continue
+            clone = inner.clone(value_mapper=mapping)
+            ops.append(clone)
+        raise AssertionError("a generic body ends with linalg.yield")
+
+    return identity_generic([perm], result_type, body)
 
 
 @dataclass(eq=False)  # patterns compare by identity
 class SortToRadixKernel(RewritePattern):
-    """xla.sort whose comparator is one LT / GT compare of the first operand's pair
-    (`radix_comparator`: jnp.sort, argsort, lax.sort_key_val) of a float or integer
-    operand, rows of at least `min_length` -> a call of the radix-sort kernel
-    (`lowering/kernels/sort.py`), the sort the issue asks for: stable, so it gives the
-    interpreter's order (stable whatever `is_stable` says) for any number of payloads.
+    """xla.sort whose comparator is a lexicographic order of radix keys (`sort_keys`,
+    sort_idioms.py: jnp.sort, argsort, lax.sort with num_keys, sort_key_val, the
+    canonicalizing selects of JAX's float comparators), rows of at least `min_length`
+    -> calls of the radix-sort kernel (`lowering/kernels/sort.py`): stable, so it gives
+    the interpreter's order (stable whatever `is_stable` says) for any number of
+    payloads. The keys are sorted least significant first, each through the positions
+    the previous ones left (a stable sort by the more significant key keeps the order
+    of the less significant ones among its ties):
 
         %sorted[, %perm] = func.call @xla_opt_sort_<variant>__<type>(outer, n, inner, %keys)
 
     (outer, n, inner: the operand's shape around `dimension`; one private declaration
-    per signature, which the JIT binds to the variant's kernel.) With payloads the
-    kernel also returns each result element's position in its row (i32), and every
-    other operand is gathered through it."""
+    per signature, which the JIT binds to the variant's kernel.) With payloads or
+    several keys the kernel also returns each result element's position in its row
+    (i32), which the other operands are gathered through (an iota payload is computed
+    from the positions: `gathered_payload`); unused results are not computed.
+
+    When every result is only sliced to its first k along `dimension` (`top_k_slices`:
+    chlo.top_k, ApproxTopK) and there is one key, the slices become the results of the
+    top-k kernel instead, which selects the first k of each row without sorting it
+    (the stable order's first k: ties by position), for k up to 1/TOP_K_MAX_FRACTION
+    of the row, or any k of rows shorter than `min_length`:
+
+        %first_k, %perm = func.call @xla_opt_topk_<variant>__<type>__<type>(outer, n, inner, k, %keys)
+    """
 
     min_length: int = RADIX_MIN_LENGTH
 
@@ -460,27 +484,87 @@ class SortToRadixKernel(RewritePattern):
         shape = shape_of(inputs[0].type)
         dim = sort_dimension(shape, op.get_dimension())
         n = shape[dim]
-        variant = sort_kernel_variant(op, n)
-        if variant is None or n >= 1 << 31 or 0 < n < self.min_length:
+        keys = sort_keys(op)
+        if keys is None or n >= 1 << 31:
             return
         if n <= 1 or 0 in shape:
             rewriter.replace(op, [], inputs)  # nothing to reorder
             return
         sizes = [math.prod(shape[:dim]), n, math.prod(shape[dim + 1 :])]
+        top = top_k_slices(op, dim)
+        if top is not None and len(keys) == 1 and (top[0] * TOP_K_MAX_FRACTION <= n or n < self.min_length):
+            self._top_k(op, rewriter, keys[0], sizes, dim, *top)
+            return
+        if n < self.min_length:
+            return
         constants = [arith.ConstantOp(IntegerAttr(size, i64)) for size in sizes]
-        results: list[Attribute] = [inputs[0].type]
-        if variant.perm:
-            results.append(TensorType(i32, shape))
-        name = f"{variant.symbol}__{re.sub(r'[^0-9a-zA-Z]', '_', str(inputs[0].type))}"
-        libraries.declare_alias(name, libraries.sort_library(variant), variant.symbol)
-        call = call_external(op, name, [*(c.result for c in constants), inputs[0]], results)
-        new_ops: list[Operation] = [*constants, call]
-        values = [call.res[0]]
-        if variant.perm:
-            gathers = gather_along(call.res[1], inputs[1:], dim)
-            new_ops += gathers
-            values += [g.results[0] for g in gathers[1::2]]
+        new_ops: list[Operation] = [*constants]
+        perm: SSAValue | None = None  # each result element's position in its source row
+        needs_perm = len(inputs) > 1 or len(keys) > 1
+        for key in reversed(keys):  # least significant first
+            x = inputs[key.operand]
+            if perm is not None:
+                gather = gather_along(perm, [x], dim)
+                new_ops += gather
+                x = gather[-1].results[0]
+            variant = sort_kernel_variant(key, elem_of(x.type), n, needs_perm)
+            results: list[Attribute] = [x.type]
+            if variant.perm:
+                results.append(TensorType(i32, shape))
+            name = _kernel_name(variant.symbol, x.type)
+            libraries.declare_alias(name, libraries.sort_library(variant), variant.symbol)
+            call = call_external(op, name, [*(c.result for c in constants), x], results)
+            new_ops.append(call)
+            sorted_key = call.res[0]
+            if variant.perm:
+                if perm is None:
+                    perm = call.res[1]
+                else:  # positions in the source rows of the positions in the gathered rows
+                    compose = gather_along(call.res[1], [perm], dim)
+                    new_ops += compose
+                    perm = compose[-1].results[0]
+        values: list[SSAValue] = []
+        for i, (x, result) in enumerate(zip(inputs, op.results, strict=True)):
+            if i == keys[0].operand:
+                values.append(sorted_key)
+                continue
+            assert perm is not None
+            ops = gathered_payload(perm, x, dim) if result.uses else [tensor.EmptyOp([], x.type)]
+            new_ops += ops
+            values.append(ops[-1].results[0])
         rewriter.replace(op, new_ops, values)
+
+    def _top_k(
+        self, op: xla.SortOp, rewriter: PatternRewriter, key: SortKey, sizes: list[int], dim: int,
+        k: int, slices: list[list[xla.SliceOp]],
+    ) -> None:  # fmt: skip
+        """The first k of each row by the top-k kernel; each slice replaced by its result."""
+        inputs = list(op.inputs)
+        x = inputs[key.operand]
+        shape = list(shape_of(x.type))
+        shape[dim] = k
+        variant = top_k_kernel_variant(key, elem_of(x.type))
+        constants = [arith.ConstantOp(IntegerAttr(size, i64)) for size in [*sizes, k]]
+        first_k = TensorType(elem_of(x.type), shape)
+        name = _kernel_name(variant.symbol, x.type, first_k)
+        libraries.declare_alias(name, libraries.sort_library(variant), variant.symbol)
+        call = call_external(op, name, [*(c.result for c in constants), x], [first_k, TensorType(i32, shape)])
+        new_ops: list[Operation] = [*constants, call]
+        values: list[SSAValue] = []
+        for i, x in enumerate(inputs):
+            if i == key.operand:
+                values.append(call.res[0])
+            elif slices[i]:
+                ops = gathered_payload(call.res[1], x, dim)
+                new_ops += ops
+                values.append(ops[-1].results[0])
+            else:
+                values.append(call.res[0])  # unread
+        rewriter.insert(new_ops, InsertPoint.before(op))
+        for value, users in zip(values, slices, strict=True):
+            for user in users:
+                rewriter.replace(user, [], [value])
+        rewriter.erase(op)
 
 
 class SelectAndScatterToLoops(RewritePattern):
