@@ -262,10 +262,11 @@ def test_eigh_batched_degenerate(backend):
 
 def test_eigh_reads_the_upper_triangle_only():
     """uplo 'U' (lax.linalg.eigh(lower=False) without symmetrization): a garbage lower
-    triangle changes nothing (the interpreter; the JIT runs the same ops but for the
+    triangle (a NaN too) changes nothing (the interpreter; the JIT runs the same ops but for the
     masks of the triangle)."""
     lx = lax_linalg()
     upper = np.triu(hermitian((4, 4), np.complex64, seed=5)) + np.tril(matrix((4, 4), np.complex64, seed=6), -1)
+    upper[3, 0] = np.nan  # never read
     got, want = run("interpreter", lambda a: lx.eigh(a, lower=False, symmetrize_input=False), upper)
     full = np.triu(upper, 1) + adjoint(np.triu(upper, 1)) + np.diag(np.diag(upper).real)
     check_eigh(full.astype(np.complex64), got[1], got[0], want[1], np.complex64)
@@ -412,3 +413,14 @@ def test_eig_defective_and_not_finite():
     close(np.abs(vl), np.abs(want[1][0]), np.float64)
     for g, x in zip(got, want):
         assert np.isnan(g[1]).all() and np.isnan(x[1]).all()
+
+
+def test_not_finite_matrices_give_nans():
+    """A NaN in the matrix: eigh, svd and eig give NaNs, as JAX does (LAPACK's NaNs,
+    or its error turned into NaNs), at once rather than after every sweep."""
+    np_ = jnp()
+    a = matrix((4, 4), np.float64)
+    a[1, 2] = a[2, 1] = np.nan
+    got, want = run("interpreter", lambda a: (np_.linalg.eigh(a), np_.linalg.svd(a), np_.linalg.eigvals(a)), a)
+    for g, w in zip(got, want):
+        assert np.isnan(g).all() and np.isnan(w).all()

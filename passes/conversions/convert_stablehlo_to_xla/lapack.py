@@ -169,6 +169,11 @@ def entry(b, a: SSAValue, i, j) -> SSAValue:
     return b.reshape(b.dynamic_slice(a, [i, j], [1, 1]), [])
 
 
+def element(b, v: SSAValue, i) -> SSAValue:
+    """v[i] of a vector, a scalar."""
+    return b.reshape(b.dynamic_slice(v, [i], [1]), [])
+
+
 def column(b, a: SSAValue, j) -> SSAValue:
     m, _ = shape(a)
     return b.reshape(b.dynamic_slice(a, [s32(b, 0), j], [m, 1]), [m])
@@ -215,6 +220,22 @@ def adjoint(b, t: Num, a: SSAValue) -> SSAValue:
     return conj(b, t, b.transpose(a, [1, 0]))
 
 
+def all_finite(b, t: Num, a: SSAValue) -> SSAValue:
+    """Whether every entry of a matrix is finite (a PRED scalar)."""
+    finite = b.is_finite(b.add(b.real(a), b.imag(a)) if t.complex else a)
+    return b.reduce(finite, const(b, True, "pred"), lambda c, x, y: c.and_(x, y), [0, 1])
+
+
+def unless_finite(b, t: Num, finite: SSAValue, values: Sequence[SSAValue]) -> list[SSAValue]:
+    """The values, or NaNs if not `finite` (LAPACK's results of a matrix holding a NaN
+    or an infinity are NaNs, or an error JAX turns into NaNs)."""
+    out = []
+    for v in values:
+        nan = full(b, np.nan, _elem(v), shape(v))
+        out.append(b.select(b.broadcast(finite, shape(v)) if shape(v) else finite, v, nan))
+    return out
+
+
 def counted_loop(b, count: int, body: Callable, state: Sequence[SSAValue]) -> list[SSAValue]:
     """for i in range(count): state = body(builder, i, *state); i is an s32 scalar."""
 
@@ -233,6 +254,11 @@ def counted_loop(b, count: int, body: Callable, state: Sequence[SSAValue]) -> li
 # --------------------------------------------------------------------------------------
 
 
+def cabs1(b, t: Num, x: SSAValue) -> SSAValue:
+    """|Re x| + |Im x| (|x| for a real type), LAPACK's cheap magnitude."""
+    return b.add(b.abs(b.real(x)), b.abs(b.imag(x))) if t.complex else b.abs(x)
+
+
 def getrf(b, t: Num, a: SSAValue) -> list[SSAValue]:
     """LU with partial pivoting of an m x n matrix, LAPACK's ?getrf contract:
 
@@ -240,7 +266,8 @@ def getrf(b, t: Num, a: SSAValue) -> list[SSAValue]:
       with P·A = L·U;
     - `ipiv` (min(m, n), s32): row i was interchanged with row ipiv[i] (1-based), in
       order; the pivot is the first entry of largest magnitude in its column (|x| for a
-      real type, |Re x| + |Im x| for a complex one, as i?amax measures);
+      real type, |Re x| + |Im x| for a complex one, as i?amax measures; NaNs passed
+      over, but for one on the diagonal, as i?amax's comparisons do);
     - `info` (s32): 0, or the 1-based index of the first exactly zero pivot (U is
       singular; the factorization is completed, the column below that pivot left
       unscaled, as LAPACK does).
@@ -253,12 +280,15 @@ def getrf(b, t: Num, a: SSAValue) -> list[SSAValue]:
         zero, one = s32(s, 0), s32(s, 1)
         rows = s.iota([m], i32)
         col = column(s, a, j)
-        mag = s.add(s.abs(s.real(col)), s.abs(s.imag(col))) if t.complex else s.abs(col)
-        mag = s.select(s.ge(rows, j), mag, full(s, -1.0, t.R, [m]))
+        mag = cabs1(s, t, col)
+        # i?amax: the first of the largest, NaNs passed over, but a NaN at j itself wins
+        at_j = element(s, mag, j)
+        first_nan = s.ne(at_j, at_j)
+        mag = s.select(s.and_(s.ge(rows, j), s.eq(mag, mag)), mag, full(s, -1.0, t.R, [m]))
         largest = s.reduce(mag, const(s, -np.inf, t.R), lambda c, x, y: c.max(x, y), [0])
         candidates = s.select(s.eq(mag, largest), rows, full(s, m, i32, [m]))
         p = s.reduce(candidates, s32(s, m), lambda c, x, y: c.min(x, y), [0])
-        p = s.select(s.ge(p, s32(s, m)), j, p)  # a NaN column: no interchange
+        p = s.select(s.or_(first_nan, s.lt(largest, const(s, 0.0, t.R))), j, p)
         ipiv = s.dynamic_update_slice(ipiv, s.reshape(s.add(p, one), [1]), [j])
         row_j, row_p = row(s, a, j), row(s, a, p)
         a = set_row(s, set_row(s, a, j, row_p), p, row_j)
@@ -292,7 +322,7 @@ def _reflector(s, t: Num, col: SSAValue, j: SSAValue) -> tuple[SSAValue, SSAValu
     zeros = full(s, 0.0, t.E, [m])
     x = s.select(below, col, zeros)
     xnorm2 = norm2(s, t, x)
-    alpha = s.reshape(s.dynamic_slice(col, [j], [1]), [])
+    alpha = element(s, col, j)
     alphr = real(s, t, alpha)
     alphi = s.imag(alpha) if t.complex else const(s, 0.0, t.R)
     zero_r = const(s, 0.0, t.R)
@@ -353,9 +383,11 @@ def orgqr(b, t: Num, a: SSAValue, taus: SSAValue) -> list[SSAValue]:
         col = column(s, a, j)
         v = s.select(s.gt(rows, j), col, full(s, 0.0, t.E, [m]))
         v = s.select(s.eq(rows, j), full(s, 1.0, t.E, [m]), v)
-        tau = s.reshape(s.dynamic_slice(taus, [j], [1]), [])
+        tau = element(s, taus, j)
         w = conj_dot(s, t, v, q)
-        return [s.sub(q, s.mul(outer(s, v, w), tau)), a, taus]
+        update = s.sub(q, s.mul(outer(s, v, w), tau))
+        right = s.ge(s.iota([m, n], i32, 1), j)  # columns left of j hold e_c: untouched, as ?org2r leaves them
+        return [s.select(right, update, q), a, taus]
 
     q, _, _ = counted_loop(b, k, step, [identity(b, t, m, n), a, taus])
     return [q]
@@ -461,7 +493,7 @@ def syevd(b, t: Num, a: SSAValue, vectors: bool, lower: bool) -> list[SSAValue]:
     - `a` (n x n): with vectors (mode 'V'), the orthonormal eigenvectors as columns,
       column i for eigenvalue i (their signs/phases are free); else the input;
     - `w` (n, real): the eigenvalues in ascending order;
-    - `info`: 0.
+    - `info`: 0; 1 for a matrix holding a NaN or an infinity (its results NaNs).
 
     Only the `lower` (uplo 'L') or upper triangle is read. Cyclic Jacobi: sweeps of
     rotations of every pair (p, q), p < q, each making a_pq zero, until the
@@ -469,6 +501,7 @@ def syevd(b, t: Num, a: SSAValue, vectors: bool, lower: bool) -> list[SSAValue]:
     eigenvalues are the diagonal, sorted with the columns of the rotations' product."""
     n, _ = shape(a)
     h = _hermitian(b, t, a, lower)
+    finite = all_finite(b, t, h)  # of the triangle read
     fro2 = total(b, abs2(b, t, h), [0, 1])
     tol2 = b.mul(fro2, const(b, t.eps * t.eps, t.R))
     v = identity(b, t, n, n)
@@ -487,7 +520,8 @@ def syevd(b, t: Num, a: SSAValue, vectors: bool, lower: bool) -> list[SSAValue]:
 
     def converged(s, h, v, tol2):
         off = s.select(s.ne(s.iota([n, n], i32, 0), s.iota([n, n], i32, 1)), h, full(s, 0.0, t.E, [n, n]))
-        return s.le(total(s, abs2(s, t, off), [0, 1]), tol2)
+        off2 = total(s, abs2(s, t, off), [0, 1])
+        return s.or_(s.le(off2, tol2), s.ne(off2, off2))  # or a NaN: no sweep makes it better
 
     h, v, _ = _sweeps(b, MAX_SWEEPS, lambda s, *st: _pairs_loop(s, n, rotate, st), converged, [h, v, tol2])
     diag = b.eq(b.iota([n, n], i32, 0), b.iota([n, n], i32, 1))
@@ -496,7 +530,8 @@ def syevd(b, t: Num, a: SSAValue, vectors: bool, lower: bool) -> list[SSAValue]:
     ascending = lambda c, x, y, *_: c.lt(x, y)  # noqa: E731
     keys, v = b.sort([keys, v], ascending, dimension=1, is_stable=True)
     w = b.reshape(b.slice(keys, [0, 0], [1, n]), [n])
-    return [v if vectors else a, w, s32(b, 0)]
+    w, v = unless_finite(b, t, finite, [w, v])
+    return [v if vectors else a, w, b.select(finite, s32(b, 0), s32(b, 1))]
 
 
 def _one_sided_jacobi(b, t: Num, a: SSAValue, vectors: bool) -> tuple[SSAValue, SSAValue, SSAValue]:
@@ -510,7 +545,7 @@ def _one_sided_jacobi(b, t: Num, a: SSAValue, vectors: bool) -> tuple[SSAValue, 
     def rotate(s, p, q, w, v, worst):
         wp, wq = column(s, w, p), column(s, w, q)
         alpha, beta, gamma = norm2(s, t, wp), norm2(s, t, wq), inner(s, t, wp, wq)
-        scale = s.sqrt(s.mul(alpha, beta))
+        scale = s.mul(s.sqrt(alpha), s.sqrt(beta))
         ratio = s.div(s.abs(gamma), s.select(s.gt(scale, const(s, 0.0, t.R)), scale, const(s, 1.0, t.R)))
         skip = s.le(ratio, const(s, tol, t.R))
         c, sc, _ = _rotation(s, t, alpha, beta, gamma, skip)
@@ -522,8 +557,8 @@ def _one_sided_jacobi(b, t: Num, a: SSAValue, vectors: bool) -> tuple[SSAValue, 
     def sweep(s, w, v, _):
         return _pairs_loop(s, n, rotate, [w, v, const(s, 0.0, t.R)])
 
-    def converged(s, w, v, worst):
-        return s.le(worst, const(s, tol, t.R))
+    def converged(s, w, v, worst):  # or a NaN: no sweep makes it better
+        return s.or_(s.le(worst, const(s, tol, t.R)), s.ne(worst, worst))
 
     w, v, _ = _sweeps(b, MAX_SWEEPS, sweep, converged, [a, identity(b, t, n, n), const(b, np.inf, t.R)])
     sigma = b.sqrt(total(b, abs2(b, t, w), [0]))
@@ -568,7 +603,7 @@ def gesdd(b, t: Num, a: SSAValue, mode: str) -> list[SSAValue]:
     - `s` (min(m, n), real): the singular values, descending;
     - `u`: 'A': m x m unitary; 'S': the first min(m, n) columns; 'N': zeros;
     - `vt`: Vᴴ, 'A': n x n unitary; 'S': its first min(m, n) rows; 'N': zeros;
-    - `info`: 0.
+    - `info`: 0; 1 for a matrix holding a NaN or an infinity (its results NaNs).
 
     One-sided Jacobi on A (m >= n) or Aᴴ (m < n, whose U and V are A's V and U)."""
     m, n = shape(a)
@@ -577,26 +612,23 @@ def gesdd(b, t: Num, a: SSAValue, mode: str) -> list[SSAValue]:
     tall = m >= n
     work = a if tall else adjoint(b, t, a)
     w, v, sigma = _one_sided_jacobi(b, t, work, vectors)
-    k = min(m, n)
+    finite = all_finite(b, t, a)
+    info = b.select(finite, s32(b, 0), s32(b, 1))
+    (sigma,) = unless_finite(b, t, finite, [sigma])
     if not vectors:
-        return [a, sigma, full(b, 0.0, t.E, [m, m]), full(b, 0.0, t.E, [n, n]), s32(b, 0)]
+        return [a, sigma, full(b, 0.0, t.E, [m, m]), full(b, 0.0, t.E, [n, n]), info]
     left = _left_vectors(b, t, w, sigma, full_matrices)  # of `work`
     if tall:
         u, vt = left, adjoint(b, t, v)
     else:
         u, vt = v, adjoint(b, t, left)
-    del k
-    return [a, sigma, u, vt, s32(b, 0)]
+    u, vt = unless_finite(b, t, finite, [u, vt])
+    return [a, sigma, u, vt, info]
 
 
 # --------------------------------------------------------------------------------------
 # geev: eigenvalues and eigenvectors of a general matrix
 # --------------------------------------------------------------------------------------
-
-
-def cabs1(b, t: Num, x: SSAValue) -> SSAValue:
-    """|Re x| + |Im x| (|x| for a real type), LAPACK's cheap magnitude."""
-    return b.add(b.abs(b.real(x)), b.abs(b.imag(x))) if t.complex else b.abs(x)
 
 
 def _diagonal(b, t: Num, a: SSAValue) -> SSAValue:
