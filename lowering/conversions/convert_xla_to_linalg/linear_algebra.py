@@ -945,7 +945,10 @@ class FftToGeneric(RewritePattern):
     Each DFT (`dft_axis`) is mixed-radix Cooley-Tukey over the prime factors of its
     length, n (p1 + p2 + ...) terms, or, for a length of 50 or more with a prime factor
     above LARGEST_RADIX, Bluestein's algorithm (`bluestein`): O(n log n) for every
-    length."""
+    length. A NaN or an infinity in the input keeps XLA's exact zeros and infinities
+    where the steps multiply it by trivial twiddles only; where two steps both
+    multiply it by non-trivial ones, whether a part is NaN or an infinity can differ
+    from XLA's (its DUCC butterflies and factor order are not these)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: xla.FftOp, rewriter: PatternRewriter):
