@@ -843,9 +843,8 @@ def geev(b, t: Num, a: SSAValue, left: bool, right: bool) -> list[SSAValue]:
     then the eigenvectors of T (?trevc) mapped back by Q."""
     n, _ = shape(a)
     c = Num(t.E if t.complex else ComplexType(t.R))
-    ac = to_e(b, c, a)
-    h, q = _hessenberg(b, c, ac)
-    tm, q, info = _schur(b, c, h, q)
+    h, q = _hessenberg(b, t, a)  # real for a real matrix
+    tm, q, info = _schur(b, c, to_e(b, c, h), to_e(b, c, q))
     w = _diagonal(b, c, tm)
     zeros = full(b, 0.0, c.E, [n, n])
     vl = _normalized(b, c, b.dot(q, _triangular_eigenvectors(b, c, tm, left=True))) if left else zeros
