@@ -163,9 +163,22 @@ def _parse_functional_type(parser: Parser) -> tuple[list[Attribute], list[Attrib
 
 
 def _parse_body(parser: Parser) -> Region:
-    """`(%arg1: T, ...) {...}`: a region whose block arguments precede it."""
-    arguments = parser.parse_comma_separated_list(parser.Delimiter.PAREN, lambda: parser.parse_argument())
-    return parser.parse_region(arguments)
+    """`(%arg1: T loc(...), ...) {...}`: a region whose block arguments precede it, each
+    with an optional location (JAX prints them for shard_map bodies with debug info)."""
+    locations: list[Attribute | None] = []
+
+    def argument():  # type: ignore[no-untyped-def]
+        arg = parser.parse_argument()
+        locations.append(parser.parse_optional_location())
+        return arg
+
+    arguments = parser.parse_comma_separated_list(parser.Delimiter.PAREN, argument)
+    region = parser.parse_region(arguments)
+    if region.blocks:
+        for arg, location in zip(region.blocks[0].args, locations, strict=False):
+            if location is not None:
+                arg.location = location
+    return region
 
 
 def _parse_region_tail(
@@ -418,9 +431,9 @@ class ManualComputationOp(IRDLOperation):
     def verify_(self) -> None:
         manual = self.get_manual_axes()
         if repeated := sorted({a for a in manual if manual.count(a) > 1}):
-            raise VerifyException(f"manual axis \"{repeated[0]}\" is listed twice")
+            raise VerifyException(f'manual axis "{repeated[0]}" is listed twice')
         if bound := sorted(set(manual) & enclosing_manual_axes(self)):
-            raise VerifyException(f"manual axis \"{bound[0]}\" is already manual in an enclosing sdy.manual_computation")
+            raise VerifyException(f'manual axis "{bound[0]}" is already manual in an enclosing sdy.manual_computation')
         operand_types = [v.type for v in self.tensors]
         result_types = [r.type for r in self.results_]
         meshes = check_shardings_per_value(self, self.in_shardings, operand_types, "in_shardings", "operands")
@@ -430,7 +443,9 @@ class ManualComputationOp(IRDLOperation):
                 raise VerifyException("in_shardings and out_shardings are on different meshes; they share one")
             for axis in manual:
                 if axis not in meshes[0].axis_names():
-                    raise VerifyException(f'unknown manual axis "{axis}" (mesh axes: {", ".join(meshes[0].axis_names())})')
+                    raise VerifyException(
+                        f'unknown manual axis "{axis}" (mesh axes: {", ".join(meshes[0].axis_names())})'
+                    )
         for what, shardings in (("in_shardings", self.in_shardings), ("out_shardings", self.out_shardings)):
             for i, sharding in enumerate(shardings.get_shardings()):
                 try:
@@ -587,7 +602,9 @@ class NamedComputationOp(IRDLOperation):
         operand_types = [v.type for v in self.operands_]
         result_types = [r.type for r in self.results_]
         if [a.type for a in block.args] != operand_types:
-            raise VerifyException(f"the body's argument types {[str(a.type) for a in block.args]} are not the operand types")
+            raise VerifyException(
+                f"the body's argument types {[str(a.type) for a in block.args]} are not the operand types"
+            )
         terminator = block.last_op
         if not isinstance(terminator, ReturnOp) or [v.type for v in terminator.operands] != result_types:
             raise VerifyException("the body ends with an sdy.return of the result types")
