@@ -461,6 +461,28 @@ def test_malformed_hlo_is_one_located_line(old, new, message):
     assert "\n" not in str(e.value)
 
 
+def test_malformed_stack_frame_tables_are_located():
+    """Found by fuzzing (lines of a dump swapped): a FileLocations entry among the
+    FunctionNames was taken for a name, and reading a stack frame raised
+    AttributeError."""
+    text = """\
+HloModule m
+
+FileNames
+1 "f.py"
+
+FunctionNames
+1 "<module>"
+9 {file_name_id=1 function_name_id=2 line=23}
+
+ENTRY main {
+  ROOT x = f32[2]{0} parameter(0), metadata={op_name="x" stack_frame_id=9}
+}
+"""
+    with pytest.raises(ProgramError, match=r"^m\.hlo:8:3: error: expected a quoted name in FunctionNames, got '\{'$"):
+        parse_hlo_text(text, "m.hlo")
+
+
 def test_elided_constants_of_compiled_as_text_say_how_to_get_them():
     """compiled.as_text() elides constants of more than a few elements: a located error
     that says how to print them."""

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 # --------------------------------------------------------------------------------------
 # Errors
@@ -197,8 +198,7 @@ PRIMITIVE_TYPES = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     kind: str
     text: str
     start: int
@@ -253,35 +253,30 @@ class Lexer:
         """The source text of an attribute value, from here to a comma, a space or an
         unmatched closing bracket at depth 0 (brackets and strings balanced)."""
         start = self.skip_space()
-        text, i, depth = self.text, start, 0
-        closers = {")": "(", "]": "[", "}": "{"}
+        text, i = self.text, start
         stack: list[str] = []
-        while i < len(text):
-            c = text[i]
-            if c == '"':
-                m = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL).match(text, i)
-                if m is None:
+        for m in _VALUE_STOPS.finditer(text, start):
+            i = m.start()
+            c = m.group()
+            if c[0] == '"':
+                if len(c) < 2 or not c.endswith('"'):
                     raise HloError(i, "unterminated string")
-                i = m.end()
                 continue
-            if c == "/" and text.startswith("/*", i):
-                end = text.find("*/", i + 2)
-                if end < 0:
+            if c[0] == "/":
+                if not c.endswith("*/"):
                     raise HloError(i, "unterminated comment")
-                i = end + 2
                 continue
             if c in "([{":
                 stack.append(c)
-                depth += 1
             elif c in ")]}":
                 if not stack:
                     break
-                if stack.pop() != closers[c]:
+                if stack.pop() != _OPENER[c]:
                     raise HloError(i, f"unbalanced '{c}' in the attribute value")
-                depth -= 1
-            elif depth == 0 and (c == "," or c.isspace()):
+            elif not stack:  # a comma or a space ends the value
                 break
-            i += 1
+        else:
+            i = len(text)
         if stack:
             raise HloError(start, "the attribute value is not closed (the text ends inside it)")
         if i == start:
@@ -294,25 +289,30 @@ class Lexer:
         token = self.next()
         if token.text != opener:
             raise HloError(token.start, f"expected '{opener}', got {describe(token)}")
-        text, i, depth = self.text, token.end, 1
-        while i < len(text):
-            c = text[i]
-            if c == '"':
-                m = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL).match(text, i)
-                if m is None:
-                    raise HloError(i, "unterminated string")
-                i = m.end()
-                continue
-            if c == opener:
+        text, depth = self.text, 1
+        stops = _BRACKET_STOPS.get(opener) or _BRACKET_STOPS.setdefault(
+            opener, re.compile(rf'"(?:[^"\\]|\\.)*"?|/\*(?:.*?\*/|.*)|[{re.escape(opener + closer)}]', re.DOTALL)
+        )
+        for m in stops.finditer(text, token.end):
+            c = m.group()
+            if c[0] == '"':
+                if len(c) < 2 or not c.endswith('"'):
+                    raise HloError(m.start(), "unterminated string")
+            elif c == opener:
                 depth += 1
             elif c == closer:
                 depth -= 1
                 if depth == 0:
-                    self.pos = i + 1
+                    self.pos = m.end()
                     self._peeked = None
-                    return text[token.end : i], token.end
-            i += 1
+                    return text[token.end : m.start()], token.end
         raise HloError(token.start, f"'{opener}' is not closed (the text ends before its '{closer}')")
+
+
+# what a raw scan stops at: strings (or an unterminated one), comments, brackets, commas, spaces
+_VALUE_STOPS = re.compile(r'"(?:[^"\\]|\\.)*"?|/\*(?:.*?\*/|.*)|[()\[\]{},\s]', re.DOTALL)
+_OPENER = {")": "(", "]": "[", "}": "{"}
+_BRACKET_STOPS: dict[str, re.Pattern[str]] = {}  # an opener -> strings, comments, the opener and its closer
 
 
 def describe(token: Token) -> str:
@@ -426,10 +426,14 @@ class Parser:
                 break
             self.lexer.next()
             table = tables[token.text]
+            names = token.text in ("FileNames", "FunctionNames")  # else `{key=value ...}` entries
             while self.lexer.peek().kind == "number":
                 key = self.integer("an id")
-                if self.lexer.peek().kind == "string":
-                    table[key] = unquote(self.lexer.next().text)
+                if names:
+                    value = self.lexer.next()
+                    if value.kind != "string":
+                        raise HloError(value.start, f"expected a quoted name in {token.text}, got {describe(value)}")
+                    table[key] = unquote(value.text)
                 else:
                     text, _ = self.lexer.balanced("{", "}")
                     table[key] = fields(text)

@@ -531,6 +531,7 @@ class _Converter:
         self.functions: dict[str, str] = {}  # computation -> its function's name
         self.symbols: set[str] = {"main"}
         self.imports_stablehlo = False
+        self.calls: list[tuple[Operation, int]] = []  # verified once their callees are in the module
 
     # ---- positions and locations ------------------------------------------------------
     def position(self, offset: int) -> tuple[int, int]:
@@ -1166,6 +1167,7 @@ def _call(site: _Site) -> Value:
     callee = site.conv.function(comp, site)
     args = [leaf for v in site.operands() for leaf in site.conv.leaves(v, site)]
     op = site.op(xla.CallOp, [args], {"callee": SymbolRefAttr(callee)}, None, verify=False)
+    site.conv.calls.append((op, site.instr.opcode_offset))
     return site.results(op)
 
 
@@ -1704,9 +1706,31 @@ def parse_hlo_text(text: str, name: str = "<hlo>", line_offset: int = 0) -> Modu
     except RecursionError:
         raise HloTextError([Diagnostic(name, 0, 0, "the module nests too deeply")]) from None
     conv.module.sym_name = StringAttr(_module_name(hlo.name))
-    if diagnostics := verify_module(conv.module, name):
-        raise HloTextError(diagnostics)
+    # every op was verified as it was made, but calls (their callees were not in the
+    # module yet) and what the StableHLO import made
+    if conv.imports_stablehlo:
+        if diagnostics := verify_module(conv.module, name):
+            raise HloTextError(diagnostics)
+        return conv.module
+    try:
+        for op, offset in conv.calls:
+            _verify_one(op, offset)
+        for f in conv.module.ops:
+            _verify_one(f, 0)
+            if isinstance(f, func.FuncOp) and (ret := f.body.blocks[0].last_op) is not None:
+                _verify_one(ret, 0)
+    except HloError as e:
+        line, col = _position(text, e.offset)
+        raise HloTextError([Diagnostic(name, line + line_offset, col, one_line(e.message))]) from None
     return conv.module
+
+
+def _verify_one(op: Operation, offset: int) -> None:
+    try:
+        op.verify(verify_nested_ops=False)
+    except Exception as e:  # noqa: BLE001 - every verifier failure is a located error
+        message = str(e).removeprefix("Operation does not verify: ")
+        raise HloError(offset, f"'{op.name}' op {one_line(message)}") from None
 
 
 def _module_name(name: str) -> str:
