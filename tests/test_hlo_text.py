@@ -361,6 +361,83 @@ def test_tuple_parameters_nested_tuple_results():
 
 
 # --------------------------------------------------------------------------------------
+# Sharded programs (the texts are what JAX printed for 2 devices)
+# --------------------------------------------------------------------------------------
+
+SHARDED = """\
+HloModule jit_f, entry_computation_layout={(f32[4,3]{1,0}, f32[3,2]{1,0})->f32[2]{0}}, frontend_attributes={xla.sdy.meshes={mesh = #sdy.mesh<["x"=2]>}}
+
+region_0.1 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+ENTRY main.2 {
+  a.1 = f32[4,3]{1,0} parameter(0), sharding={devices=[2,1]<=[2]}, frontend_attributes={xla.sdy.sharding="#sdy.sharding<@mesh, [{\\"x\\"}, {}]>"}
+  b.1 = f32[3,2]{1,0} parameter(1)
+  dot.1 = f32[4,2]{1,0} dot(a.1, b.1), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  tanh.1 = f32[4,2]{1,0} tanh(dot.1)
+  constant.1 = f32[] constant(0)
+  sum.1 = f32[2]{0} reduce(tanh.1, constant.1), dimensions={0}, to_apply=region_0.1
+  ROOT r = f32[2]{0} custom-call(sum.1), custom_call_target="xla.sdy.FuncResultSharding", custom_call_has_side_effect=true
+}
+"""
+
+PARTITIONED = """\
+HloModule jit_f, is_scheduled=true, entry_computation_layout={(f32[2,3]{1,0}, f32[3,2]{1,0})->f32[2]{0}}, num_partitions=2
+
+%region_0.0 (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %s = f32[] add(%a, %b)
+}
+
+ENTRY %main.0_spmd (param: f32[2,3], param.1: f32[3,2]) -> f32[2] {
+  %param = f32[2,3]{1,0} parameter(0), sharding={devices=[2,1]<=[2]}
+  %param.1 = f32[3,2]{1,0} parameter(1), sharding={replicated}
+  %partition-id = u32[] partition-id()
+  %id = f32[] convert(%partition-id)
+  %ids = f32[2,3]{1,0} broadcast(%id), dimensions={}
+  %shifted = f32[2,3]{1,0} add(%param, %ids)
+  %dot = f32[2,2]{1,0} dot(%shifted, %param.1), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  %zero = f32[] constant(0)
+  %sum = f32[2]{0} reduce(%dot, %zero), dimensions={0}, to_apply=%region_0.0
+  ROOT %all-reduce = f32[2]{0} all-reduce(%sum), channel_id=1, replica_groups=mesh['axis_0'=2,'axis_1'=1] {'axis_0'}, use_global_device_ids=true, to_apply=%region_0.0
+}
+"""
+
+
+def test_shardings_are_dropped_the_program_runs_whole():
+    """A sharded program's unoptimized HLO (GSPMD shardings, Shardy's markers) says
+    where values live, not what they are: it runs whole on one device."""
+    a, b = _f32(4, 3), _f32(3, 2)
+    (got,) = xla_opt.run(parse_hlo_text(SHARDED, "sharded.hlo"), a, b)
+    np.testing.assert_allclose(got, np.tanh(a @ b).sum(0), rtol=1e-5)
+
+
+def test_a_partitioned_module_runs_as_one_replica_per_device():
+    """XLA's SPMD output (num_partitions=2: each device's program on its shards, a
+    partition-id, an all-reduce over a mesh axis) runs as 2 replicas."""
+    a, b = _f32(4, 3), _f32(3, 2)
+    shards = a.reshape(2, 2, 3)  # device d holds rows 2d, 2d+1
+    want = sum((shards[d] + d) @ b for d in range(2)).sum(0)
+    results = xla_opt.run(parse_hlo_text(PARTITIONED, "spmd.hlo"), shards, b, replicas=2)
+    for (got,) in results:
+        np.testing.assert_allclose(got, want, rtol=1e-5)
+
+
+def test_a_shard_map_in_hlo_text_is_a_located_error():
+    text = SHARDED.replace("xla.sdy.FuncResultSharding", "xla.sdy.GlobalToLocalShape").replace(
+        "ROOT r = f32[2]{0} custom-call", "ROOT r = f32[1]{0} custom-call"
+    )
+    with pytest.raises(
+        ProgramError, match=r"^s\.hlo:16:22: error: custom call 'xla\.sdy\.GlobalToLocalShape' changes shapes"
+    ):
+        parse_hlo_text(text, "s.hlo")
+
+
+# --------------------------------------------------------------------------------------
 # Locations
 # --------------------------------------------------------------------------------------
 

@@ -405,6 +405,10 @@ class Parser:
             key = self.name("an attribute name")
             self.expect("=", f"after the attribute name '{key.text}'")
             text, offset = self.lexer.raw_value()
+            if text.startswith("mesh[") and self.lexer.peek().text == "{":
+                # replica groups over a mesh's axes: `mesh['x'=2,'y'=2] {'x'}` (a space inside)
+                axes, _ = self.lexer.balanced("{", "}")
+                text = f"{text} {{{axes}}}"
             if key.text in attributes:
                 raise HloError(key.start, f"attribute '{key.text}' is given twice")
             attributes[key.text] = Attribute(key.text, text, offset)

@@ -34,7 +34,10 @@ or optimized (`compiled.as_text()`, `XLA_FLAGS=--xla_dump_to`), becomes an xla p
   line and column (the optimized form's stack-frame tables). Without metadata, the op is
   located at its line of the HLO text;
 * shardings, `frontend_attributes`, `backend_config` (but a custom call's), scheduling
-  and aliasing attributes are dropped: the program runs on one device.
+  and aliasing attributes are dropped: a sharded program runs whole on one device
+  (Shardy's `xla.sdy.*` markers are their operands; a shard_map's shape-changing calls
+  are an error). A partitioned module (`num_partitions=N`, XLA's SPMD output: each
+  device's program) runs as N replicas: `partition-id` is the replica id.
 
 Anything else (an unknown opcode, an attribute the op cannot honour, an elided
 literal `{...}`) is one located error, `file:line:col: error: ...`, raised as
@@ -260,10 +263,17 @@ def matrix_of(text: str) -> list[list[int]]:
 _IOTA_GROUPS = re.compile(r"\[([\d,\s]+)\]<=\[([\d,\s]+)\](?:T\(([\d,\s]+)\))?")
 
 
+_MESH_GROUPS = re.compile(r"mesh\[([^\]]*)\]\s*\{([^}]*)\}")
+
+
 def replica_groups_of(text: str) -> list[list[int]]:
-    """`{{0,1},{2,3}}`, or the iota form `[2,2]<=[4]` / `[2,2]<=[2,2]T(1,0)`: the
-    device ids 0..n-1 reshaped to the second list, transposed by T, reshaped to
-    [groups, group size]."""
+    """`{{0,1},{2,3}}`; the iota form `[2,2]<=[4]` / `[2,2]<=[2,2]T(1,0)` (the device
+    ids 0..n-1 reshaped to the second list, transposed by T, reshaped to [groups, group
+    size]); or a mesh's axes `mesh['x'=2,'y'=2] {'x'}` (the devices of the mesh in
+    row-major order, a group for each index of the other axes along the named ones)."""
+    mesh = _MESH_GROUPS.fullmatch(text.strip())
+    if mesh is not None:
+        return _mesh_groups(text, mesh.group(1), mesh.group(2))
     m = _IOTA_GROUPS.fullmatch(text.replace(" ", ""))
     if m is None:
         return matrix_of(text)
@@ -274,6 +284,20 @@ def replica_groups_of(text: str) -> list[list[int]]:
         raise ValueError(f"malformed iota replica groups '{text}'")
     ids = np.arange(math.prod(reshape)).reshape(reshape).transpose(perm).reshape(groups)
     return ids.tolist()
+
+
+def _mesh_groups(text: str, axes_text: str, selected_text: str) -> list[list[int]]:
+    axes = re.findall(r"'([^']*)'\s*=\s*(\d+)", axes_text)
+    selected = re.findall(r"'([^']*)'", selected_text)
+    names = [a for a, _ in axes]
+    if not axes or re.sub(r"'[^']*'\s*=\s*\d+|,|\s", "", axes_text) or any(a not in names for a in selected):
+        raise ValueError(f"malformed mesh replica groups '{text}'")
+    sizes = [int(n) for _, n in axes]
+    ids = np.arange(math.prod(sizes)).reshape(sizes)
+    inner = [names.index(a) for a in selected]
+    outer = [d for d in range(len(sizes)) if d not in inner]
+    group_size = math.prod(sizes[d] for d in inner)
+    return ids.transpose(outer + inner).reshape(-1, group_size).tolist()
 
 
 @dataclass
@@ -777,7 +801,6 @@ Rule = Callable[[_Site], Value]
 RULES: dict[str, Rule] = {}
 
 UNSUPPORTED = {
-    "partition-id": "the program runs on one device (no partitions)",
     "stochastic-convert": "xla has no stochastic rounding",
     "dynamic-reshape": "shapes are static here",
     "ragged-dot": "no xla counterpart",
@@ -822,6 +845,22 @@ _table({
     "select": xla.SelectOp, "clamp": xla.ClampOp, "convert": xla.ConvertOp,
     "bitcast-convert": xla.BitcastConvertOp, "replica-id": xla.ReplicaIdOp,
 })  # fmt: skip
+
+
+@rule("partition-id")
+def _partition_id(site: _Site) -> Value:
+    """A partitioned module (`num_partitions=N`: the per-device program XLA's SPMD
+    partitioner made) runs as N replicas, one per device: with one replica, the
+    partition id is the replica id (and the device id its collectives name)."""
+    attrs = site.conv.hlo.attributes
+    partitions = _to_int(attrs["num_partitions"].text) if "num_partitions" in attrs else 1
+    replicas = _to_int(attrs["replica_count"].text) if "replica_count" in attrs else 1
+    if partitions <= 1 or replicas > 1:
+        raise site.error(
+            "HLO opcode 'partition-id' is supported in a partitioned module (num_partitions=N) of one replica, "
+            "run as N replicas"
+        )
+    return site.one(xla.ReplicaIdOp, [])
 
 
 @rule("after-all")
@@ -1599,6 +1638,8 @@ def _custom_call(site: _Site) -> Value:
     target = site.attr("custom_call_target", unquote)
     if target == "TopK":
         return _cpu_topk(site)
+    if target.startswith("xla.sdy."):
+        return _shardy_call(site, target)
     operands = [leaf for v in site.operands() for leaf in site.conv.leaves(v, site)]
     props: dict[str, Attribute] = {"call_target_name": StringAttr(target)}
     attributes: dict[str, Attribute] = {}
@@ -1622,6 +1663,20 @@ def _custom_call(site: _Site) -> Value:
         props["called_computations"] = ArrayAttr(symbols)
     op = _imported(site, "stablehlo.custom_call", operands, site.result_types(), props, attributes)
     return site.results(op)
+
+
+def _shardy_call(site: _Site, target: str) -> Value:
+    """Shardy's markers in HLO text (`xla.sdy.FuncResultSharding`, `xla.sdy.Sharding`...)
+    say where a value lives: on one device, the value itself. The calls of a
+    `shard_map` (`xla.sdy.GlobalToLocalShape`, `LocalToGlobalShape`) change shapes:
+    the program is per-device code that only its partitioner can run."""
+    values = site.operands()
+    if len(values) == 1 and isinstance(values[0], SSAValue) and [values[0].type] == site.result_types():
+        return values[0]
+    raise site.error(
+        f"custom call '{target}' changes shapes: a shard_map program in HLO text is per-device code; "
+        "read its StableHLO (lowered.as_text()), which xla-opt partitions"
+    )
 
 
 def _comparator_function(site: _Site, comp: Computation) -> str:
