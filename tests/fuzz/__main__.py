@@ -24,7 +24,7 @@ from dataclasses import replace
 import numpy as np
 
 from tests.fuzz.oracle import CaseResult, Failure, Worker, describe_array, serve
-from tests.fuzz.program_gen import GeneratedProgram, dense, generate_program, make_inputs
+from tests.fuzz.program_gen import GeneratedProgram, dense, generate_program
 
 MAX_TRIES = 400  # candidate programs per minimization
 
@@ -123,7 +123,7 @@ def minimize_program(worker: Worker, failed: CaseResult, timeout: float) -> tupl
     """Reduce a failing generated program: keep one result, drop dead statements, then
     bypass or constant-fold statements one by one while the failure persists."""
     program = generate_program(int(failed.case.rsplit(" ", 1)[1]))
-    inputs = dict(zip((a.name for a in program.args), make_inputs(program.arg_types, program.seed)))
+    inputs = dict(zip((a.name for a in program.args), program.inputs()))
     target = failed.failures[0]
     reducer = Reducer(worker, target)
 

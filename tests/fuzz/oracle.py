@@ -37,11 +37,15 @@ from typing import Any
 
 import ml_dtypes
 import numpy as np
+from xdsl.dialects.builtin import IntegerAttr, i32
 
-from tests.fuzz.program_gen import DTYPES, RTOL, GeneratedProgram, TensorT, Value, make_inputs
-from tests.util import ELEMENT_TYPES
+from tests.fuzz.program_gen import DTYPES, ELEMENT_OF_DTYPE, RTOL, GeneratedProgram, TensorT, Value, make_inputs
+
+NARROW_INTS = frozenset(np.dtype(DTYPES[e]) for e in ("i4", "ui4", "i2", "ui2"))
+ML_FLOATS = frozenset(DTYPES[e] for e in DTYPES if e == "bf16" or e.startswith(("f8", "f6", "f4")))
 
 ROOT = Path(__file__).resolve().parents[2]
+MAX_REPLICAS = 4  # the most replicas a generated program runs on
 
 # --------------------------------------------------------------------------------------
 # Results
@@ -131,45 +135,86 @@ def compare(
     overflow on one side only can turn into NaN (0 * inf): a NaN matches anything, and
     the tolerance is relative to `magnitude` too (a bound on the sum of the magnitudes
     of what was summed: a reordered sum's rounding error scales with its terms, not with
-    its result, which cancellation can make small; `input_magnitude`)."""
+    its result, which cancellation can make small; `input_magnitude`). Complex numbers:
+    each part so, relative to the largest modulus of `want`."""
     got, want = np.asarray(got), np.asarray(want)
     if got.dtype != want.dtype or got.shape != want.shape:
         return f"got {got.dtype}{list(got.shape)}, expected {want.dtype}{list(want.shape)}"
-    if want.dtype.kind in "biu":
-        bad = got != want
-    elif bitwise:
-        bits = f"uint{want.dtype.itemsize * 8}"
-        # a NaN's sign and payload are not specified where it is computed (0 % 0 is
-        # -nan in native code, nan in numpy), so NaNs match NaNs
-        both_nan = np.isnan(got.astype(np.float64)) & np.isnan(want.astype(np.float64))
-        bad = (got.view(bits) != want.view(bits)) & ~both_nan
+    options = (rtol, flush_denormals, bitwise, reordered, magnitude)
+    if want.dtype.kind == "c":
+        finite = np.abs(want[np.isfinite(want)])
+        floor = float(finite.max()) if finite.size else 0.0
+        bad = _mismatches(got.real, want.real, *options, floor) | _mismatches(got.imag, want.imag, *options, floor)
     else:
-        g, w = got.astype(np.float64), want.astype(np.float64)
-        if flush_denormals:
-            tiny = float(ml_dtypes.finfo(want.dtype).smallest_normal)
-            g, w = (np.where(np.abs(x) < tiny, 0.0, x) for x in (g, w))
-        nan_g, nan_w = np.isnan(g), np.isnan(w)
-        both = ~(nan_g | nan_w)
-        if rtol:
-            finite = np.abs(w[np.isfinite(w)])
-            scale = max(1.0, float(finite.max())) if finite.size else 1.0
-            if reordered:
-                scale = max(scale, magnitude)
-            limit = float(ml_dtypes.finfo(want.dtype).max) / 16
-            with np.errstate(invalid="ignore", over="ignore"):
-                close = np.isclose(g, w, rtol=rtol, atol=rtol * scale)
-                huge = (np.abs(g) > limit) & (np.abs(w) > limit) & (np.sign(g) == np.sign(w))
-            overflowed = (nan_g & np.isinf(w)) | (nan_w & np.isinf(g))
-            if reordered:
-                overflowed = nan_g | nan_w
-            bad = ((nan_g != nan_w) & ~overflowed) | (both & ~(close | huge))
-        else:
-            bad = (nan_g != nan_w) | (both & (g != w))
+        bad = _mismatches(got, want, *options)
     if not bad.any():
         return None
     where = [tuple(int(i) for i in ix) for ix in np.argwhere(bad)[:4]]
     shown = ", ".join(f"{list(ix)}: got {got[ix]!r}, expected {want[ix]!r}" for ix in where)
     return f"{int(bad.sum())} of {bad.size} elements differ ({shown})"
+
+
+def _mismatches(
+    got: np.ndarray,
+    want: np.ndarray,
+    rtol: float,
+    flush_denormals: bool,
+    bitwise: bool,
+    reordered: bool,
+    magnitude: float,
+    floor: float = 0.0,
+) -> np.ndarray:
+    """Where real (or integer) `got` and `want` differ (see `compare`); `floor`: the
+    least magnitude the tolerance is relative to."""
+    if want.dtype in NARROW_INTS or want.dtype.kind in "biu":
+        return np.asarray(got.astype(np.int64) != want.astype(np.int64) if want.dtype.kind != "b" else got != want)
+    if bitwise:
+        bits = f"uint{want.dtype.itemsize * 8}"
+        # a NaN's sign and payload are not specified where it is computed (0 % 0 is
+        # -nan in native code, nan in numpy), so NaNs match NaNs
+        both_nan = np.isnan(got.astype(np.float64)) & np.isnan(want.astype(np.float64))
+        return (np.ascontiguousarray(got).view(bits) != np.ascontiguousarray(want).view(bits)) & ~both_nan
+    g, w = got.astype(np.float64), want.astype(np.float64)
+    if flush_denormals:
+        tiny = float(ml_dtypes.finfo(want.dtype).smallest_normal)
+        g, w = (np.where(np.abs(x) < tiny, 0.0, x) for x in (g, w))
+    nan_g, nan_w = np.isnan(g), np.isnan(w)
+    both = ~(nan_g | nan_w)
+    if not rtol:
+        return (nan_g != nan_w) | (both & (g != w))
+    finite = np.abs(w[np.isfinite(w)])
+    scale = max(1.0, float(finite.max()) if finite.size else 1.0, floor)
+    if reordered:
+        scale = max(scale, magnitude)
+    largest = float(ml_dtypes.finfo(want.dtype).max)
+    limit = largest / (2 if want.dtype.itemsize == 1 else 16)  # near overflow: as good as infinite
+    with np.errstate(invalid="ignore", over="ignore"):
+        close = np.isclose(g, w, rtol=rtol, atol=rtol * scale)
+        huge = (np.abs(g) > limit) & (np.abs(w) > limit) & (np.sign(g) == np.sign(w))
+    overflowed = (nan_g & np.isinf(w)) | (nan_w & np.isinf(g))
+    if reordered:
+        overflowed = nan_g | nan_w
+    return ((nan_g != nan_w) & ~overflowed) | (both & ~(close | huge))
+
+
+def check_undetermined(got: np.ndarray, v: Value) -> str | None:
+    """A value the spec does not determine (rng_uniform, rng_normal): its type, and
+    ("range", a, b) every element in [a, b), ("finite",) no NaN or infinity."""
+    got = np.asarray(got)
+    want = DTYPES[v.elem]
+    if got.dtype != want or got.shape != v.shape:
+        return f"got {got.dtype}{list(got.shape)}, expected {want}{list(v.shape)}"
+    if v.check[0] == "range":
+        low, high = v.check[1], v.check[2]
+        x = got.astype(np.float64) if got.dtype.kind == "f" or got.dtype in ML_FLOATS else got.astype(object)
+        bad = ~((x >= low) & (x < high))  # NaN is outside too
+        if bad.any():
+            return f"{int(bad.sum())} of {bad.size} elements outside [{low}, {high}): {got[bad][:4]!r}"
+    elif v.check[0] == "finite":
+        bad = ~np.isfinite(got.astype(np.float64))
+        if bad.any():
+            return f"{int(bad.sum())} of {bad.size} elements are not finite: {got[bad][:4]!r}"
+    return None
 
 
 # --------------------------------------------------------------------------------------
@@ -190,44 +235,65 @@ def xla_available() -> tuple[bool, str]:
     return True, ""
 
 
-def run_backend(module, inputs: Sequence[np.ndarray], backend: str, entry: str = "main") -> list[np.ndarray]:
+def run_backend(
+    module, inputs: Sequence[np.ndarray], backend: str, entry: str = "main", replicas: int = 1
+) -> list[np.ndarray] | list[list[np.ndarray]]:
+    """The results; with replicas > 1 (inputs stacked per replica), one list per replica."""
     import xla_opt
 
-    return [np.asarray(r) for r in xla_opt.compile(module, entry=entry, backend=backend)(*inputs)]
+    out = xla_opt.compile(module, entry=entry, backend=backend, replicas=replicas)(*inputs)
+    if replicas > 1:
+        return [[np.asarray(r) for r in rs] for rs in out]
+    return [np.asarray(r) for r in out]
 
 
 def check_program(
     program: GeneratedProgram, inputs: Sequence[np.ndarray], use_xla: bool, verify_stages: bool = True
 ) -> CaseResult:
-    """The generated program on the interpreter, the JIT and XLA, compared;
-    `verify_stages`: also lower it stage by stage, verifying each stage's output."""
+    """The generated program on the interpreter, the JIT and XLA, compared (replica by
+    replica when it runs on several); `verify_stages`: also lower it stage by stage,
+    verifying each stage's output."""
     import xla_opt
 
     text = program.text
     result = CaseResult(f"program seed {program.seed}", text, inputs=list(inputs))
+    if program.replicas > 1:
+        result.notes.append(f"replicas: {program.replicas}")
     try:
         module = xla_opt.load_program(text, name="<fuzz>")
     except Exception as e:  # noqa: BLE001 - a generated program must verify
         result.failures.append(Failure("invalid", "verify", _exception_text(e)))
         return result
     if verify_stages:
-        _check_lowering(module, result, expect_complete=True)
+        lowered, options = module, None
+        if program.replicas > 1:  # replicas as threads: collectives are host calls (as the API lowers them)
+            lowered = module.clone()
+            lowered.attributes["xla.num_replicas"] = IntegerAttr(program.replicas, i32)
+            options = {"convert-xla-to-linalg": {"host_collectives": True}}
+        _check_lowering(lowered, result, expect_complete=True, options=options)
     try:
-        want = run_backend(module, inputs, "interpreter")
+        want = per_replica(run_backend(module, inputs, "interpreter", replicas=program.replicas), program.replicas)
     except Exception as e:  # noqa: BLE001
         result.failures.append(Failure("crash", "interpreter", _exception_text(e)))
         return result
     try:
-        got = run_backend(module, inputs, "jit")
+        got = per_replica(run_backend(module, inputs, "jit", replicas=program.replicas), program.replicas)
     except Exception as e:  # noqa: BLE001 - every generated op is in the JIT's op set
         result.failures.append(Failure("crash", "jit", _exception_text(e)))
         got = None
     magnitude = input_magnitude(inputs)  # for the reordered values of either comparison
-    if got is not None:
-        _compare_all(result, got, want, program.results, "jit", magnitude)
+    for r in range(program.replicas):
+        where = f" (replica {r})" if program.replicas > 1 else ""
+        _check_undetermined(result, want[r], program.results, f"interpreter{where}")
+        if got is not None:
+            _compare_all(result, got[r], want[r], program.results, "jit", magnitude, where)
     if use_xla:
         _check_xla(result, program, inputs, want, magnitude)
     return result
+
+
+def per_replica(results: list, replicas: int) -> list[list[np.ndarray]]:
+    return results if replicas > 1 else [results]
 
 
 def input_magnitude(inputs: Sequence[np.ndarray]) -> float:
@@ -250,19 +316,36 @@ def input_magnitude(inputs: Sequence[np.ndarray]) -> float:
 
 
 def _compare_all(
-    result: CaseResult, got: list, want: list, values: Sequence[Value], backend: str, magnitude: float = 0.0
+    result: CaseResult,
+    got: list,
+    want: list,
+    values: Sequence[Value],
+    backend: str,
+    magnitude: float = 0.0,
+    where: str = "",
 ) -> None:
     if len(got) != len(want):
         result.failures.append(Failure("mismatch", backend, f"{len(got)} results, the interpreter gives {len(want)}"))
         return
     for i, (g, w, v) in enumerate(zip(got, want, values)):
-        problem = compare(
-            g, w, v.rtol, bitwise=v.bits_exact and not v.approx, reordered=v.reordered, magnitude=magnitude
-        )
+        if v.check:
+            problem = check_undetermined(g, v)
+        else:
+            problem = compare(
+                g, w, v.rtol, bitwise=v.bits_exact and not v.approx, reordered=v.reordered, magnitude=magnitude
+            )
         if problem:
             result.failures.append(
-                Failure("mismatch", backend, f"result #{i} ({v.name}: {v.type}) vs the interpreter: {problem}")
+                Failure("mismatch", backend, f"result #{i} ({v.name}: {v.type}){where} vs the interpreter: {problem}")
             )
+
+
+def _check_undetermined(result: CaseResult, values: list, described: Sequence[Value], where: str) -> None:
+    """The interpreter's own undetermined values (rng) are in their range too."""
+    for i, (w, v) in enumerate(zip(values, described)):
+        if v.check and (problem := check_undetermined(w, v)):
+            result.failures.append(Failure("mismatch", "interpreter", f"result #{i} ({v.name}: {v.type}) {where}: "
+                                           f"{problem}"))  # fmt: skip
 
 
 def _check_xla(
@@ -270,11 +353,10 @@ def _check_xla(
 ) -> None:
     """XLA on the results it must agree on: the program is cut down to them first, so
     that XLA never sees the excluded computations (its constant folder has crashed on
-    some of them)."""
+    some of them). `want`: the interpreter's results, one list per replica."""
     from xla_opt.passes.conversions.convert_xla_to_stablehlo import to_stablehlo_text
 
     import xla_opt
-    from xla_opt import xla_oracle
 
     values = program.results
     kept = [i for i, v in enumerate(values) if not v.xla_skip]
@@ -287,12 +369,17 @@ def _check_xla(
     sub = program.restricted([values[i] for i in kept])
     by_name = dict(zip((a.name for a in program.args), inputs))
     try:
-        text = to_stablehlo_text(xla_opt.load_program(sub.text, name="<fuzz>"), entry="main")
+        module = xla_opt.load_program(sub.text, name="<fuzz>")
+        if program.replicas > 1:
+            module.attributes["mhlo.num_partitions"] = IntegerAttr(program.replicas, i32)
+        text = to_stablehlo_text(module, entry="main")
+        if program.replicas > 1:
+            text = as_cross_replica(text, program.replicas)
     except Exception as e:  # noqa: BLE001 - every generated op has a StableHLO export
         result.failures.append(Failure("crash", "xla export", _exception_text(e)))
         return
     try:
-        got = xla_oracle.run_stablehlo(text, *(by_name[a.name] for a in sub.args))
+        got = run_xla(text, [by_name[a.name] for a in sub.args], program.replicas)
     except Exception as e:  # noqa: BLE001
         result.failures.append(Failure("crash", "xla", f"XLA rejects the exported program: {_exception_text(e)}"))
         return
@@ -301,15 +388,66 @@ def _check_xla(
         if len(kept) == len(values)
         else f"xla: compared {len(kept)} of {len(values)} results"
     )
-    for g, i in zip(got, kept):
-        v = values[i]
-        problem = compare(
-            g, want[i], v.rtol_xla, flush_denormals=True, reordered=v.reordered, magnitude=magnitude
-        )
-        if problem:
-            result.failures.append(
-                Failure("mismatch", "xla", f"result #{i} ({v.name}: {v.type}) vs the interpreter: {problem}")
+    for r in range(program.replicas):
+        where = f" (replica {r})" if program.replicas > 1 else ""
+        for g, i in zip(got[r], kept):
+            v = values[i]
+            if v.check:
+                problem = check_undetermined(g, v)
+            else:
+                problem = compare(
+                    g, want[r][i], v.rtol_xla, flush_denormals=True, reordered=v.reordered, magnitude=magnitude
+                )
+            if problem:
+                result.failures.append(
+                    Failure("mismatch", "xla", f"result #{i} ({v.name}: {v.type}){where} vs the interpreter: {problem}")
+                )
+
+
+def as_cross_replica(text: str, replicas: int) -> str:
+    """The export of a program of N replicas, made with `mhlo.num_partitions = N` (the
+    exporter's collectives are cross-partition ones: a single-device program has none),
+    turned into XLA's cross-replica form: N replicas of one partition, replica_id, and
+    collectives without channels, whose groups are replica ids."""
+    text = re.sub(r"channel_handle = #stablehlo\.channel_handle<[^>]*>, ?", "", text)
+    text = re.sub(r",? ?use_global_device_ids", "", text)
+    text = text.replace("stablehlo.partition_id", "stablehlo.replica_id")
+    text = text.replace(f"mhlo.num_partitions = {replicas} : i32", "mhlo.num_partitions = 1 : i32")
+    return text.replace("mhlo.num_replicas = 1 : i32", f"mhlo.num_replicas = {replicas} : i32")
+
+
+def run_xla(text: str, inputs: Sequence[np.ndarray], replicas: int) -> list[list[np.ndarray]]:
+    """XLA's results, one list per replica: a program of N replicas runs on N CPU
+    devices (the worker starts JAX with enough of them), each replica on its slice of
+    the stacked inputs."""
+    from xla_opt import xla_oracle
+
+    if replicas == 1:
+        return [xla_oracle.run_stablehlo(text, *inputs)]
+    import jax
+    from jax._src import compiler, xla_bridge
+    from jax._src.lib import xla_client
+    from jax._src.sharding_impls import GSPMDSharding
+
+    backend = xla_bridge.get_backend("cpu")
+    devices = tuple(backend.devices()[:replicas])
+    if len(devices) < replicas:
+        raise RuntimeError(f"{replicas} replicas need {replicas} CPU devices, JAX has {len(devices)} (XLA_FLAGS)")
+    options = compiler.get_compile_options(
+        num_replicas=replicas, num_partitions=1, device_assignment=np.arange(replicas).reshape(replicas, 1)
+    )
+    executable = backend.compile_and_load(text, xla_client.DeviceList(devices), options)
+    # each device holds its replica's own value (a "replicated" array whose copies differ)
+    sharding = GSPMDSharding.get_replicated(devices)
+    with jax.enable_x64(True):
+        arrays = [
+            jax.make_array_from_single_device_arrays(
+                a.shape[1:], sharding, [jax.device_put(np.array(a[r], order="C"), d) for r, d in enumerate(devices)]
             )
+            for a in map(np.asarray, inputs)
+        ]
+        outputs = executable.execute_sharded(arrays).disassemble_into_single_device_arrays()
+        return [[np.asarray(per_device[r]) for per_device in outputs] for r in range(replicas)]
 
 
 # --------------------------------------------------------------------------------------
@@ -332,6 +470,29 @@ MAX_RUN_ELEMENTS = 4096  # ... are not run (the interpreter's regions run per el
 KNOWN_BUG_MATCHERS: dict[str, Callable[[str, Failure], bool]] = {
     "empty_slice_lowering": lambda text, f: (
         f.kind == "invalid" and f.stage == "pass convert-xla-to-linalg" and "xla.slice" in text
+    ),
+    "narrow_tuple_widening": lambda text, f: (
+        f.stage == "pass xla-widen-narrow-types" and "'xla.tuple' op inferred result type" in f.message
+    ),
+    "write_in_place_loop_state": lambda text, f: (
+        f.kind == "mismatch"
+        and f.stage.startswith("jit")
+        and "xla.while" in text
+        and ("xla.sort" in text or "xla.gather" in text)
+    ),
+    "narrow_float_rng": lambda text, f: f.kind == "mismatch" and "outside [" in f.message and "xla.rng_uniform" in text,
+    "narrow_dimension_size": lambda text, f: (
+        "dimension_size' op is not lowered to linalg" in f.message
+        and any(f"x{t}>" in text or f"<{t}>" in text for t in ("i4", "ui4", "i2", "ui2", "f8", "f6", "f4"))
+    ),
+    "empty_unsigned_constant_collective": lambda text, f: (
+        f.kind == "crash" and f.stage.startswith("jit") and "Cannot cast array data" in f.message
+    ),
+    "computation_not_inlined_unlocated": lambda text, f: (
+        f.kind == "crash" and "DiagnosticException: cannot lower a computation to scalar code" in f.message
+    ),
+    "narrow_int_rng_interpreter": lambda text, f: (
+        f.stage.startswith("interpreter") and "Unsupported dtype" in f.message and "xla.rng_uniform" in text
     ),
 }
 
@@ -378,7 +539,7 @@ def as_tensor_t(t) -> TensorT | None:
     if not isinstance(t, TensorType):
         return None
     try:
-        name = ELEMENT_TYPES[numpy_dtype(t.get_element_type())]
+        name = ELEMENT_OF_DTYPE[numpy_dtype(t.get_element_type())]
     except (TypeError, KeyError):
         return None
     if name not in DTYPES or any(d < 0 for d in t.get_shape()):
@@ -464,7 +625,7 @@ def _check_located(result: CaseResult, stage: str, message: str) -> None:
         result.failures.append(Failure("not-located", stage, f"diagnostic without file:line:col: {message[:300]}"))
 
 
-def _check_lowering(module, result: CaseResult, expect_complete: bool = False) -> None:
+def _check_lowering(module, result: CaseResult, expect_complete: bool = False, options: dict | None = None) -> None:
     """The pipeline stage by stage: each stage ends in a diagnostic (a failure when
     `expect_complete`: generated programs use lowered ops only) or valid IR."""
     from xdsl.utils.exceptions import DiagnosticException
@@ -475,7 +636,7 @@ def _check_lowering(module, result: CaseResult, expect_complete: bool = False) -
 
     lowered = module.clone()
     ctx = make_context()
-    for name, stage in stage_passes():
+    for name, stage in stage_passes(options=options):
         try:
             stage.apply(ctx, lowered)
         except (DiagnosticError, DiagnosticException) as e:
@@ -646,6 +807,10 @@ class Worker:
 
     def _start(self) -> subprocess.Popen:
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        # XLA runs a program of N replicas on N host devices (JAX reads this when it starts)
+        flags = env.get("XLA_FLAGS", "")
+        if "xla_force_host_platform_device_count" not in flags:
+            env["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={MAX_REPLICAS}".strip()
         fd, name = tempfile.mkstemp(prefix="fuzz-worker-", suffix=".log")
         self.log = Path(name)
         try:
@@ -736,7 +901,7 @@ def handle_request(request: dict, use_xla: bool) -> CaseResult:
         program = request.get("program") or generate_program(request["seed"])
         inputs = request.get("inputs")
         if inputs is None:
-            inputs = make_inputs(program.arg_types, program.seed)
+            inputs = program.inputs()
         result = check_program(program, inputs, use_xla and request.get("xla", True), request.get("stages", True))
     else:
         text, origin = request.get("text"), "given text"

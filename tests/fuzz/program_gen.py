@@ -44,44 +44,77 @@ from xla_opt.dialects.shapes.shape_ops import (
 from xla_opt.dialects.xla.elementwise import BINARY_OPS, UNARY_OPS
 
 from tests.fuzz import KNOWN_BUG_AVOIDANCE
-from tests.util import ELEMENT_TYPES, tensor_type
+from tests.fuzz.families import COLLECTIVE_OPS, REPLICATED_SHARE, FamilyGenerators
+from tests.fuzz.values import (  # noqa: F401 - re-exported: the fuzzers' one import of the values' vocabulary
+    ALL_INTS,
+    COMPLEX,
+    DTYPES,
+    ELEMENT_OF_DTYPE,
+    ELEMENTS,
+    FLOATS,
+    HALF,
+    INTS,
+    NARROW_FLOATS,
+    NARROW_INTS,
+    PRED,
+    RTOL,
+    SIGNED,
+    STD_FLOATS,
+    UNSIGNED,
+    XLA_ABORTS_ON,
+    XLA_ATAN2_ZEROS,
+    XLA_CLAMP_ORDER,
+    XLA_CLZ,
+    XLA_DENORMALS,
+    XLA_DUS_ALIASING,
+    XLA_E8M0_DENORMAL,
+    XLA_E8M0_IOTA,
+    XLA_F6_ABORTS,
+    XLA_FLOAT_TO_INT,
+    XLA_INT_DIVISION,
+    XLA_INT_POWER,
+    XLA_NON_IDENTITY_INIT,
+    XLA_PERIODIC_OF_XLA_APPROX,
+    XLA_PRED_ADD,
+    XLA_REDUCE_PRECISION_NAN,
+    XLA_ROUNDING_OF_XLA_APPROX,
+    XLA_SHIFT,
+    XLA_TOTALORDER_FOLDING,
+    XLA_UNSIGNED_CONSTANT_INDEX,
+    TensorT,
+    Value,
+    bit_width,
+    dense,
+    dims_text,
+    flag_dict,
+    int_range,
+    is_complex,
+    is_float,
+    is_inexact,
+    is_int,
+    is_signed,
+    is_unsigned,
+    literal,
+    make_inputs,
+    merged_flags,
+    part_elem,
+    random_values,
+    reducer_identity,
+    result_list,
+    scalar,
+    signature,
+    tolerance,
+    union_flags,
+    xdsl_element,
+)
 
 # --------------------------------------------------------------------------------------
-# Element types (tests/util.py's names; complex types are not generated yet: the program
-# generator predates their lowering, see the note of issue 10)
+# The element types each op accepts, from the dialect's own categories
 # --------------------------------------------------------------------------------------
-
-DTYPES: dict[str, np.dtype] = {name: dtype for dtype, name in ELEMENT_TYPES.items() if "complex" not in name}
-ELEMENTS: tuple[str, ...] = tuple(DTYPES)
-PRED = "i1"
-FLOATS = ("f16", "bf16", "f32", "f64")
-HALF = ("f16", "bf16")
-SIGNED = ("i8", "i16", "i32", "i64")
-UNSIGNED = ("ui8", "ui16", "ui32", "ui64")
-INTS = SIGNED + UNSIGNED
-
-
-def bit_width(elem: str) -> int:
-    return 1 if elem == PRED else DTYPES[elem].itemsize * 8
-
-
-def is_float(elem: str) -> bool:
-    return elem in FLOATS
-
-
-# The element types each element-wise op accepts, from the dialect's own categories.
-def _xdsl_element(elem: str):
-    from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IntegerType, Signedness
-
-    if elem in FLOATS:
-        return {"f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(), "f64": Float64Type()}[elem]
-    if elem.startswith("ui"):
-        return IntegerType(bit_width(elem), Signedness.UNSIGNED)
-    return IntegerType(bit_width(elem))
 
 
 def _accepted(op_cls) -> tuple[str, ...]:
-    return tuple(e for e in ELEMENTS if op_cls.ALLOWED(_xdsl_element(e)))
+    return tuple(e for e in ELEMENTS if op_cls.ALLOWED(xdsl_element(e)))
 
 
 UNARY_ACCEPTS: dict[str, tuple[str, ...]] = {op.name.removeprefix("xla."): _accepted(op) for op in UNARY_OPS}
@@ -97,121 +130,47 @@ TRANSCENDENTAL = {
 }  # fmt: skip
 SHIFTS = {"shift_left", "shift_right_logical", "shift_right_arithmetic"}
 DIRECTIONS = ("EQ", "NE", "GE", "GT", "LE", "LT")
-# Relative tolerance of values that may differ by rounding: a few ulps of f16/bf16; for
-# f32/f64 room for a short chain of libm-vs-numpy differences.
-RTOL = {"f16": 1e-2, "bf16": 4e-2, "f32": 1e-4, "f64": 1e-9}
-# The identity of each reducer ("min"/"max": the type's lowest/highest value, "ones": all bits set).
-REDUCER_IDENTITY = {"add": 0, "multiply": 1, "maximum": "min", "minimum": "max", "and": "ones", "or": 0}
-
-# Why XLA may legitimately differ from the interpreter (results carrying one of these
-# are not compared with XLA). One line per excluded case.
-XLA_INT_DIVISION = "integer division/remainder by zero or INT_MIN / -1 (XLA leaves it to the backend)"
-XLA_SHIFT = "shift amounts >= the bit width or negative (XLA leaves them to the backend)"
-XLA_INT_POWER = "integer power with negative exponents (XLA leaves it to the backend)"
-XLA_FLOAT_TO_INT = "float -> integer convert of NaN or out-of-range values (implementation-defined in XLA)"
-XLA_NON_IDENTITY_INIT = "reduce with a non-identity init value (XLA may apply the init value more than once)"
-XLA_ROUNDING_OF_XLA_APPROX = "rounding-sensitive op on a value XLA rounds differently (f16/bf16 intermediates, libm)"
-XLA_ATAN2_ZEROS = "atan2(+-0, +-0) is NaN where XLA's simplifier sees constant operands"
-XLA_PERIODIC_OF_XLA_APPROX = (
-    "sine/cosine/tan of a value XLA computes approximately: the error grows with the argument (f16: 1 ulp of 41 "
-    "moves sine by 0.03), beyond any relative tolerance of the result"
-)
-XLA_PRED_ADD = "add on PRED: XLA's constant folder computes an exclusive or (the spec: logical or)"
-XLA_CLZ = "count_leading_zeros of negative i8..i32 values: XLA's constant folder gives -bit width"
-XLA_TOTALORDER_FOLDING = "TOTALORDER compare of constants: XLA's constant folder orders NaN like FLOAT (never true)"
-XLA_CLAMP_ORDER = "clamp whose min may exceed its max: XLA's simplifier assumes min <= max"
-XLA_UNSIGNED_CONSTANT_INDEX = (
-    "a constant unsigned start index with the top bit set: XLA's simplifier reads it as negative"
-)
-XLA_DUS_ALIASING = "dynamic_update_slice of an update computed from its operand: XLA's in-place update may read elements it already overwrote"
-XLA_DENORMALS = "floats made of arbitrary bits may be denormal, which XLA's CPU runtime flushes to zero"
-XLA_REDUCE_PRECISION_NAN = (
-    "reduce_precision to 0 mantissa bits: XLA's constant folder makes NaN infinity (the spec, and XLA's runtime: "
-    "NaN is preserved)"
-)
-
-
-@dataclass(frozen=True)
-class TensorT:
-    shape: tuple[int, ...]
-    elem: str
-
-    def __str__(self) -> str:
-        return tensor_type(self.shape, DTYPES[self.elem])
-
-    @property
-    def rank(self) -> int:
-        return len(self.shape)
-
-    @property
-    def size(self) -> int:
-        return num_elements(self.shape)
-
-    def with_shape(self, shape: Sequence[int]) -> TensorT:
-        return TensorT(tuple(shape), self.elem)
-
-    def with_elem(self, elem: str) -> TensorT:
-        return TensorT(self.shape, elem)
-
-
-def scalar(elem: str) -> TensorT:
-    return TensorT((), elem)
-
-
-@dataclass(frozen=True)
-class Value:
-    """An SSA value of the program and what the comparison must know about it."""
-
-    name: str
-    type: TensorT
-    # The relative tolerance within which its floats may differ by rounding between the
-    # interpreter and the JIT (transcendental functions, reassociated float reductions
-    # and dots); 0: they agree exactly.
-    rtol: float = 0.0
-    # ... between the interpreter and XLA (also f16/bf16 arithmetic, which XLA may keep
-    # in f32 between fused ops, and float division, which XLA may turn into a
-    # multiplication by the reciprocal of a constant divisor).
-    rtol_xla: float = 0.0
-    # Its NaNs' sign and payload and the sign of its zeros are the same everywhere
-    # (inputs, constants and data movement of them; not computed floats).
-    bits_exact: bool = True
-    # Computed from a float sum or product whose order differs between the backends
-    # (reassociated reductions and dots): where one order overflows to inf and meets a
-    # zero (0 * inf) or the opposite infinity, it gives NaN where the other order gives
-    # a number, so a NaN on one side only is not a mismatch for it or its users.
-    reordered: bool = False
-    # Why XLA may legitimately give a different value (empty: it must agree).
-    xla_skip: frozenset[str] = frozenset()
-    # The arguments (of @main or of the enclosing block) it is computed from.
-    roots: frozenset[str] = frozenset()
-
-    @property
-    def approx(self) -> bool:
-        return self.rtol > 0
-
-    @property
-    def approx_xla(self) -> bool:
-        return self.rtol_xla > 0
-
-    @property
-    def elem(self) -> str:
-        return self.type.elem
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return self.type.shape
-
-
-def merged_flags(operands: Sequence[Value]) -> dict:
-    """The flags a result inherits from its operands."""
-    return {
-        "rtol": max((v.rtol for v in operands), default=0.0),
-        "rtol_xla": max((v.rtol_xla for v in operands), default=0.0),
-        "bits_exact": all(v.bits_exact for v in operands),
-        "reordered": any(v.reordered for v in operands),
-        "xla_skip": frozenset().union(*(v.xla_skip for v in operands)),
-        "roots": frozenset().union(*(v.roots for v in operands)),
-    }
+# The generator of every op of the dialect (what `generate_program(seed, focus=op)`
+# calls once at least), and the ops no generated program holds, with the reason.
+OP_GENERATORS: dict[str, str] = {
+    **{f"xla.{op}": "gen_unary" for op in UNARY_ACCEPTS},
+    **{f"xla.{op}": "gen_binary" for op in BINARY_ACCEPTS},
+    **{f"xla.{op}": f"gen_{op}" for op in (
+        "compare", "constant", "iota", "select", "clamp", "convert", "bitcast_convert", "reduce_precision",
+        "broadcast", "broadcast_in_dim", "collapse", "concatenate", "dynamic_slice", "dynamic_update_slice",
+        "get_dimension_size", "set_dimension_size", "optimization_barrier", "pad", "reshape", "reverse", "slice",
+        "transpose", "tuple", "map", "reduce", "reduce_window", "select_and_scatter", "sort", "call",
+        "conditional", "while", "gather", "scatter", "cholesky", "convolution", "dot", "dot_general", "fft",
+        "triangular_solve", "batch_norm_grad", "batch_norm_inference", "batch_norm_training",
+        "rng_bit_generator", "replica_id", "all_gather", "all_reduce", "all_to_all", "collective_permute",
+        "reduce_scatter",
+    )},
+    "xla.get_tuple_element": "gen_tuple",
+    "xla.return": "gen_reduce",  # every computation region ends in one
+    "xla.rng_uniform": "gen_rng",
+    "xla.rng_normal": "gen_rng",
+}  # fmt: skip
+NOT_GENERATED: dict[str, str] = {
+    "xla.custom_call": "calls a target outside the dialect (a host function, a library kernel): no semantics to "
+    "compare; tests/test_interp_custom_call.py and the JAX corpus cover the targets we implement",
+    "xla.after_all": "makes a token, which only orders side effects: no value to compare",
+    "xla.infeed": "reads the host's infeed queue, which XLA's client through JAX does not feed",
+    "xla.outfeed": "writes the host's outfeed queue, which XLA's client through JAX does not read back",
+    "xla.send": "talks to a peer program over a channel: nothing within one program to compare",
+    "xla.recv": "talks to a peer program over a channel: nothing within one program to compare",
+}
+NARROW_TYPES = frozenset(NARROW_FLOATS + NARROW_INTS)
+COLLECTIVE_GENERATORS = frozenset(f"gen_{op.removeprefix('xla.')}" for op in COLLECTIVE_OPS)
+# complex ops whose result is rounded differently by numpy and native code (|z| is a
+# hypot, complex products may be fused multiply-adds, quotients use different formulas)
+COMPLEX_APPROX_UNARY = {"abs", "sqrt", "rsqrt", "sign"}
+COMPLEX_APPROX_BINARY = {"multiply", "divide", "power", "atan2"}
+# How often random_elem picks each type (others: 1): the common types often, the narrow
+# ones rarely (16 of them).
+ELEMENT_WEIGHTS = {
+    "f32": 6, "i32": 5, "f64": 2, "i1": 2, "f16": 2, "bf16": 2, "i64": 2, "ui8": 2,
+    **{e: 0.1 for e in NARROW_FLOATS + NARROW_INTS},
+}  # fmt: skip
 
 
 @dataclass
@@ -234,10 +193,16 @@ class GeneratedProgram:
     statements: list[Statement]
     results: list[Value]
     helpers: list[str]  # the text of the functions @main calls
+    replicas: int = 1  # it runs on this many replicas (collectives, replica_id)
+    tame_args: frozenset[str] = frozenset()  # arguments whose inputs hold no special values
 
     @property
     def arg_types(self) -> list[TensorT]:
         return [a.type for a in self.args]
+
+    def inputs(self) -> list[np.ndarray]:
+        """Its seeded random inputs (one per replica, stacked, with replicas > 1)."""
+        return make_inputs(self.arg_types, self.seed, [a.name in self.tame_args for a in self.args], self.replicas)
 
     @property
     def text(self) -> str:
@@ -254,7 +219,7 @@ class GeneratedProgram:
                 needed |= st.uses
         kept.reverse()
         args = [a for a in self.args if a.name in needed]
-        return GeneratedProgram(self.seed, args, kept, list(results), self.helpers)
+        return replace(self, args=args, statements=kept, results=list(results))
 
 
 def render(
@@ -277,98 +242,12 @@ class Scope:
     depth: int = 0
     statements: list[Statement] = field(default_factory=list)
     used: set[str] = field(default_factory=set)
+    # a computation the JIT inlines as scalar code (map): element-wise ops on rank-0 values only
+    scalar_only: bool = False
+    in_loop: bool = False  # inside a while body (at any depth)
 
 
-def _dims(values: Sequence[int]) -> str:
-    return "[" + ", ".join(str(v) for v in values) + "]"
-
-
-def _signature(operands: Sequence[Value], results: Sequence[TensorT], compact: bool = True) -> str:
-    """`: T` when every operand and result has one type (and `compact`), else the
-    functional type `: (A, B) -> R` (always for ops with variadic operand groups)."""
-    types = [str(v.type) for v in operands] + [str(t) for t in results]
-    if compact and len(set(types)) == 1 and operands and len(results) == 1:
-        return f": {types[0]}"
-    result = str(results[0]) if len(results) == 1 else "(" + ", ".join(map(str, results)) + ")"
-    return f": ({', '.join(str(v.type) for v in operands)}) -> {result}"
-
-
-# --------------------------------------------------------------------------------------
-# Literals
-# --------------------------------------------------------------------------------------
-
-_SPECIAL_BITS = {  # hex literals of NaN, +inf, -inf per float type
-    "f16": ("0x7E00", "0x7C00", "0xFC00"),
-    "bf16": ("0x7FC0", "0x7F80", "0xFF80"),
-    "f32": ("0x7FC00000", "0x7F800000", "0xFF800000"),
-    "f64": ("0x7FF8000000000000", "0x7FF0000000000000", "0xFFF0000000000000"),
-}
-
-
-def literal(elem: str, value) -> str:
-    """One element of a dense literal: integers in decimal (never hex), floats rounded
-    to the type and printed exactly, NaN and infinities as hex bit patterns."""
-    if elem == PRED:
-        return "true" if value else "false"
-    if elem in INTS:
-        return str(int(value))
-    with np.errstate(over="ignore"):
-        v = float(np.asarray(value).astype(DTYPES[elem]).astype(np.float64))
-    nan, inf, ninf = _SPECIAL_BITS[elem]
-    if np.isnan(v):
-        return nan
-    if np.isinf(v):
-        return inf if v > 0 else ninf
-    text = repr(v)
-    mantissa, e, exponent = text.partition("e")
-    if "." not in mantissa:  # MLIR's float literals need a '.': 1e+30 -> 1.0e+30
-        mantissa += ".0"
-    return mantissa + e + exponent
-
-
-def dense(t: TensorT, values) -> str:
-    """`dense<...>`: a splat for a scalar `values`, a nested list for an array."""
-    if np.ndim(values) == 0:
-        return f"dense<{literal(t.elem, np.asarray(values).item())}>"
-
-    def nested(a: np.ndarray) -> str:
-        if a.ndim == 1:
-            return "[" + ", ".join(literal(t.elem, x) for x in a.tolist()) + "]"
-        return "[" + ", ".join(nested(x) for x in a) + "]"
-
-    return f"dense<{nested(np.asarray(values))}>"
-
-
-def random_values(rng: np.random.Generator, t: TensorT, special: float = 0.05) -> np.ndarray:
-    """Values of type t: integers in small ranges plus edge values (the type's limits,
-    0, +-1, the bit width), floats in [-4, 4] (half of them on a grid of 0.5, to hit
-    rounding ties) plus occasional NaN, +-inf, -0, huge and tiny values."""
-    dtype = DTYPES[t.elem]
-    if t.elem == PRED:
-        return np.asarray(rng.random(t.shape) < 0.5)
-    if t.elem in INTS:
-        info = np.iinfo(dtype)
-        lo, hi = (0, 10) if t.elem in UNSIGNED else (-6, 6)
-        out = np.asarray(rng.integers(lo, hi, t.shape, endpoint=True)).astype(dtype)
-        edges = [0, 1, int(info.min), int(info.max), int(info.min) + 1, int(info.max) - 1, bit_width(t.elem)]
-        edges += [-1] if t.elem in SIGNED else []
-    else:
-        x = rng.uniform(-4, 4, t.shape)
-        x = np.where(rng.random(t.shape) < 0.5, np.round(x * 2) / 2, x)
-        with np.errstate(over="ignore"):
-            out = np.asarray(x.astype(np.float32 if t.elem in HALF else dtype)).astype(dtype)
-        edges = [np.nan, np.inf, -np.inf, -0.0, 0.0, 1e30, -3e38, 1e-30, 65504.0, 70000.0]
-    flat = out.reshape(-1)
-    for i in np.flatnonzero(rng.random(flat.size) < special):
-        with np.errstate(over="ignore"):
-            flat[i] = np.asarray(edges[rng.integers(len(edges))]).astype(dtype)
-    return flat.reshape(t.shape)
-
-
-def make_inputs(arg_types: Sequence[TensorT], seed: int) -> list[np.ndarray]:
-    """Seeded random inputs for @main's arguments."""
-    rng = np.random.default_rng(seed)
-    return [np.array(random_values(rng, t), order="C") for t in arg_types]  # (ascontiguousarray makes rank 0 rank 1)
+_dims, _signature, _result_list = dims_text, signature, result_list
 
 
 # --------------------------------------------------------------------------------------
@@ -376,18 +255,26 @@ def make_inputs(arg_types: Sequence[TensorT], seed: int) -> list[np.ndarray]:
 # --------------------------------------------------------------------------------------
 
 
-class ProgramGenerator:
+class ProgramGenerator(FamilyGenerators):
     """Builds one random program; see `generate_program`."""
 
     MAX_DEPTH = 2  # regions inside regions inside @main
 
-    def __init__(self, seed: int, max_ops: int = 12):
+    def __init__(self, seed: int, max_ops: int = 12, focus: str | None = None):
         self.seed = seed
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
         self.max_ops = max_ops
+        self.focus = focus
         self.counter = 0
         self.helpers: list[str] = []
+        self.args: list[Value] = []
+        self.tame_args: set[str] = set()
+        self.replicas = 1
+        self.extra_results: list[Value] = []  # returned, never used (rng_uniform, rng_normal)
+        self.forcing = False  # generating the focus op: generic generators pick it
+        # the reasons to keep from XLA of what the regions built for the next op hold
+        self.region_skip: frozenset[str] = frozenset()
         self.scope = Scope(indent="  ", pool=[])
         self.kinds: list[tuple[Callable[[], Value | None], int]] = [
             (self.gen_unary, 14), (self.gen_binary, 18), (self.gen_compare, 6), (self.gen_select, 4),
@@ -400,6 +287,10 @@ class ProgramGenerator:
             (self.gen_conditional, 2), (self.gen_call, 2), (self.gen_tuple, 1),
             (self.gen_optimization_barrier, 1),
         ]  # fmt: skip
+        self.kinds += [(getattr(self, name), weight) for name, weight in self.FAMILY_KINDS]
+        scalar = {self.gen_unary, self.gen_binary, self.gen_compare, self.gen_select, self.gen_clamp,
+                  self.gen_convert, self.gen_constant, self.gen_reduce_precision}  # fmt: skip
+        self.scalar_kinds = [(kind, weight) for kind, weight in self.kinds if kind in scalar]
 
     # ---- plumbing --------------------------------------------------------------------
 
@@ -418,9 +309,18 @@ class ProgramGenerator:
         lhs = base if len(types) == 1 else f"{base}:{len(types)}"
         self.scope.statements.append(Statement(f"{self.scope.indent}{lhs} = {expr}", (base,), tuple(types)))
         inherited = merged_flags(operands)
-        inherited["xla_skip"] = inherited["xla_skip"] | frozenset(flags.pop("xla_skip", ()))
+        inherited["xla_skip"] = inherited["xla_skip"] | frozenset(flags.pop("xla_skip", ())) | self.region_skip
+        self.region_skip = frozenset()
+        if any(t.elem in XLA_ABORTS_ON for t in types):
+            inherited["xla_skip"] |= {XLA_F6_ABORTS}
+        if flags.get("bits_exact") is False and any(t.elem == "f8E8M0FNU" for t in types):
+            inherited["xla_skip"] |= {XLA_E8M0_DENORMAL}
         approx = flags.pop("approx", False)
         approx_xla = flags.pop("approx_xla", False)
+        # finite: True/False as given, "keep": what its operands are (data movement)
+        finite = flags.pop("finite", False)
+        finite = bool(operands) and all(v.finite for v in operands) if finite == "keep" else finite
+        check = flags.pop("check", ())
         if "bits_exact" in flags:
             inherited["bits_exact"] = inherited["bits_exact"] and flags.pop("bits_exact")
         # explicit tolerances (a call's results take its returned values') count too
@@ -430,8 +330,9 @@ class ProgramGenerator:
         for v in operands:
             self.scope.used.add(v.name)
         values = [
-            Value(n, t, **{**inherited, "rtol": _tolerance(approx, inherited["rtol"], t),
-                           "rtol_xla": _tolerance(approx_xla, inherited["rtol_xla"], t)})
+            Value(n, t, **{**inherited, "rtol": tolerance(approx, inherited["rtol"], t),
+                           "rtol_xla": tolerance(approx_xla, inherited["rtol_xla"], t)},
+                  finite=finite and is_inexact(t.elem) or not is_inexact(t.elem), check=check)
             for n, t in zip(names, types)
         ]  # fmt: skip
         self.scope.pool.extend(values)
@@ -442,20 +343,22 @@ class ProgramGenerator:
 
     def pick(self, accept: Callable[[Value], bool] = lambda v: True) -> Value | None:
         """A live value satisfying `accept`, preferring recent and unused ones."""
-        candidates = [(i, v) for i, v in enumerate(self.scope.pool) if accept(v)]
+        scalar_only = self.scope.scalar_only
+        candidates = [(i, v) for i, v in enumerate(self.scope.pool) if accept(v) and not (scalar_only and v.type.rank)]
         if not candidates:
             return None
         weights = [(1 + i) * (3 if v.name not in self.scope.used else 1) for i, v in candidates]
         return self.rng.choices([v for _, v in candidates], weights)[0]
 
     def random_elem(self, among: Sequence[str] = ELEMENTS) -> str:
-        weights = {"f32": 6, "i32": 5, "f64": 2, "i1": 2, "f16": 2, "bf16": 2, "i64": 2, "ui8": 2}
         among = list(among)
-        return self.rng.choices(among, [weights.get(e, 1) for e in among])[0]
+        return self.rng.choices(among, [ELEMENT_WEIGHTS.get(e, 1) for e in among])[0]
 
     def random_shape(self, rank: int | None = None, allow_zero: bool = True) -> tuple[int, ...]:
         """Dimensions 1..5, rarely 0; sometimes one long dimension (vectorized loops
         and their remainders)."""
+        if self.scope.scalar_only:
+            return ()
         if rank is None:
             rank = self.rng.choices(range(5), [2, 3, 3, 2, 1])[0]
         shape = [0 if allow_zero and self.chance(0.03) else self.rng.randint(1, 5) for _ in range(rank)]
@@ -491,12 +394,18 @@ class ProgramGenerator:
     def convert(self, v: Value, elem: str) -> Value:
         if v.elem == elem:
             return v
-        if v.approx and is_float(v.elem) and not is_float(elem):
+        if v.approx and is_inexact(v.elem) and not is_inexact(elem):
             # rounding differences would turn into different integers: use a constant
             return self.constant(v.type.with_elem(elem))
+        if is_complex(v.elem) and not is_complex(elem):  # no complex -> real convert: its real part
+            part = self.rng.choice(["real", "imag"])
+            v = self.emit1(f"xla.{part} {v.name} {_signature([v], [v.type.with_elem(part_elem(v.elem))])}",
+                           v.type.with_elem(part_elem(v.elem)), [v], finite="keep")  # fmt: skip
+            if v.elem == elem:
+                return v
         t = v.type.with_elem(elem)
-        flags: dict = {"bits_exact": not is_float(v.elem) or not is_float(elem)}
-        if is_float(v.elem) and not is_float(elem):
+        flags: dict = {"bits_exact": not is_inexact(v.elem) or not is_inexact(elem)}
+        if is_float(v.elem) and not is_inexact(elem):
             if elem != PRED:
                 flags["xla_skip"] = {XLA_FLOAT_TO_INT}
             if v.approx_xla:
@@ -513,19 +422,20 @@ class ProgramGenerator:
         if v.type.rank > 1 and self.chance(0.2):
             order = list(range(v.type.rank))
             self.rng.shuffle(order)
-            return self.emit1(f"xla.reshape {v.name}, dimensions = {_dims(order)} {_signature([v], [t])}", t, [v])
-        return self.emit1(f"xla.reshape {v.name} {_signature([v], [t])}", t, [v])
+            return self.emit1(f"xla.reshape {v.name}, dimensions = {_dims(order)} {_signature([v], [t])}", t, [v],
+                              finite="keep")  # fmt: skip
+        return self.emit1(f"xla.reshape {v.name} {_signature([v], [t])}", t, [v], finite="keep")
 
     def broadcast_in_dim(self, v: Value, shape: Sequence[int], dims: Sequence[int]) -> Value:
         t = v.type.with_shape(shape)
         expr = f"xla.broadcast_in_dim {v.name}, broadcast_dimensions = {_dims(dims)} {_signature([v], [t])}"
-        return self.emit1(expr, t, [v])
+        return self.emit1(expr, t, [v], finite="keep")
 
     def slice(self, v: Value, start: Sequence[int], limit: Sequence[int], strides: Sequence[int]) -> Value:
         t = v.type.with_shape(slice_shape(v.shape, start, limit, strides))
         return self.emit1(
             f"xla.slice {v.name}, start_indices = {_dims(start)}, limit_indices = {_dims(limit)}, "
-            f"strides = {_dims(strides)} {_signature([v], [t])}", t, [v],
+            f"strides = {_dims(strides)} {_signature([v], [t])}", t, [v], finite="keep",
         )  # fmt: skip
 
     def pad(
@@ -535,7 +445,7 @@ class ProgramGenerator:
         return self.emit1(
             f"xla.pad {v.name}, {pad_value.name}, edge_padding_low = {_dims(low)}, edge_padding_high = "
             f"{_dims(high)}, interior_padding = {_dims(interior)} {_signature([v, pad_value], [t])}",
-            t, [v, pad_value],
+            t, [v, pad_value], finite="keep",
         )  # fmt: skip
 
     def scalar_value(self, elem: str, accept: Callable[[Value], bool] = lambda v: True) -> Value:
@@ -591,10 +501,15 @@ class ProgramGenerator:
         if values is None:
             full = t.size > 0 and self.chance(0.6)
             values = random_values(self.np_rng, t if full else scalar(t.elem), special=0.1)
-        return self.emit1(f"xla.constant {dense(t, values)} : {t}", t, [])
+        finite = not is_inexact(t.elem) or bool(np.isfinite(np.asarray(values).astype(np.complex128)).all())
+        return self.emit1(f"xla.constant {dense(t, values)} : {t}", t, [], finite=finite)
 
     def iota(self, t: TensorT, dim: int) -> Value:
-        return self.emit1(f"xla.iota iota_dimension = {dim} : {t}", t, [])
+        # a narrow float's iota rounds (and f8E8M0FNU has no zero: NaN): finite only for wider types
+        finite = t.elem not in NARROW_FLOATS or max(t.shape, default=0) <= 4
+        skip = {XLA_E8M0_IOTA} if t.elem == "f8E8M0FNU" else set()
+        return self.emit1(f"xla.iota iota_dimension = {dim} : {t}", t, [], finite=finite and t.elem != "f8E8M0FNU",
+                          xla_skip=skip)  # fmt: skip
 
     def gen_constant(self) -> Value:
         return self.constant(TensorT(self.random_shape(), self.random_elem()))
@@ -607,24 +522,33 @@ class ProgramGenerator:
 
     # ---- element-wise ----------------------------------------------------------------
 
+    def focus_op(self, table) -> str | None:
+        """The focus op's short name, while generating it, if `table` has it."""
+        name = (self.focus or "").removeprefix("xla.")
+        return name if self.forcing and name in table else None
+
     def gen_unary(self) -> Value | None:
-        op = self.rng.choice(sorted(UNARY_ACCEPTS))
+        op = self.focus_op(UNARY_ACCEPTS) or self.rng.choice(sorted(UNARY_ACCEPTS))
         accepts = [e for e in UNARY_ACCEPTS[op] if e in ELEMENTS]
         sensitive = op in ROUNDING_SENSITIVE_UNARY
         x = self.value(lambda v: v.elem in accepts and not (sensitive and v.approx), accepts)
         result = x.type.with_elem(PRED) if op in UNARY_TO_PRED else x.type
+        if op in ("abs", "real", "imag"):
+            result = x.type.with_elem(part_elem(x.elem))
         flags: dict = {}
-        if is_float(x.elem) and op not in ("abs", "negate", "real"):
+        if is_inexact(x.elem) and op not in ("abs", "negate", "real", "imag"):
             flags["bits_exact"] = False
-        if op in TRANSCENDENTAL:
+        if op in TRANSCENDENTAL or (is_complex(x.elem) and op in COMPLEX_APPROX_UNARY):
             flags["approx"] = True
-        if is_float(result.elem) and result.elem in HALF:
+        if op in ("negate", "real", "imag"):
+            flags["finite"] = "keep"
+        if result.elem in HALF:
             flags["approx_xla"] = True
         if sensitive and x.approx_xla:
             flags["xla_skip"] = {XLA_ROUNDING_OF_XLA_APPROX}
         if op in PERIODIC_UNARY and x.approx_xla:
             flags["xla_skip"] = {XLA_PERIODIC_OF_XLA_APPROX}  # fuzz seed 9630542
-        if op == "count_leading_zeros" and x.elem in SIGNED[:3]:
+        if op == "count_leading_zeros" and is_signed(x.elem) and x.elem != "i64":
             flags["xla_skip"] = {XLA_CLZ}
         return self.emit1(f"xla.{op} {x.name} {_signature([x], [result])}", result, [x], **flags)
 
@@ -666,17 +590,17 @@ class ProgramGenerator:
         return a, b, dims, shape
 
     def gen_binary(self) -> Value:
-        op = self.rng.choice(sorted(BINARY_ACCEPTS))
+        op = self.focus_op(BINARY_ACCEPTS) or self.rng.choice(sorted(BINARY_ACCEPTS))
         accepts = [e for e in BINARY_ACCEPTS[op] if e in ELEMENTS]
         sensitive = op == "remainder"  # fmod jumps where the quotient crosses an integer
         a, b, dims, shape = self.elementwise_pair(accepts, sensitive)
         t = TensorT(shape, a.elem)
         flags: dict = {}
-        if is_float(t.elem):
+        if is_inexact(t.elem):
             flags["bits_exact"] = False
             if t.elem in HALF:
                 flags["approx_xla"] = True
-            if op in TRANSCENDENTAL:
+            if op in TRANSCENDENTAL or (is_complex(t.elem) and op in COMPLEX_APPROX_BINARY):
                 flags["approx"] = True
             if op == "divide":
                 flags["approx_xla"] = True  # x / c may become x * (1 / c) in XLA
@@ -684,7 +608,7 @@ class ProgramGenerator:
                 flags["xla_skip"] = {XLA_ATAN2_ZEROS}
             if sensitive and (a.approx_xla or b.approx_xla):
                 flags["xla_skip"] = {XLA_ROUNDING_OF_XLA_APPROX}
-        elif t.elem in INTS:
+        elif is_int(t.elem):
             if op in ("divide", "remainder"):
                 flags["xla_skip"] = {XLA_INT_DIVISION}
             elif op in SHIFTS:
@@ -703,10 +627,13 @@ class ProgramGenerator:
         a, b, dims, shape = self.elementwise_pair(ELEMENTS, sensitive=True)
         direction = self.rng.choice(DIRECTIONS)
         types = {"f": ["FLOAT", "TOTALORDER"], "i": ["SIGNED"], "u": ["UNSIGNED"], "b": ["UNSIGNED"]}
-        kind = "f" if is_float(a.elem) else "u" if a.elem in UNSIGNED else "b" if a.elem == PRED else "i"
+        kind = "f" if is_float(a.elem) else "u" if is_unsigned(a.elem) else "b" if a.elem == PRED else "i"
+        if is_complex(a.elem):
+            kind, direction = "c", self.rng.choice(["EQ", "NE"])
+            types["c"] = ["FLOAT"]
         ctype = self.rng.choice([None, *types[kind]])
         flags: dict = {}
-        if is_float(a.elem) and (a.approx_xla or b.approx_xla):
+        if is_inexact(a.elem) and (a.approx_xla or b.approx_xla):
             flags["xla_skip"] = {XLA_ROUNDING_OF_XLA_APPROX}
         if ctype == "TOTALORDER" and not (a.bits_exact and b.bits_exact):
             # the order of -NaN/+NaN and -0/+0 follows bits that differ between backends
@@ -732,11 +659,11 @@ class ProgramGenerator:
             pred = self.scalar_value(PRED)
         t = on_true.type
         return self.emit1(f"xla.select {pred.name}, {on_true.name}, {on_false.name} {_signature([pred, on_true, on_false], [t])}",
-                          t, [pred, on_true, on_false], bits_exact=True)  # fmt: skip
+                          t, [pred, on_true, on_false], bits_exact=True, finite="keep")  # fmt: skip
 
     def gen_clamp(self) -> Value:
         """Clamp between ordered constant bounds, or any bounds (min > max included)."""
-        accepts = [e for e in ELEMENTS if e != PRED]
+        accepts = [e for e in ELEMENTS if e != PRED and not is_complex(e)]
         x = self.value(lambda v: v.elem in accepts, accepts)
         flags: dict = {"bits_exact": not is_float(x.elem)}  # min/max of -0 and +0 may give either
         if self.chance(0.5):
@@ -759,13 +686,22 @@ class ProgramGenerator:
         return self.convert(x, elem)
 
     def gen_bitcast_convert(self) -> Value | None:
-        widths = {w: [e for e in ELEMENTS if e != PRED and bit_width(e) == w] for w in (8, 16, 32, 64)}
-        x = self.value(lambda v: v.elem != PRED and not v.approx and (v.bits_exact or not is_float(v.elem)),
-                       [e for e in ELEMENTS if e != PRED])  # fmt: skip
-        if x.elem == PRED or x.approx or (is_float(x.elem) and not x.bits_exact):
+        """Bitcasts between types of one width, and sometimes of different widths (a
+        minor dimension splits or joins the elements)."""
+        kinds = [e for e in ELEMENTS if e != PRED and not is_complex(e)]
+        x = self.value(lambda v: v.elem in kinds and not v.approx and (v.bits_exact or not is_float(v.elem)), kinds)
+        if x.elem not in kinds or x.approx or (is_float(x.elem) and not x.bits_exact):
             return None
-        elem = self.rng.choice([e for e in widths[bit_width(x.elem)] if e != x.elem])
-        shape = bitcast_convert_shape(x.shape, bit_width(x.elem), bit_width(elem))
+        w = bit_width(x.elem)
+        same = [e for e in kinds if bit_width(e) == w and e != x.elem]
+        narrower = [e for e in kinds if bit_width(e) < w and w % bit_width(e) == 0]
+        wider = [e for e in kinds if bit_width(e) > w and bit_width(e) % w == 0 and x.shape
+                 and x.shape[-1] == bit_width(e) // w]  # fmt: skip
+        choices = same if not (narrower or wider) or self.chance(0.7) else narrower + wider
+        if not choices:
+            return None
+        elem = self.rng.choice(choices)
+        shape = bitcast_convert_shape(x.shape, w, bit_width(elem))
         t = TensorT(tuple(shape), elem)
         flags: dict = {}
         if is_float(x.elem) and x.approx_xla:
@@ -813,7 +749,8 @@ class ProgramGenerator:
         t = x.type.with_shape(broadcast_shape(x.shape, sizes))
         if t.size > 1000:
             return None
-        return self.emit1(f"xla.broadcast {x.name}, broadcast_sizes = {_dims(sizes)} {_signature([x], [t])}", t, [x])
+        return self.emit1(f"xla.broadcast {x.name}, broadcast_sizes = {_dims(sizes)} {_signature([x], [t])}", t, [x],
+                          finite="keep")  # fmt: skip
 
     def gen_reshape(self) -> Value:
         x = self.value()
@@ -827,19 +764,21 @@ class ProgramGenerator:
         last = self.rng.randint(first, x.type.rank - 1)
         dims = list(range(first, last + 1)) if self.chance(0.95) else []
         t = x.type.with_shape(collapse_shape(x.shape, dims))
-        return self.emit1(f"xla.collapse {x.name}, dimensions = {_dims(dims)} {_signature([x], [t])}", t, [x])
+        return self.emit1(f"xla.collapse {x.name}, dimensions = {_dims(dims)} {_signature([x], [t])}", t, [x],
+                          finite="keep")  # fmt: skip
 
     def gen_transpose(self) -> Value:
         x = self.value()
         perm = list(range(x.type.rank))
         self.rng.shuffle(perm)
         t = x.type.with_shape(transpose_shape(x.shape, perm))
-        return self.emit1(f"xla.transpose {x.name}, permutation = {_dims(perm)} {_signature([x], [t])}", t, [x])
+        return self.emit1(f"xla.transpose {x.name}, permutation = {_dims(perm)} {_signature([x], [t])}", t, [x],
+                          finite="keep")  # fmt: skip
 
     def gen_reverse(self) -> Value:
         x = self.value()
         dims = self.rng.sample(range(x.type.rank), self.rng.randint(0, x.type.rank))
-        return self.emit1(f"xla.reverse {x.name}, dimensions = {_dims(dims)} : {x.type}", x.type, [x])
+        return self.emit1(f"xla.reverse {x.name}, dimensions = {_dims(dims)} : {x.type}", x.type, [x], finite="keep")
 
     def gen_slice(self) -> Value:
         """Mostly non-empty slices; sometimes empty ones (start = limit)."""
@@ -857,18 +796,18 @@ class ProgramGenerator:
     def start_indices(self, count: int, sizes: Sequence[int]) -> tuple[list[Value], dict]:
         """Scalar start indices of one integer type: constants (some out of bounds,
         some at the type's limits) or live scalars; and the flags of the op using them."""
-        elem = self.random_elem(INTS)
-        info = np.iinfo(DTYPES[elem])
+        elem = self.random_elem(ALL_INTS)
+        low, high = int_range(elem)
         out, flags = [], {}
         for size in sizes[:count]:
             live = self.pick(lambda v: v.type == scalar(elem))
             if live is not None and self.chance(0.4):
                 out.append(live)
                 continue
-            candidates = [0, 1, size - 1, size, size + 3, -1, -7, int(info.min), int(info.max)]
-            index = min(max(self.rng.choice(candidates), int(info.min)), int(info.max))
+            candidates = [0, 1, size - 1, size, size + 3, -1, -7, low, high]
+            index = min(max(self.rng.choice(candidates), low), high)
             out.append(self.constant(scalar(elem), index))
-            if elem in UNSIGNED and index >> (bit_width(elem) - 1):
+            if is_unsigned(elem) and index >> (bit_width(elem) - 1):
                 flags["xla_skip"] = {XLA_UNSIGNED_CONSTANT_INDEX}
         return out, flags
 
@@ -880,7 +819,7 @@ class ProgramGenerator:
         operands = [x, *starts]
         names = ", ".join(v.name for v in operands)
         return self.emit1(f"xla.dynamic_slice {names}, slice_sizes = {_dims(sizes)} {_signature(operands, [t])}",
-                          t, operands, **flags)  # fmt: skip
+                          t, operands, finite="keep", **flags)  # fmt: skip
 
     def gen_dynamic_update_slice(self) -> Value:
         x = self.value()
@@ -892,7 +831,7 @@ class ProgramGenerator:
         operands = [x, update, *starts]
         names = ", ".join(v.name for v in operands)
         return self.emit1(f"xla.dynamic_update_slice {names} {_signature(operands, [x.type])}", x.type, operands,
-                          **flags)  # fmt: skip
+                          finite="keep", **flags)  # fmt: skip
 
     def gen_pad(self) -> Value | None:
         x = self.value()
@@ -922,7 +861,8 @@ class ProgramGenerator:
         self.rng.shuffle(inputs)
         t = first.type.with_shape(concatenate_shape([v.shape for v in inputs], dim))
         names = ", ".join(v.name for v in inputs)
-        return self.emit1(f"xla.concatenate {names}, dimension = {dim} {_signature(inputs, [t])}", t, inputs)
+        return self.emit1(f"xla.concatenate {names}, dimension = {dim} {_signature(inputs, [t])}", t, inputs,
+                          finite="keep")  # fmt: skip
 
     # ---- reductions and dots ---------------------------------------------------------
 
@@ -930,11 +870,13 @@ class ProgramGenerator:
         x = self.value(lambda v: v.type.rank >= 1)
         if x.type.rank == 0:
             return None
-        reducers = ["add", "multiply", "maximum", "minimum"] + (["and", "or"] if not is_float(x.elem) else [])
+        reducers = ["add", "multiply"]
+        if not is_complex(x.elem):
+            reducers += ["maximum", "minimum"] + (["and", "or"] if not is_float(x.elem) else [])
         op = self.rng.choice(reducers)
         dims = self.rng.sample(range(x.type.rank), self.rng.randint(1 if self.chance(0.9) else 0, x.type.rank))
         identity = self.chance(0.6)
-        init = self.constant(scalar(x.elem), _identity(op, x.elem)) if identity else self.scalar_value(x.elem)
+        init = self.constant(scalar(x.elem), reducer_identity(op, x.elem)) if identity else self.scalar_value(x.elem)
         t = x.type.with_shape(tuple(d for i, d in enumerate(x.shape) if i not in dims))
         s = scalar(x.elem)
 
@@ -944,9 +886,9 @@ class ProgramGenerator:
 
         region, _ = self.region([s, s], [{}, {}], body)
         flags: dict = {}
-        if is_float(x.elem) and op in ("add", "multiply"):
+        if is_inexact(x.elem) and op in ("add", "multiply"):
             flags.update(approx=True, bits_exact=False, reordered=True)  # the JIT may reassociate
-        if is_float(x.elem):
+        if is_inexact(x.elem):
             flags["bits_exact"] = False
         if not identity:
             flags["xla_skip"] = {XLA_NON_IDENTITY_INIT}
@@ -962,7 +904,7 @@ class ProgramGenerator:
         dim = self.rng.randrange(x.type.rank)
         index = self.iota(x.type.with_elem("i32"), dim)
         identity = self.chance(0.7)
-        init_value = self.constant(scalar(x.elem), _identity("maximum", x.elem) if identity else None)
+        init_value = self.constant(scalar(x.elem), reducer_identity("maximum", x.elem) if identity else None)
         init_index = self.constant(scalar("i32"), int(np.iinfo(np.int32).max) if identity else None)
         s, si = scalar(x.elem), scalar("i32")
 
@@ -1027,7 +969,7 @@ class ProgramGenerator:
         return roles
 
     def dot_flags(self, elem: str) -> dict:
-        if is_float(elem):
+        if is_inexact(elem):
             return {"approx": True, "bits_exact": False, "reordered": True}
         return {}
 
@@ -1051,11 +993,14 @@ class ProgramGenerator:
         arg_flags: Sequence[dict],
         build: Callable[[list[Value]], list[Value]],
         indent: str,
+        scalar_only: bool = False,
+        in_loop: bool = False,
     ) -> tuple[list[Value], Scope, list[Value]]:
         """Generate a block that sees only its arguments (computations are isolated from
         above): its arguments, its scope (statements) and what `build` returns."""
         outer = self.scope
-        inner = Scope(indent=indent, pool=[], depth=outer.depth + 1)
+        inner = Scope(indent=indent, pool=[], depth=outer.depth + 1, scalar_only=scalar_only,
+                      in_loop=in_loop or outer.in_loop)  # fmt: skip
         names = [self.fresh("%a") for _ in arg_types]
         args = [
             Value(name, t, **{**flags, "roots": flags.get("roots", frozenset()) | {name}})
@@ -1063,19 +1008,29 @@ class ProgramGenerator:
         ]
         inner.pool.extend(args)
         self.scope = inner
+        saved, self.region_skip = self.region_skip, frozenset()
         try:
             returned = build(args)
         finally:
             self.scope = outer
+            # XLA compiles the op holding this block whole, dead code of the block
+            # included: what keeps any value of it from XLA keeps the op's results
+            inner_skip = frozenset().union(*(v.xla_skip for v in inner.pool))
+            self.region_skip = saved | self.region_skip | inner_skip
         return args, inner, returned
 
     def region(
-        self, arg_types: Sequence[TensorT], arg_flags: Sequence[dict], build: Callable[[list[Value]], list[Value]]
+        self,
+        arg_types: Sequence[TensorT],
+        arg_flags: Sequence[dict],
+        build: Callable[[list[Value]], list[Value]],
+        scalar_only: bool = False,
+        in_loop: bool = False,
     ) -> tuple[str, list[Value]]:
         """The text of a single-block region (`{ ^bb0(...): ... xla.return ... }`) and the
-        values it returns."""
+        values it returns (`scalar_only`: a computation of element-wise ops on scalars)."""
         indent = self.scope.indent
-        args, inner, returned = self.block(arg_types, arg_flags, build, indent + "  ")
+        args, inner, returned = self.block(arg_types, arg_flags, build, indent + "  ", scalar_only, in_loop)
         header = f"{indent}^bb0({', '.join(f'{a.name}: {a.type}' for a in args)}):"
         ret = f"{inner.indent}xla.return {', '.join(r.name for r in returned)} : {', '.join(str(r.type) for r in returned)}"
         body = "\n".join([header, *(s.text for s in inner.statements), ret])
@@ -1094,16 +1049,17 @@ class ProgramGenerator:
     def with_fixpoint(self, state: Sequence[Value], make: Callable[[list[dict]], tuple]) -> tuple:
         """Generate a loop body until the flags of its block arguments cover those of
         what it returns (a later iteration sees the previous one's results)."""
-        flags = [_flag_dict(v) for v in state]
-        snapshot = (self.counter, self.rng.getstate(), self.np_rng.bit_generator.state, len(self.helpers))
+        flags = [flag_dict(v) for v in state]
+        snapshot = (self.counter, self.rng.getstate(), self.np_rng.bit_generator.state, len(self.helpers),
+                    self.region_skip)  # fmt: skip
         for _ in range(4):
-            self.counter, rng_state, np_state, n_helpers = snapshot
+            self.counter, rng_state, np_state, n_helpers, self.region_skip = snapshot
             self.rng.setstate(rng_state)
             self.np_rng.bit_generator.state = np_state
             del self.helpers[n_helpers:]
             out = make(flags)
             returned = out[-1]
-            widened = [_union_flags(f, r) for f, r in zip(flags, returned)]
+            widened = [union_flags(f, r) for f, r in zip(flags, returned)]
             if widened == flags:
                 return out
             flags = widened
@@ -1132,7 +1088,7 @@ class ProgramGenerator:
                 return [nxt, *self.random_body(args[1:], types[1:], self.rng.randint(1, 3))]
 
             cond_text, _ = self.region(types, flags, cond)
-            body_text, returned = self.region(types, flags, body)
+            body_text, returned = self.region(types, flags, body, in_loop=True)
             return cond_text, body_text, returned
 
         cond_text, body_text, returned = self.with_fixpoint(state, make)
@@ -1159,7 +1115,7 @@ class ProgramGenerator:
         branches, returned_all = [], []
         for operand in operands:
             text, returned = self.region(
-                [operand.type], [_flag_dict(operand)],
+                [operand.type], [flag_dict(operand)],
                 lambda args: self.random_body(args, result_types, self.rng.randint(0, 3)),
             )  # fmt: skip
             branches.append(text)
@@ -1178,7 +1134,7 @@ class ProgramGenerator:
         result_types = [self.value().type for _ in range(self.rng.randint(1, 2))]
         name = f"@f{self.fresh('')}"
         params, body, returned = self.block(
-            [a.type for a in args], [_flag_dict(a) for a in args],
+            [a.type for a in args], [flag_dict(a) for a in args],
             lambda block_args: self.random_body(block_args, result_types, self.rng.randint(1, 4)), "  ",
         )  # fmt: skip
         lines = [s.text for s in body.statements]
@@ -1191,7 +1147,7 @@ class ProgramGenerator:
         )
         flags = merged_flags([*args, *returned])
         names = ", ".join(a.name for a in args)
-        if self.chance(0.7):
+        if self.chance(0.7) or self.focus == "xla.call":
             head = f"xla.call {names}, callee = {name}" if args else f"xla.call callee = {name}"
             expr = f"{head} {_signature(args, result_types, compact=False) if args else ': () -> ' + _result_list(result_types)}"
         else:
@@ -1201,8 +1157,10 @@ class ProgramGenerator:
         results = self.emit(expr, result_types, args, **flags)
         return results[0]
 
-    def gen_tuple(self) -> Value:
+    def gen_tuple(self) -> Value | None:
         elements = [self.value() for _ in range(self.rng.randint(1, 3))]
+        if "narrow_tuple_widening" in KNOWN_BUG_AVOIDANCE and any(v.elem in NARROW_TYPES for v in elements):
+            return None
         tuple_type = f"tuple<{', '.join(str(v.type) for v in elements)}>"
         names = ", ".join(v.name for v in elements)
         packed = self.fresh()
@@ -1214,9 +1172,11 @@ class ProgramGenerator:
             self.scope.used.add(v.name)
         index = self.rng.randrange(len(elements))
         chosen = elements[index]
-        # the element inherits only its own flags (the tuple carries them unchanged)
+        # the element inherits only its own flags (the tuple carries them unchanged), but
+        # XLA sees the whole tuple: what keeps one element from XLA keeps it too
+        skip = frozenset().union(*(v.xla_skip for v in elements))
         return self.emit1(f"xla.get_tuple_element {packed}, index = {index} : ({tuple_type}) -> {chosen.type}",
-                          chosen.type, [chosen])  # fmt: skip
+                          chosen.type, [chosen], xla_skip=skip)  # fmt: skip
 
     def gen_optimization_barrier(self) -> Value:
         values = [self.value() for _ in range(self.rng.randint(1, 3))]
@@ -1228,7 +1188,7 @@ class ProgramGenerator:
         # 9610475: XLA's constant folder died of SIGFPE on a u16 remainder by zero
         # feeding the other operand of a result that was compared)
         skip = frozenset().union(*(v.xla_skip for v in values))
-        fixed = [replace(r, **{**_flag_dict(v), "xla_skip": skip}) for r, v in zip(results, values)]
+        fixed = [replace(r, **{**flag_dict(v), "xla_skip": skip}) for r, v in zip(results, values)]
         self.scope.pool[-len(results) :] = fixed
         for v in values:
             self.scope.used.add(v.name)
@@ -1237,81 +1197,62 @@ class ProgramGenerator:
     # ---- the program -----------------------------------------------------------------
 
     def step(self) -> None:
-        kinds, weights = zip(*self.kinds)
+        table = self.scalar_kinds if self.scope.scalar_only else self.kinds
+        if self.replicas > 1 and not self.scope.scalar_only:  # collectives: what replicated programs are for
+            table = [(kind, w * (5 if kind.__name__ in COLLECTIVE_GENERATORS else 1)) for kind, w in table]
+        kinds, weights = zip(*table)
         for _ in range(20):
             kind = self.rng.choices(kinds, weights)[0]
             if kind() is not None:
                 return
 
+    def new_arg(self, t: TensorT, tame: bool = False) -> Value:
+        """A new argument of @main (`tame`: its inputs hold no special values)."""
+        name = f"%arg{len(self.args)}"
+        flags = {"xla_skip": frozenset({XLA_F6_ABORTS})} if t.elem in XLA_ABORTS_ON else {}
+        arg = Value(name, t, roots=frozenset({name}), finite=tame or not is_inexact(t.elem), **flags)
+        self.args.append(arg)
+        if tame:
+            self.tame_args.add(name)
+        return arg
+
     def generate(self) -> GeneratedProgram:
-        n_args = self.rng.choices(range(5), [1, 4, 4, 3, 2])[0]
-        args = [Value(f"%arg{i}", TensorT(self.random_shape(), self.random_elem()), roots=frozenset({f"%arg{i}"}))
-                for i in range(n_args)]  # fmt: skip
-        self.scope = Scope(indent="  ", pool=list(args))
-        for _ in range(self.rng.randint(1, self.max_ops)):
-            self.step()
+        focus = getattr(self, OP_GENERATORS[self.focus]) if self.focus in OP_GENERATORS else None
+        if self.focus in COLLECTIVE_OPS or (self.focus is None and self.chance(REPLICATED_SHARE)):
+            self.replicas = self.rng.choice([2, 2, 3, 4])
+        self.scope = Scope(indent="  ", pool=[])
+        for _ in range(self.rng.choices(range(5), [1, 4, 4, 3, 2])[0]):
+            self.scope.pool.append(self.new_arg(TensorT(self.random_shape(), self.random_elem())))
+        args = list(self.args)
+        steps = self.rng.randint(1, self.max_ops)
+        at = self.rng.randrange(steps) if focus else -1
+        for k in range(steps):
+            if k == at:
+                self.forcing = True
+                for _ in range(50):
+                    if focus() is not None:
+                        break
+                self.forcing = False
+            else:
+                self.step()
         computed = [v for v in self.scope.pool if v not in args]
         sinks = [v for v in computed if v.name not in self.scope.used]
-        results = sinks[-6:] or computed[-1:] or args[:1]
+        results = (sinks[-6:] or computed[-1:] or args[:1]) + self.extra_results[-2:]
         if not results:  # no arguments and nothing computed
             results = [self.constant(scalar("f32"))]
-        return GeneratedProgram(self.seed, args, self.scope.statements, results, self.helpers)
+        return GeneratedProgram(self.seed, self.args, self.scope.statements, results, self.helpers, self.replicas,
+                                frozenset(self.tame_args))  # fmt: skip
 
 
-def generate_program(seed: int, max_ops: int = 12) -> GeneratedProgram:
-    """The random program of `seed` (deterministic)."""
-    return ProgramGenerator(seed, max_ops).generate()
+def generate_program(seed: int, max_ops: int = 12, focus: str | None = None) -> GeneratedProgram:
+    """The random program of `seed` (deterministic); `focus`: an op name (`xla.sort`)
+    the program then holds at least once (when the op can be generated at all)."""
+    return ProgramGenerator(seed, max_ops, focus).generate()
 
 
 # --------------------------------------------------------------------------------------
 # Helpers
 # --------------------------------------------------------------------------------------
-
-
-def _tolerance(approx: bool, inherited: float, t: TensorT) -> float:
-    """The rounding tolerance of a result of type t: its type's, or a larger one
-    inherited from a less precise type it was computed from."""
-    if not approx:
-        return 0.0
-    return max(inherited, RTOL.get(t.elem, 0.0), min(RTOL.values()))
-
-
-def _flag_dict(v: Value) -> dict:
-    return {
-        "rtol": v.rtol,
-        "rtol_xla": v.rtol_xla,
-        "bits_exact": v.bits_exact,
-        "reordered": v.reordered,
-        "xla_skip": v.xla_skip,
-        "roots": v.roots,
-    }
-
-
-def _union_flags(flags: dict, v: Value) -> dict:
-    return {
-        "rtol": max(flags["rtol"], v.rtol),
-        "rtol_xla": max(flags["rtol_xla"], v.rtol_xla),
-        "bits_exact": flags["bits_exact"] and v.bits_exact,
-        "reordered": flags["reordered"] or v.reordered,
-        "xla_skip": flags["xla_skip"] | v.xla_skip,
-        "roots": flags["roots"] | v.roots,
-    }
-
-
-def _result_list(types: Sequence[TensorT]) -> str:
-    return str(types[0]) if len(types) == 1 else "(" + ", ".join(map(str, types)) + ")"
-
-
-def _identity(op: str, elem: str):
-    """The identity of a reducer for element type `elem`."""
-    value = REDUCER_IDENTITY[op]
-    if value == "min":  # of maximum
-        return -np.inf if is_float(elem) else False if elem == PRED else int(np.iinfo(DTYPES[elem]).min)
-    if value == "max":
-        return np.inf if is_float(elem) else True if elem == PRED else int(np.iinfo(DTYPES[elem]).max)
-    if value == "ones":
-        return True if elem == PRED else -1 if elem in SIGNED else int(np.iinfo(DTYPES[elem]).max)
-    return value
 
 
 def _in_dim_mapping(operand: Sequence[int], result: Sequence[int]) -> list[int] | None:
