@@ -55,7 +55,11 @@ def _parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Run an xla program (MLIR text) on numpy inputs with the reference interpreter.",
     )
-    p.add_argument("file", metavar="FILE", help="the program (.mlir text); '-' reads stdin")
+    p.add_argument(
+        "file",
+        metavar="FILE",
+        help="the program (MLIR text, or HLO text and the formats of docs/formats.md); '-' reads stdin",
+    )
     p.add_argument("--entry", default="main", help="the function to run (default: main)")
     p.add_argument(
         "--input",
