@@ -252,3 +252,55 @@ def test_hole_products_are_not_computed(jax):
     assert not np.isnan(want).any() and np.isinf(want).any()
     np.testing.assert_array_equal(got, want)
     assert np.isnan(xla_opt.run(text, x, k, backend="interpreter")[0]).any()
+
+
+def test_weight_gradient_is_one_gemm(jax):
+    """A weight gradient (`[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]`: the input's features
+    are the convolution's "batch", written between the window and the output features)
+    is one GEMM: M = window x input features (the batch folded into the windows as
+    their innermost digit), N = output features, K = batch x output rows x columns; it
+    was a GEMM of 9 rows per input feature."""
+    from jax import lax
+
+    from xla_opt.lowering.transforms.linalg_conv_to_kernel import kernel_conv
+    from xla_opt.lowering.xla_to_llvm import STAGES
+
+    rng = np.random.default_rng(11)
+    x, dy = small_ints(rng, (4, 12, 12, 16)), small_ints(rng, (4, 6, 6, 32))
+
+    def weight_gradient(x, dy):
+        k = jax.numpy.zeros((3, 3, 16, 32), F32)
+        return jax.vjp(lambda k: _conv(lax, x, k, (2, 2), "SAME"), k)[1](dy)[0]
+
+    text = jax.jit(weight_gradient).lower(x, dy).as_text()
+    names = list(STAGES)
+    bufferized = xla_opt.optimize(text, ",".join(names[: names.index("xla-bufferize") + 1]))
+    convs = [c for op in bufferized.walk() if (c := kernel_conv(op) if op.name == "linalg.generic" else None)]
+    assert len(convs) == 1
+    args = convs[0].args
+    assert (args["images"], args["side"], args["M"], args["N"], args["K"]) == (1, 1, 3 * 3 * 16, 32, 4 * 6 * 6)
+    assert (args["x_e2"], args["x_s2"]) == (16, 1)  # the input features, consecutive in x
+    got = xla_opt.run(text, x, dy, backend="jit")[0]
+    np.testing.assert_array_equal(got, np.asarray(jax.jit(weight_gradient)(x, dy)))
+
+
+@pytest.mark.parametrize(
+    "specs",
+    [
+        ("NHWC", "HWIO", "HWNC"),  # side 1, the batch between the window and the features
+        ("HWCN", "HWIO", "HWNC"),  # the same, the batch consecutive in the input
+        ("NCHW", "OIHW", "CHWN"),  # side 0, the batch innermost
+        ("CHWN", "OIHW", "CWHN"),  # side 0, the output's rows and columns swapped
+        ("NHWC", "HWIO", "WHNC"),  # side 1, columns before rows
+    ],
+    ids="-".join,
+)
+def test_batch_folded_in_any_order(specs):
+    """Windows whose digits (batch, row, column) are one run of the output in any order
+    are one GEMM (the batch folded), equal to the interpreter's results."""
+    rng = np.random.default_rng(len(set(specs)))
+    lhs = small_ints(rng, tuple({"N": 3, "C": 16, "H": 10, "W": 13}[d] for d in specs[0]))
+    rhs = small_ints(rng, tuple({"O": 20, "I": 16, "H": 3, "W": 2}[d] for d in specs[1]))
+    program = program_of(lhs, rhs, specs, padding=[(1, 1), (0, 1)], window_strides=[1, 2])
+    assert kernel_calls(program) == 1
+    check(program, lhs, rhs)

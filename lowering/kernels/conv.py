@@ -4,8 +4,9 @@ micro-kernel and threading (`gemm.py`), emitted as LLVM IR text.
     void xla_opt_sconv(i64 images, i64 groups, i64 side, i64 M, i64 N, i64 K,
                        float* W, i64 w_o, i64 w_k, i64 w_group,
                        float* X, i64 x_image, i64 x_group,
-                       i64 OH, i64 OW, i64 sq, i64 H, i64 Wd, i64 sH, i64 sW,
-                       i64 strH, i64 strW, i64 padH, i64 padW,
+                       i64 H, i64 Wd, i64 sH, i64 sW, i64 padH, i64 padW,
+                       i64 x_e1, i64 x_e2, i64 x_s0, i64 x_s1, i64 x_s2,
+                       i64 x_h0, i64 x_h1, i64 x_h2, i64 x_w0, i64 x_w1, i64 x_w2,
                        i64 e1, i64 e2, i64 s0, i64 s1, i64 s2,
                        i64 h0, i64 h1, i64 h2, i64 w0, i64 w1, i64 w2,
                        float* C, i64 ldc, i64 c_image, i64 c_group, i64 flags)
@@ -15,15 +16,21 @@ group * x_group, the kernel at W + group * w_group, the output at C + image * c_
 group * c_group) it adds one product of the kernel matrix, element (o, k) at
 W[o * w_o + k * w_k], and the im2col matrix of the input windows, element (k, x):
 
-* x, a window (an output position), is (q, oh, ow) in row-major order with extents
-  (*, OH, OW): the window's top-left input position is ih0 = oh * strH - padH,
-  iw0 = ow * strW - padW, and q (a batch folded into the windows) adds q * sq;
+* x, a window (an output position), is (x0, x1, x2) in row-major order with extents
+  (*, x_e1, x_e2), each component with its input stride x_s_i and its steps, x_h_i rows
+  and x_w_i columns (a batch folded into the windows: x_h_i = x_w_i = 0; an output row:
+  x_h_i = the stride; ...): the window's first input position is (sum x_i x_h_i - padH,
+  sum x_i x_w_i - padW). The digits are in the order in which the output lays the
+  windows out: (batch, row, column) for NHWC and NCHW, (row, column, batch) for a weight
+  gradient, whose "batch" is the input features, written between the window and the
+  output features (`[0, 1, b, f]`);
 * k, a position in the window, is (k0, k1, k2) in row-major order with extents
   (K / (e1 * e2), e1, e2), each component with its input stride s_i and its steps in
   the window, h_i rows and w_i columns (an input feature: h_i = w_i = 0; a kernel row:
   h_i = rhs dilation; ...), in the order in which the kernel lays k out (w_k apart);
-* the element is X[x's offset + k's offset] at input position (ih0 + sum k_i h_i,
-  iw0 + sum k_i w_i), and 0 outside [0, H) x [0, Wd): the padding is never materialized.
+* the element is X[x's offset + k's offset] at input position (row sum, column sum),
+  and 0 outside [0, H) x [0, Wd) (sH, sW: the input's row and column strides): the
+  padding is never materialized.
 
 `side` 0: C (M x N, row stride ldc) += kernel (M = output features) @ im2col
 (N = windows): output features are rows, windows contiguous columns (NCHW). `side` 1:
@@ -32,11 +39,14 @@ features contiguous columns (NHWC). So any layout is strides; C's rows are ldc a
 `flags` is the GEMM's (gemm.py): OVERWRITE makes each product C = instead of C +=
 (the caller's zero fill dropped); the epilogue flags are not used here.
 
-The windows' packing (`Windows`) fills two small tables first, one offset and input row
-and column per window of the block and per window position of the depth slice, with
-mixed-radix counters (no division per element); then a panel row is a vector add of
-the two, an unsigned range compare (negative positions wrap above the bound) and a
-masked gather: positions in the padding are not loaded and pack as 0.
+The windows' packing (`Windows`) fills two small tables first, one offset, input row
+and column (and innermost digit) per window of the block and one offset, row and column
+per window position of the depth slice, with mixed-radix counters (no division per
+element); then a panel row is a vector add of the two, an unsigned range compare
+(negative positions wrap above the bound) and a masked gather: positions in the padding
+are not loaded and pack as 0. Where consecutive windows read consecutive inputs (x_s2 = 1:
+an NCHW row at stride 1, a weight gradient's input features), a chunk of a panel row is
+one or two masked vector loads.
 """
 
 from __future__ import annotations
@@ -64,9 +74,9 @@ PARAMS = [
     ("i64", "%M"), ("i64", "%N"), ("i64", "%K"),
     ("ptr", "%W"), ("i64", "%w_o"), ("i64", "%w_k"), ("i64", "%w_group"),
     ("ptr", "%X"), ("i64", "%x_image"), ("i64", "%x_group"),
-    ("i64", "%OH"), ("i64", "%OW"), ("i64", "%sq"),
-    ("i64", "%H"), ("i64", "%Wd"), ("i64", "%sH"), ("i64", "%sW"),
-    ("i64", "%strH"), ("i64", "%strW"), ("i64", "%padH"), ("i64", "%padW"),
+    ("i64", "%H"), ("i64", "%Wd"), ("i64", "%sH"), ("i64", "%sW"), ("i64", "%padH"), ("i64", "%padW"),
+    ("i64", "%x_e1"), ("i64", "%x_e2"), ("i64", "%x_s0"), ("i64", "%x_s1"), ("i64", "%x_s2"),
+    ("i64", "%x_h0"), ("i64", "%x_h1"), ("i64", "%x_h2"), ("i64", "%x_w0"), ("i64", "%x_w1"), ("i64", "%x_w2"),
     ("i64", "%e1"), ("i64", "%e2"), ("i64", "%s0"), ("i64", "%s1"), ("i64", "%s2"),
     ("i64", "%h0"), ("i64", "%h1"), ("i64", "%h2"), ("i64", "%w0"), ("i64", "%w1"), ("i64", "%w2"),
     ("ptr", "%C"), ("i64", "%ldc"), ("i64", "%c_image"), ("i64", "%c_group"), ("i64", "%flags"),
@@ -114,9 +124,9 @@ def _splat(e: Emitter, scalar: str, width: int) -> str:
 @dataclass(frozen=True)
 class Windows:
     """The im2col operand: element (p, x) = window position p of window x (module doc),
-    read from the input at `base`; `x_table` holds 3 x `x_room` i32 (offset, ih0, iw0
-    per window), `p_table` 3 x KC i32 (offset, rows, columns per window position);
-    vectors of at most `lanes` floats."""
+    read from the input at `base`; `x_table` holds 4 x `x_room` i32 (offset, first row,
+    first column and innermost digit per window), `p_table` 3 x KC i32 (offset, rows,
+    columns per window position); vectors of at most `lanes` floats."""
 
     base: str
     x_table: str
@@ -127,13 +137,14 @@ class Windows:
 
     def pack(self, e: Emitter, dst: str, width: int, x0: str, count: str, p0: str, depth: str) -> None:
         room = e.mul(e.value(f"sdiv i64 {e.add(count, width - 1)}, {width}"), width)
-        x_off, x_row, x_col = (e.gep(self.x_table, i * self.x_room, "i32") for i in range(3))
-        window = _counter(e, x0, "%OH", "%OW")
+        x_off, x_row, x_col, x_inner = (e.gep(self.x_table, i * self.x_room, "i32") for i in range(4))
+        window = _counter(e, x0, "%x_e1", "%x_e2")
+        origin = e.value(f"sub i64 0, {e.add(e.mul('%padH', '%sH'), e.mul('%padW', '%sW'))}")
         with e.loop(0, room, hint="x") as t:
-            q, oh, ow = (e.value(f"load i64, ptr {d}, align 8") for d in window)
-            ih0 = e.value(f"sub i64 {e.mul(oh, '%strH')}, %padH")
-            iw0 = e.value(f"sub i64 {e.mul(ow, '%strW')}, %padW")
-            _store_i32(e, _dot3(e, [q, ih0, iw0], ("%sq", "%sH", "%sW")), x_off, t)
+            digits = [e.value(f"load i64, ptr {d}, align 8") for d in window]
+            ih0 = e.value(f"sub i64 {_dot3(e, digits, ('%x_h0', '%x_h1', '%x_h2'))}, %padH")
+            iw0 = e.value(f"sub i64 {_dot3(e, digits, ('%x_w0', '%x_w1', '%x_w2'))}, %padW")
+            _store_i32(e, e.add(_dot3(e, digits, ("%x_s0", "%x_s1", "%x_s2")), origin), x_off, t)
             inside = e.value(f"icmp slt i64 {t}, {count}")
             _store_i32(
                 e,
@@ -142,7 +153,8 @@ class Windows:
                 t,
             )
             _store_i32(e, iw0, x_col, t)
-            _advance(e, window, "%OH", "%OW")
+            _store_i32(e, digits[2], x_inner, t)
+            _advance(e, window, "%x_e1", "%x_e2")
         p_off, p_row, p_col = (e.gep(self.p_table, i * self.kc, "i32") for i in range(3))
         position = _counter(e, p0, "%e1", "%e2")
         with e.loop(0, depth, hint="k") as t:
@@ -156,8 +168,8 @@ class Windows:
         chunks = [(a, min(self.lanes, width - a)) for a in range(0, width, self.lanes)]
         height = e.value("trunc i64 %H to i32")
         breadth = e.value("trunc i64 %Wd to i32")
-        contiguous = e.value(f"icmp eq i64 {e.mul('%strW', '%sW')}, 1")
-        runs = e.value(f"and i1 {contiguous}, {e.value(f'icmp sge i64 %OW, {chunks[0][1]}')}")
+        contiguous = e.value("icmp eq i64 %x_s2, 1")
+        runs = e.value(f"and i1 {contiguous}, {e.value(f'icmp sge i64 %x_e2, {chunks[0][1]}')}")
         with e.loop(0, count, width, hint="panel") as xs:
             windows = [
                 [e.value(f"load <{n} x i32>, ptr {e.gep(table, e.add(xs, a), 'i32')}, align 4") for a, n in chunks]
@@ -194,16 +206,16 @@ class Windows:
                 e.new_label("packed"),
             )
             e.emit(f"br i1 {runs}, label %{fast}, label %{slow}")
-            # Consecutive windows of an output row read consecutive inputs (unit stride):
-            # a chunk of at most two rows (any chunk, when rows are at least a chunk wide)
-            # is masked vector loads, its lanes [0, r) from its first row's run and the
-            # rest from the next row's.
+            # Consecutive windows of a run (the innermost digit's) read consecutive inputs:
+            # a chunk of at most two runs (any chunk, when runs are at least a chunk long)
+            # is masked vector loads, its lanes [0, r) from its first run and the rest
+            # from the next one.
             e.label(fast)
             runs_of = []  # per chunk: where its two runs start (as offsets of the panel's lane 0), its lanes in the first
-            rest = []  # per chunk: the windows from its first lane to the end of that lane's output row
+            rest = []  # per chunk: the windows from its first lane to the end of that lane's run
             for c, (a, n) in enumerate(chunks):
-                first = e.value(f"sext i32 {e.value(f'extractelement <{n} x i32> {windows[2][c]}, i64 0')} to i64")
-                rest.append(e.value(f"sub i64 %OW, {e.add(first, '%padW')}"))
+                first = e.value(f"load i32, ptr {e.gep(x_inner, e.add(xs, a), 'i32')}, align 4")
+                rest.append(e.value(f"sub i64 %x_e2, {e.value(f'sext i32 {first} to i64')}"))
                 r_c = e.min(n, rest[c])
                 second = e.add(e.value(f"select i1 {e.value(f'icmp slt i64 {r_c}, {n}')}, i64 {r_c}, i64 0"), a)
                 start_b = e.value(f"load i32, ptr {e.gep(x_off, e.add(xs, second), 'i32')}, align 4")
@@ -213,10 +225,10 @@ class Windows:
                 iota = "<" + ", ".join(f"i32 {i}" for i in range(n)) + ">"
                 low = e.value(f"icmp ult <{n} x i32> {iota}, {_splat(e, e.value(f'trunc i64 {r_c} to i32'), n)}")
                 runs_of.append((off_a_c, off_b, low))
-            r = e.min(width, rest[0])  # the whole panel's, for the one-row case
+            r = e.min(width, rest[0])  # the whole panel's, for the one-run case
             off_a = runs_of[0][0]  # chunk 0 starts at lane 0
-            # A panel inside one output row (most, for wide rows) is one masked load
-            # per chunk; one across two rows, two and a select.
+            # A panel inside one run (most, for long runs) is one masked load per chunk;
+            # one across two runs, two and a select.
             one, two = e.new_label("one"), e.new_label("two")
             e.emit(f"br i1 {e.value(f'icmp eq i64 {r}, {width}')}, label %{one}, label %{two}")
             e.label(one)
@@ -276,7 +288,7 @@ def _serial(e: Emitter, s: KernelShape) -> None:
     the windows on the side `%side` says."""
     raws, ap, bp = packing_buffers(e, s, "%M", e.value("sub i64 %j1, %j0"), "%K")
     x_room = max(s.nc, s.mc)
-    raw_x, x_table = aligned_buffer(e, 3 * x_room)
+    raw_x, x_table = aligned_buffer(e, 4 * x_room)
     raw_p, p_table = aligned_buffer(e, 3 * s.kc)
     with (
         e.loop(0, "%images", hint="image") as image,

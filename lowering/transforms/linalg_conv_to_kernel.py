@@ -25,8 +25,13 @@ not a plain loop), identity-layout f32 memrefs. The output must let the kernel w
 whole rows: windows contiguous (`side` 0: rows are output features, e.g. NCHW) or
 output features contiguous (`side` 1: rows are windows, e.g. NHWC), and the kernel's
 (input feature, window row, window column) dimensions must be one strided run (any
-order: OIHW, HWIO, ...). A batch that continues the windows in both image and output
-is folded into the GEMM (one larger product) instead of looped over.
+order: OIHW, HWIO, ...). Where the batch and the two output spatial loops are one
+row-major run of the output in any order, the batch is folded into the GEMM's windows
+(one larger product: each window digit has its own input stride) instead of looped
+over: NHWC's (batch, row, column), and a weight gradient's (row, column, batch) as JAX
+writes it (`[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]`: the input features are the
+"batch", the image the "window"), one GEMM of M = window x input features, N = output
+features, K = batch x image (it was one GEMM of 9 rows per input feature).
 
 Below MIN_MACS multiply-adds the loops stay (the kernel's packing and tables cost more
 than they save on a tiny convolution; measured per side, see MIN_MACS), and so do
@@ -44,6 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from math import prod
 
 from xdsl.context import Context
@@ -247,6 +253,30 @@ def _spatial(expr: Linear, parallel: set[int], reduction: set[int]) -> tuple[int
     return a, ca, b, cb  # type: ignore[return-value]
 
 
+def _window_layout(
+    out_stride: dict[int, int], extent: dict[int, int], o: int, loops: list[int]
+) -> tuple[int, int, list[int | None]] | None:
+    """(side, ldc, the window digits x0, x1, x2) when the windows over `loops` (the batch
+    and the two output spatial loops, or the spatial loops alone: one GEMM per image) are
+    one row-major run of the output: consecutive columns (`side` 0, the output features
+    rows ldc apart) or rows ldc apart (`side` 1, the output features contiguous). The
+    digits are the loops from the slowest-varying in the output to the fastest, loops of
+    one element first and None where fewer than three."""
+    varying = sorted((d for d in loops if extent[d] > 1), key=lambda d: -out_stride[d])
+    if any(out_stride[p] != extent[q] * out_stride[q] for p, q in pairwise(varying)):
+        return None
+    inner = out_stride[varying[-1]] if varying else 1
+    digits: list[int | None] = [d for d in loops if extent[d] == 1] + varying
+    digits = [None] * (3 - len(digits)) + digits
+    if inner == 1 and varying:
+        return 0, out_stride[o], digits
+    if out_stride[o] == 1:
+        return 1, inner, digits
+    if inner == 1:
+        return 0, out_stride[o], digits
+    return None
+
+
 def convolution(
     access: ImageAccess,
     kernel: SSAValue,
@@ -332,18 +362,21 @@ def convolution(
     og = extent[o] // groups
     o_stride = _row_major(out_shape)
     out_stride = {d: o_stride[i] for i, d in enumerate(odims)}  # type: ignore[misc]
-    # the output's faster-varying spatial dimension is the window column
-    spatial.sort(key=lambda s: -out_stride[s[1]])
+    # window rows are the first spatial dimension's, columns the second's (either order
+    # in the image: the kernel checks each against its own bound)
     (hdim, oh, str_h, kh, dil_h, pad_h), (wdim, ow, str_w, kw, dil_w, pad_w) = spatial
     n_b, n_oh, n_ow = extent[b], extent[oh], extent[ow]
-    if out_stride[ow] == 1 and out_stride[oh] == n_ow:
-        side, ldc, window_stride = 0, out_stride[o], 1
-    elif out_stride[o] == 1 and out_stride[oh] == n_ow * out_stride[ow]:
-        side, ldc, window_stride = 1, out_stride[ow], out_stride[ow]
-    else:
-        return None
     i_stride = _row_major(image_shape)
-    fold = out_stride[b] == n_oh * n_ow * window_stride
+    window_parts = {  # loop: (input stride, rows, columns)
+        b: (i_stride[batch[0]], 0, 0),
+        oh: (str_h * i_stride[hdim], str_h, 0),
+        ow: (str_w * i_stride[wdim], 0, str_w),
+    }
+    layout = _window_layout(out_stride, extent, o, [b, oh, ow]) or _window_layout(out_stride, extent, o, [oh, ow])
+    if layout is None:
+        return None
+    side, ldc, digits = layout
+    fold = b in digits
     # the kernel's (input feature, window row, window column) as one strided run k
     k_stride = _row_major(kernel_shape)
     kernel_dim = {d: i for i, d in enumerate(kdims)}  # type: ignore[misc]
@@ -358,8 +391,9 @@ def convolution(
     for i, d in enumerate(order):
         if extent[d] > 1 and k_stride[kernel_dim[d]] != w_k * prod(extent[e] for e in order[i + 1 :]):
             return None
-    windows = (n_b if fold else 1) * n_oh * n_ow
+    windows = prod(extent[d] for d in digits if d is not None)
     depth = cg * extent[kh] * extent[kw]
+    digit_parts = [window_parts[d] if d is not None else (0, 0, 0) for d in digits]
     args = {
         "images": 1 if fold else n_b,
         "groups": groups,
@@ -372,17 +406,15 @@ def convolution(
         "w_group": og * k_stride[kernel_dim[o]],
         "x_image": 0 if fold else i_stride[batch[0]],
         "x_group": cg * i_stride[feature[0]],
-        "OH": n_oh,
-        "OW": n_ow,
-        "sq": i_stride[batch[0]] if fold else 0,
         "H": image_shape[hdim],
         "Wd": image_shape[wdim],
         "sH": i_stride[hdim],
         "sW": i_stride[wdim],
-        "strH": str_h,
-        "strW": str_w,
         "padH": pad_h,
         "padW": pad_w,
+        "x_e1": extent[digits[1]] if digits[1] is not None else 1,
+        "x_e2": extent[digits[2]] if digits[2] is not None else 1,
+        **{f"x_{name}{i}": part[j] for i, part in enumerate(digit_parts) for j, name in enumerate("shw")},
         "e1": extent[order[1]],
         "e2": extent[order[2]],
         **{f"{name}{i}": parts[d][j] for i, d in enumerate(order) for j, name in enumerate("shw")},

@@ -76,6 +76,60 @@ func.func @nhwc(%x: memref<2x17x17x8xf32>, %w: memref<3x3x8x16xf32>, %out: memre
   func.return
 }
 
+// A weight gradient as JAX writes it (`[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]`): the
+// "image" is the input x (its batch the input features, its features the batch), the
+// "kernel" the output's gradient dy (its window the 8 x 8 image), the output HWIO. The
+// windows (window row, window column, input feature) are one row-major run of the
+// output, rows 32 apart: one GEMM, side 1, M = 3 x 3 x 16, N = 32 output features,
+// K = 4 x 8 x 8 (images 1, the batch folded as the innermost digit: x_e2 = 16, x_s2 = 1).
+// CHECK-LABEL: func.func @weight_gradient
+// CHECK:         %[[ONE:.*]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    %[[M:.*]] = llvm.mlir.constant(144) : i64
+// CHECK-NEXT:    %[[N:.*]] = llvm.mlir.constant(32) : i64
+// CHECK-NEXT:    %[[K:.*]] = llvm.mlir.constant(256) : i64
+// CHECK-NEXT:    %[[W:.*]] = llvm.bitcast %dy : memref<4x8x8x32xf32> to !llvm.ptr
+// CHECK-NEXT:    %[[X:.*]] = llvm.bitcast %x : memref<4x8x8x16xf32> to !llvm.ptr
+// CHECK:         %[[SIXTEEN:.*]] = llvm.mlir.constant(16) : i64
+// CHECK-NEXT:    %[[E1:.*]] = llvm.mlir.constant(3) : i64
+// CHECK:         %[[C:.*]] = llvm.bitcast %out0 : memref<3x3x16x32xf32> to !llvm.ptr
+// CHECK:         llvm.call @xla_opt_sconv(%[[ONE]], %[[ONE]], %[[ONE]], %[[M]], %[[N]], %[[K]], %[[W]], %[[ONE]], %[[N]], %[[N]], %[[X]], %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %[[E1]], %[[SIXTEEN]], %{{[^,]*}}, %{{[^,]*}}, %[[ONE]], {{.*}}, %[[C]], %[[N]], {{.*}})
+// CHECK-NOT:     linalg.generic
+// CHECK:         func.return
+func.func @weight_gradient(%x: memref<4x8x8x16xf32>, %dy: memref<4x8x8x32xf32>, %out0: memref<3x3x16x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%out0 : memref<3x3x16x32xf32>) {
+  ^bb0(%0: f32):
+    %1 = arith.constant 0.000000e+00 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d6, d4, d5, d3)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%dy : memref<4x8x8x32xf32>) outs(%out0 : memref<3x3x16x32xf32>) {
+  ^bb0(%2: f32, %3: f32):
+    %4 = arith.constant 0.000000e+00 : f32
+    %5 = linalg.index 2 : index
+    %6 = linalg.index 6 : index
+    %7 = linalg.index 0 : index
+    %8 = linalg.index 4 : index
+    %9 = arith.addi %7, %8 : index
+    %10 = arith.constant -1 : index
+    %11 = arith.addi %9, %10 : index
+    %12 = arith.constant 7 : index
+    %13 = arith.cmpi ule, %11, %12 : index
+    %14 = arith.minui %11, %12 : index
+    %15 = linalg.index 1 : index
+    %16 = linalg.index 5 : index
+    %17 = arith.addi %15, %16 : index
+    %18 = arith.addi %17, %10 : index
+    %19 = arith.cmpi ule, %18, %12 : index
+    %20 = arith.minui %18, %12 : index
+    %21 = memref.load %x[%6, %14, %20, %5] : memref<4x8x8x16xf32>
+    %22 = arith.andi %13, %19 : i1
+    %23 = arith.select %22, %21, %4 : f32
+    %24 = arith.mulf %23, %2 : f32
+    %25 = arith.addf %3, %24 : f32
+    linalg.yield %25 : f32
+  }
+  func.return
+}
+
 // Left alone: below MIN_MACS (4 x 4 windows of 2 x 3 x 3), f64, a body that is not
 // acc + image * kernel, and an image index the kernel cannot take (lhs dilation: a
 // remainder and a division).
