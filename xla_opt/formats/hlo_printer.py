@@ -909,7 +909,13 @@ def to_hlo_text(module: ModuleOp, entry: str | None = None, module_name: str | N
     if not f.body.blocks:
         raise HloExportError(f, f"@{name} is only declared (XLA needs every computation's instructions)")
     for op in module.walk():
-        if op.name.startswith(("stablehlo.", "chlo.", "sdy.")):
+        if op.name.startswith("sdy."):
+            raise HloExportError(
+                op,
+                "a sharded program's shardings have no HLO form here: print the program one device runs "
+                "(-p xla-spmd-partition), or StableHLO (-t stablehlo)",
+            )
+        if op.name.startswith(("stablehlo.", "chlo.")):
             raise HloExportError(
                 op, f"'{op.name}' is not an xla op: import the program first (convert-stablehlo-to-xla)"
             )
