@@ -205,7 +205,7 @@ LITERALS = """\
 HloModule literals
 
 ENTRY main {
-  a = f32[6]{0} constant({1.5, -0, nan, inf, -inf, 3.40282347e+38})
+  a = f32[7]{0} constant({1.5, -0, nan, inf, -inf, 3.40282347e+38, -nan(0x7fffff)})
   b = bf16[3]{0} constant({1.5, -inf, 0.0078125})
   c = f16[2]{0} constant({65504, -2.5})
   d = f64[2]{0} constant({0.1, -1e-300})
@@ -220,7 +220,7 @@ ENTRY main {
   m = s32[2,3]{0,1} constant({ { 1, 2, 3 }, { 4, 5, 6 } })
   n = f32[2,0]{1,0} constant({ {  }, {  } })
   o = u32[] constant(4294967295)
-  ROOT t = (f32[6]{0}, bf16[3]{0}, f16[2]{0}, f64[2]{0}, s8[3]{0}, u8[2]{0}, s64[2]{0}, u64[1]{0}, pred[4]{0}, c64[2]{0}, c128[], s32[2,3]{1,0}, s32[2,3]{1,0}, f32[2,0]{1,0}, u32[]) tuple(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
+  ROOT t = (f32[7]{0}, bf16[3]{0}, f16[2]{0}, f64[2]{0}, s8[3]{0}, u8[2]{0}, s64[2]{0}, u64[1]{0}, pred[4]{0}, c64[2]{0}, c128[], s32[2,3]{1,0}, s32[2,3]{1,0}, f32[2,0]{1,0}, u32[]) tuple(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
 }
 """
 
@@ -229,7 +229,7 @@ def _literal_values():
     import ml_dtypes
 
     return [
-        np.array([1.5, -0.0, np.nan, np.inf, -np.inf, 3.40282347e38], np.float32),
+        np.array([1.5, -0.0, np.nan, np.inf, -np.inf, 3.40282347e38, np.nan], np.float32),
         np.array([1.5, -np.inf, 0.0078125], ml_dtypes.bfloat16),
         np.array([65504, -2.5], np.float16),
         np.array([0.1, -1e-300], np.float64),
@@ -616,6 +616,8 @@ def test_tools_read_hlo_by_content(tmp_path, capsys):
         assert opt_main([str(path)]) == 0
         assert "func.func @main" in capsys.readouterr().out
         assert_close(xla_opt.run(str(path) if file_name.endswith((".hlo", ".txt")) else path, *args), want, 1e-4, 1e-5)
+    assert_close(xla_opt.run(text, *args), want, 1e-4, 1e-5)  # the text itself
+    assert_close(xla_opt.compile(text, backend="jit")(*args), want, 1e-4, 1e-5)
     assert opt_main([str(tmp_path / "dump.hlo"), "-t", "hlo"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("HloModule jit_mlp\n") and "ENTRY main {" in out

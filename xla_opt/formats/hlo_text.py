@@ -139,7 +139,7 @@ def _array_type(shape: Shape) -> Attribute:
     return TensorType(_element_type(shape.element), list(shape.dims))  # type: ignore[arg-type]
 
 
-_LITERAL_ATOM = re.compile(r"[^\s{},()]+")
+_LITERAL_ATOM = re.compile(r"-?nan\(0x[0-9a-fA-F]+\)|[^\s{},()]+")  # a NaN's payload is part of it
 _ELIDED = re.compile(r"\s*\{\s*\.\.\.\s*\}\s*")
 
 
@@ -162,14 +162,8 @@ def parse_literal(text: str, shape: Shape) -> np.ndarray:
             "the literal is elided ('{...}'): print the module with its constants "
             "(HloPrintOptions.print_large_constants, XLA_FLAGS=--xla_dump_large_constants)"
         )
-    depth = 0
-    for c in text:
-        depth += c == "{"
-        depth -= c == "}"
-        if depth < 0:
-            raise ValueError("unbalanced '}' in the literal")
-    if depth:
-        raise ValueError("unbalanced '{' in the literal")
+    if text.count("{") != text.count("}"):
+        raise ValueError("unbalanced braces in the literal")
     element = _element_type(shape.element)  # type: ignore[arg-type]
     dtype = numpy_dtype(element)
     size = math.prod(shape.dims)
@@ -209,14 +203,17 @@ def parse_literal(text: str, shape: Shape) -> np.ndarray:
             raise ValueError(f"{bad} is out of the range of {shape.element}")
         return np.array(ints, dtype=np.int64 if not unsigned else np.uint64).astype(dtype).reshape(shape.dims)
     try:
-        floats = [_float_value(a) for a in atoms]
+        try:  # numpy's parsing, element by element only for NaN payloads (`nan(0x...)`)
+            floats = np.array(atoms).astype(np.float64) if atoms else np.zeros(0)
+        except ValueError:
+            floats = np.array([_float_value(a) for a in atoms], dtype=np.float64)
     except ValueError:
         bad = next(
             a for a in atoms if not re.fullmatch(r"-?(\d+\.?\d*([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?|inf|nan.*)", a)
         )
         raise ValueError(f"'{bad}' is not a number of {shape.element}") from None
     with np.errstate(over="ignore"):
-        return np.array(floats, dtype=np.float64).astype(dtype).reshape(shape.dims)
+        return floats.astype(dtype).reshape(shape.dims)
 
 
 # --------------------------------------------------------------------------------------
