@@ -86,9 +86,15 @@ MPI = Library("mpi", mpi.SYMBOLS, lambda target: mpi.wrappers_ir(target.mpi_abi(
 FIXED = (GEMM_F32, GEMM_F64, GEMM_HALF, GEMM_I32, STREAM, THREADS, OPENMP, MPI)
 
 
-def sort_library(variant: sort.SortVariant) -> Library:
-    """The radix sort of one variant (sort.py), a library of one entry."""
-    return Library(f"sort-{variant.symbol}", (variant.symbol,), lambda target: sort.sort_ir(variant, target.parallel), variant)
+def sort_library(variant: sort.SortVariant | sort.TopKVariant) -> Library:
+    """The sort (or top-k) of one variant (sort.py), a library of one entry; a sort is
+    the vector quicksort where the CPU allows it, else the radix sort."""
+    return Library(
+        f"sort-{variant.symbol}",
+        (variant.symbol,),
+        lambda target: sort.sort_ir(variant, target.parallel, target.cpu_features),
+        variant,
+    )
 
 
 _lock = threading.Lock()

@@ -1,0 +1,192 @@
+"""The sort kernels of lowering/kernels/sort.py called directly on numpy arrays: the
+radix sort, the vector quicksort (AVX-512 hosts) and the top-k selection, for every
+key type and order, against numpy's stable order of the kernels' keys (the order the
+lowering relies on: SortToRadixKernel). Each kernel sorts rows (outer, n, inner) and
+writes the sorted bits and, with `perm`, each element's position in its row.
+
+Keys (`SortVariant.encode`): TOTALORDER floats by their IEEE total order, FLOAT ones
+with -0.0 tied to +0.0 and every NaN one NaN above +inf (both kept in input order,
+with their own bits), SIGNED and UNSIGNED integers; GT sorts descending, ties still
+in input order."""
+
+from __future__ import annotations
+
+import ctypes
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from xla_opt.lowering.kernels import libraries, sort
+from xla_opt.runtime import binding
+
+BF16 = np.dtype(ml_dtypes.bfloat16)
+HAS_AVX512 = sort.vector_quicksort(sort.SortVariant("f", 32, "float", False, 8, False), binding.HOST.cpu_features)
+ALGORITHMS = ["radix", pytest.param("vq", marks=pytest.mark.skipif(not HAS_AVX512, reason="no AVX-512 on this host"))]
+
+
+def kind(dtype) -> str:
+    dtype = np.dtype(dtype)
+    return "i" if dtype.kind in "iu" else ("bf" if dtype == BF16 else "f")
+
+
+def orders(dtype) -> list[str]:
+    dtype = np.dtype(dtype)
+    return {"i": ["signed"], "u": ["unsigned"]}.get(dtype.kind, ["float", "totalorder"])
+
+
+def library(v, algorithm: str = "radix", tag: str = "") -> ctypes.CFUNCTYPE:
+    """The kernel of `v`, compiled for this host (`algorithm`: the radix sort, or the
+    vector quicksort where the host has AVX-512; `tag`: a build of its own)."""
+    features = binding.HOST.cpu_features if algorithm == "vq" else ""
+    name = f"test-{algorithm}{tag}-{v.symbol}"
+    lib = libraries.Library(name, (v.symbol,), lambda t: sort.sort_ir(v, t.parallel, features), v)
+    native = binding.load_library(lib)
+    scalars = 4 if isinstance(v, sort.TopKVariant) else 3
+    pointers = 3 if isinstance(v, sort.TopKVariant) or v.perm else 2
+    function = ctypes.CFUNCTYPE(None, *[ctypes.c_int64] * scalars, *[ctypes.c_void_p] * pointers)(
+        native.address(v.symbol)
+    )
+    function.native = native  # keep the code alive
+    return function
+
+
+def keys_of(x: np.ndarray, ctype: str, descending: bool) -> np.ndarray:
+    """The kernel's keys as uint64, whose stable order is the kernel's."""
+    w = x.dtype.itemsize * 8
+    u = x.view(f"u{w // 8}").astype(np.uint64)
+    if x.dtype.kind == "f" or x.dtype == BF16:
+        if ctype == "float":
+            magnitude = u & np.uint64((1 << (w - 1)) - 1)
+            infinity = {np.dtype(np.float16): 0x7C00, BF16: 0x7F80, np.dtype(np.float32): 0x7F800000,
+                        np.dtype(np.float64): 0x7FF0000000000000}[x.dtype]  # fmt: skip
+            u = np.where(magnitude == 0, np.uint64(0), u)
+            u = np.where(magnitude > np.uint64(infinity), np.uint64((1 << (w - 1)) - 1), u)
+        negative = (u >> np.uint64(w - 1)) & np.uint64(1)
+        key = np.where(negative == 1, u ^ np.uint64((1 << w) - 1), u ^ np.uint64(1 << (w - 1)))
+    elif ctype == "signed":
+        key = u ^ np.uint64(1 << (w - 1))
+    else:
+        key = u
+    return key ^ np.uint64((1 << w) - 1) if descending else key
+
+
+def data(dtype, shape, seed=0) -> np.ndarray:
+    """Ties, the whole range; floats with signed zeros, NaNs of both signs and payloads, infinities."""
+    rng = np.random.default_rng(seed)
+    dtype = np.dtype(dtype)
+    size = int(np.prod(shape))
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        x = rng.integers(info.min, info.max, size, endpoint=True, dtype=dtype)
+        x[::3] = 5
+        return x.reshape(shape)
+    x = (rng.standard_normal(size) * 10).astype(np.float32)
+    x[::5] = np.round(x[::5])
+    specials = np.array([np.nan, -np.nan, 0.0, -0.0, np.inf, -np.inf], np.float32)
+    picked = rng.choice(size, min(size, 40), replace=False)
+    x[picked] = specials[rng.integers(0, len(specials), len(picked))]
+    x = x.astype(dtype)
+    if dtype == np.float32 and size > 7:
+        x.view(np.uint32)[7] = 0xFFC01234  # a NaN payload of its own
+    return x.reshape(shape)
+
+
+def check_sort(algorithm: str, x, ctype: str, descending: bool, perm: bool, axis: int = -1, tag: str = "") -> None:
+    w = x.dtype.itemsize * 8
+    v = sort.SortVariant(kind(x.dtype), w, ctype, descending, 11 if x.shape[axis] >= 1 << 14 and w >= 32 else 8, perm)
+    if algorithm == "vq" and not sort.vector_quicksort(v, binding.HOST.cpu_features):
+        return  # the radix sort's (narrow keys alone, 64-bit keys with positions)
+    f = library(v, algorithm, tag)
+    axis %= x.ndim
+    outer, n, inner = int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1 :]))
+    dst = np.empty_like(x)
+    positions = np.empty(x.shape, np.int32)
+    f(outer, n, inner, x.ctypes.data, dst.ctypes.data, *([positions.ctypes.data] if perm else []))
+    order = np.argsort(keys_of(x, ctype, descending), axis=axis, kind="stable")
+    bits = f"u{w // 8}"
+    np.testing.assert_array_equal(dst.view(bits), np.take_along_axis(x, order, axis=axis).view(bits), err_msg=str(v))
+    if perm:
+        np.testing.assert_array_equal(positions, order, err_msg=str(v))
+
+
+KEY_TYPES = [np.float16, BF16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+             np.uint32, np.uint64]  # fmt: skip
+# rows: one short, several (split over the threads), along a middle dimension, odd
+# lengths, a long row (the whole team, 11-bit digits, recursion)
+SHAPES = [((2, 5), -1), ((3, 300), -1), ((40, 7, 4), 1), ((2, 257), -1), ((1, 70_000), -1), ((4, 20_000), -1)]
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@pytest.mark.parametrize("dtype", KEY_TYPES, ids=lambda d: np.dtype(d).name)
+def test_sort(algorithm, dtype):
+    """Two kernels per key type (each compiles in ~0.3 s): the first order ascending
+    without positions, the last descending with them (floats: FLOAT, then TOTALORDER)."""
+    for ctype, descending, perm in ((orders(dtype)[0], False, False), (orders(dtype)[-1], True, True)):
+        for seed, (shape, axis) in enumerate(SHAPES):
+            check_sort(algorithm, data(dtype, shape, seed), ctype, descending, perm, axis)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_sorted_reversed_and_repeated_inputs(algorithm):
+    """Inputs a pivot choice can go wrong on: sorted, reversed, all equal, two values,
+    many duplicates, an organ pipe."""
+    n = 100_000
+    ramp = np.arange(n, dtype=np.int32)
+    inputs = [ramp, ramp[::-1].copy(), np.zeros(n, np.int32), (ramp % 2).astype(np.int32),
+              np.random.default_rng(1).integers(0, 3, n).astype(np.int32),
+              np.concatenate([ramp[: n // 2], ramp[: n // 2][::-1]])]  # fmt: skip
+    for x in inputs:
+        for descending, perm in ((False, False), (True, True)):
+            check_sort(algorithm, x, "signed", descending, perm)
+    zeros = np.zeros(n, np.float32)
+    zeros[::3] = -0.0
+    check_sort(algorithm, zeros, "float", False, False)  # one class: input order, signs and all
+
+
+@pytest.mark.skipif(not HAS_AVX512, reason="no AVX-512 on this host")
+def test_vector_quicksort_falls_back_to_heapsort(monkeypatch):
+    """Past its depth limit a segment is heapsorted (no input is quadratic): forced by
+    a negative slack, every segment longer than a network takes the fallback."""
+    monkeypatch.setattr(sort, "VQ_DEPTH_SLACK", -200)
+    for dtype, perm in ((np.float32, False), (np.float32, True), (np.uint64, False)):
+        for ctype in orders(dtype)[:1]:
+            check_sort("vq", data(dtype, (3, 5000), seed=3), ctype, False, perm, tag="-heapsort")
+
+
+# --------------------------------------------------------------------------------------
+# top-k
+# --------------------------------------------------------------------------------------
+
+
+def check_top_k(x: np.ndarray, ctype: str, descending: bool, k: int, axis: int = -1) -> None:
+    w = x.dtype.itemsize * 8
+    v = sort.TopKVariant(kind(x.dtype), w, ctype, descending)
+    f = library(v)
+    axis %= x.ndim
+    outer, n, inner = int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1 :]))
+    shape = list(x.shape)
+    shape[axis] = k
+    dst, positions = np.empty(shape, x.dtype), np.empty(shape, np.int32)
+    f(outer, n, inner, k, x.ctypes.data, dst.ctypes.data, positions.ctypes.data)
+    order = np.take(np.argsort(keys_of(x, ctype, descending), axis=axis, kind="stable"), range(k), axis=axis)
+    np.testing.assert_array_equal(positions, order, err_msg=str(v))
+    bits = f"u{w // 8}"
+    np.testing.assert_array_equal(dst.view(bits), np.take_along_axis(x, order, axis=axis).view(bits), err_msg=str(v))
+
+
+@pytest.mark.parametrize("dtype", KEY_TYPES, ids=lambda d: np.dtype(d).name)
+def test_top_k(dtype):
+    """The first k of the stable order: rows split over the threads, a long row in a
+    chunk per thread, a middle dimension, k = 1 and k = n."""
+    for ctype, descending in ((orders(dtype)[0], False), (orders(dtype)[-1], True)):
+        for seed, (shape, k, axis) in enumerate([((1000,), 16, -1), ((300, 40), 1, -1), ((3, 300), 300, -1),
+                                                 ((50, 7, 4), 3, 1), ((1, 150_000), 9, -1)]):  # fmt: skip
+            check_top_k(data(dtype, shape, seed), ctype, descending, k, axis)
+
+
+def test_top_k_of_sorted_rows():
+    """Every element enters the heap (ascending under GT), or none after the first k."""
+    x = np.sort(data(np.float32, (2, 100_000), seed=5), axis=-1)
+    for descending in (False, True):
+        check_top_k(x, "totalorder", descending, 16)
