@@ -909,3 +909,26 @@ def test_uninlinable_computation_is_a_located_jit_error():
     np.testing.assert_array_equal(expected, x)
     with pytest.raises(NotImplementedError, match=r"<program>:\d+:\d+: error: .*cannot lower a computation"):
         xla_opt.run(MAP_WITH_RESHAPE, x, backend="jit")
+
+
+COMPLEX_EXP_EXPM1 = """
+func.func @main(%a: tensor<3xcomplex<f32>>) -> (tensor<3xcomplex<f32>>, tensor<3xcomplex<f32>>) {
+  %e = xla.exponential %a : tensor<3xcomplex<f32>>
+  %m = xla.exponential_minus_one %a : tensor<3xcomplex<f32>>
+  func.return %e, %m : tensor<3xcomplex<f32>>, tensor<3xcomplex<f32>>
+}
+"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="F8: complex expm1 computes exp(x) * sin(y) = inf * 0 = NaN for y = 0 (interpreter/elementwise.py:438, "
+    "np.expm1; convert_xla_to_linalg/scalar_ops.py:799 mirrors it)",
+)
+def test_complex_expm1_of_a_real_overflow_has_a_zero_imaginary_part():
+    """expm1(x + 0j) with e^x beyond f32 (the program fuzzer's seed 100377, against XLA):
+    the imaginary part e^x sin(0) is 0, as xla.exponential gives and XLA gives for both."""
+    a = np.array([100 + 0j, 1000 + 0j, 1000 - 0j], np.complex64)
+    for exp, expm1 in run_both(COMPLEX_EXP_EXPM1, a):
+        np.testing.assert_array_equal(exp, np.full(3, np.inf + 0j, np.complex64))
+        assert np.isinf(expm1.real).all() and (expm1.imag == 0).all(), expm1

@@ -35,4 +35,6 @@ KNOWN_BUG_AVOIDANCE: dict[str, str] = {
     "(its host call takes the lowered signless type: lowering/conversions/convert_xla_to_linalg/host_calls.py:130)",
     "computation_not_inlined_unlocated": "F7: the JIT raises xDSL's DiagnosticException, no location, for a "
     "computation it cannot inline (lowering/conversions/convert_xla_to_linalg/computation.py:44)",
+    "complex_expm1_overflow": "F8: complex expm1 of x + 0j with e^x beyond the type gives NaN for the imaginary part "
+    "(numpy's nc_expm1: xla_opt/interpreter/elementwise.py:438; the JIT mirrors it)",
 }

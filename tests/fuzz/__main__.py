@@ -29,14 +29,16 @@ from tests.fuzz.program_gen import GeneratedProgram, dense, generate_program
 MAX_TRIES = 400  # candidate programs per minimization
 
 
-def _run_all(kind: str, seeds: list[int], jobs: int, timeout: float, cli_every: int) -> list[CaseResult]:
+def _run_all(
+    kind: str, seeds: list[int], jobs: int, timeout: float, cli_every: int, focus: str | None = None
+) -> list[CaseResult]:
     """Run every seed on `jobs` workers; print progress and each failure as it comes."""
     workers = [Worker(timeout) for _ in range(jobs)]
     results: list[CaseResult] = []
 
     def request(seed: int) -> dict:
         if kind == "program":
-            return {"op": "program", "seed": seed}
+            return {"op": "program", "seed": seed, "focus": focus}
         return {"op": "mutant", "seed": seed, "cli": cli_every > 0 and seed % cli_every == 0}
 
     def run_slice(k: int) -> None:
@@ -119,10 +121,12 @@ def _live(program: GeneratedProgram) -> GeneratedProgram:
     return program.restricted(program.results)
 
 
-def minimize_program(worker: Worker, failed: CaseResult, timeout: float) -> tuple[GeneratedProgram, list[np.ndarray]]:
+def minimize_program(
+    worker: Worker, failed: CaseResult, timeout: float, focus: str | None = None
+) -> tuple[GeneratedProgram, list[np.ndarray]]:
     """Reduce a failing generated program: keep one result, drop dead statements, then
     bypass or constant-fold statements one by one while the failure persists."""
-    program = generate_program(int(failed.case.rsplit(" ", 1)[1]))
+    program = generate_program(int(failed.case.rsplit(" ", 1)[1]), focus=focus)
     inputs = dict(zip((a.name for a in program.args), program.inputs()))
     target = failed.failures[0]
     reducer = Reducer(worker, target)
@@ -250,7 +254,7 @@ def minimize_lines(worker: Worker, failed: CaseResult, seed: int, cli: bool) -> 
     return "".join(lines)
 
 
-def report_minimized(failed: list[CaseResult], kind: str, timeout: float) -> None:
+def report_minimized(failed: list[CaseResult], kind: str, timeout: float, focus: str | None = None) -> None:
     """Print each failure with a minimized reproducer (one per failure signature)."""
     worker = Worker(timeout)
     seen: set[tuple] = set()
@@ -266,7 +270,7 @@ def report_minimized(failed: list[CaseResult], kind: str, timeout: float) -> Non
                 continue
             seen.add(first.signature)
             if kind == "program":
-                program, inputs = minimize_program(worker, result, timeout)
+                program, inputs = minimize_program(worker, result, timeout, focus)
                 print("--- minimized program ---")
                 print(program.text)
                 print("--- inputs ---")
@@ -308,11 +312,15 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--timeout", type=float, default=60.0 if name == "programs" else 20.0, help="seconds per case")
         p.add_argument("--cli-every", type=int, default=10, help="(mutants) run xla-opt on every Nth mutant")
         p.add_argument("--no-minimize", action="store_true")
+        if name == "programs":
+            p.add_argument("--focus", help="(programs) an op every program holds, e.g. xla.sort")
     for name in ("program", "mutant"):
         p = sub.add_parser(name)
         p.add_argument("seed", type=int)
         p.add_argument("--timeout", type=float, default=60.0)
         p.add_argument("--minimize", action="store_true", help="also print a minimized reproducer")
+        if name == "program":
+            p.add_argument("--focus", help="an op the program holds (as `programs --focus`)")
     sub.add_parser("worker")
     args = parser.parse_args(argv)
 
@@ -323,23 +331,27 @@ def main(argv: list[str] | None = None) -> int:
         worker = Worker(args.timeout)
         try:
             request = {"op": args.command, "seed": args.seed, "cli": args.command == "mutant"}
+            if getattr(args, "focus", None):
+                request["focus"] = args.focus
             result = worker.run(request)
         finally:
             worker.close()
         print(result.report())
         print("notes:", *result.notes, sep="\n  ")
         if result.failures and args.minimize:
-            report_minimized([result], args.command, args.timeout)
+            report_minimized([result], args.command, args.timeout, getattr(args, "focus", None))
         return 1 if result.failures else 0
 
     kind = args.command.removesuffix("s")
     start = time.perf_counter()
-    results = _run_all(kind, list(range(args.seed, args.seed + args.count)), args.jobs, args.timeout, args.cli_every)
+    focus = getattr(args, "focus", None)
+    results = _run_all(kind, list(range(args.seed, args.seed + args.count)), args.jobs, args.timeout, args.cli_every,
+                       focus)  # fmt: skip
     failed = sorted((r for r in results if r.failures), key=lambda r: r.case)
     _summary(results)
     print(f"  wall time: {time.perf_counter() - start:.0f} s")
     if failed and not args.no_minimize:
-        report_minimized(failed, kind, args.timeout)
+        report_minimized(failed, kind, args.timeout, focus)
     return 1 if failed else 0
 
 

@@ -35,6 +35,7 @@ from tests.fuzz.values import (
     PRED,
     RTOL,
     STD_FLOATS,
+    XLA_S2_MIN_MAX,
     XLA_UNSIGNED_CONSTANT_INDEX,
     TensorT,
     Value,
@@ -338,6 +339,8 @@ class FamilyGenerators:
             flags["xla_skip"] |= {"reduce with a non-identity init value (XLA may apply the init value more than once)"}
         if mixed_precision([v.elem for v in inputs]):
             flags["xla_skip"] |= {XLA_MIXED_PRECISION}
+        if any(v.elem == "i2" and op in ("maximum", "minimum") for v, op in zip(inputs, ops)):
+            flags["xla_skip"] |= {XLA_S2_MIN_MAX}
         names = ", ".join(v.name for v in inputs)
         operands = [*inputs, *inits]
         results = self.emit(
@@ -520,6 +523,38 @@ class FamilyGenerators:
                 return live, {}
         return self.emit1(f"xla.constant {dense(t, a)} : {t}", t, []), flags
 
+    def batching(self, shape: Sequence[int], indexed: list[int], sizes: list[int], batch: list[int],
+                 elem: str) -> tuple[int, int] | None:  # fmt: skip
+        """StableHLO's batching dimensions as the import expresses them: an operand
+        dimension `ob` paired with a batch dimension `ib` of the indices (made its size),
+        indexed by an iota along it (`batched_indices`), with window size 1 (collapsed or
+        inserted by the caller). Returns (ob, ib), or None when none fits."""
+        free = [d for d in range(len(shape)) if d not in indexed and 1 <= shape[d] - 1 <= int_range(elem)[1]]
+        if not free or not self.chance(0.3):
+            return None
+        ob = self.rng.choice(free)
+        if not batch:
+            batch.append(shape[ob])
+        ib = self.rng.randrange(len(batch))
+        batch[ib] = shape[ob]
+        sizes[ob] = 1
+        return ob, ib
+
+    def batched_indices(self, batch: Sequence[int], ivd: int, vectors: np.ndarray, elem: str, ib: int,
+                        constant: bool = False) -> tuple[Value, dict]:  # fmt: skip
+        """The index array whose last index-vector component counts along batch
+        dimension `ib` (an iota concatenated to the other components, as the import of
+        a gather or scatter with batching dimensions builds it)."""
+        given, flags = self.indices_value(batch, ivd, vectors, elem, implicit=False, constant=constant)
+        shape = list(given.shape)
+        shape[ivd] = 1
+        counter = self.iota(TensorT(tuple(shape), elem), ib if ib < ivd else ib + 1)
+        shape[ivd] = given.shape[ivd] + 1
+        t = TensorT(tuple(shape), elem)
+        idx = self.emit1(f"xla.concatenate {given.name}, {counter.name}, dimension = {ivd} "
+                         f"{signature([given, counter], [t])}", t, [given, counter], finite="keep")  # fmt: skip
+        return idx, flags
+
     def gen_gather(self) -> Value | None:
         """General dimension numbers: any start_index_map, collapsed dimensions, offset
         dimensions anywhere in the result, index_vector_dim anywhere (or implicit),
@@ -536,15 +571,22 @@ class FamilyGenerators:
                        for d in x.shape]  # fmt: skip
         collapsed = sorted(d for d in range(r) if slice_sizes[d] == 1 and self.chance(0.6))
         batch = [self.rng.randint(1, 3) for _ in range(self.rng.choice([0, 1, 1, 2]))]
-        implicit = k == 1 and self.chance(0.3)
+        elem = self.random_elem(ALL_INTS)
+        batched = self.batching(x.shape, start_index_map, slice_sizes, batch, elem)
+        if batched is not None:
+            collapsed = sorted({*(d for d in collapsed if d != batched[0]), batched[0]})
+        implicit = k == 1 and batched is None and self.chance(0.3)
         ivd = len(batch) if implicit else self.rng.randint(0, len(batch))
         n_offset = r - len(collapsed)
         offset_dims = sorted(self.rng.sample(range(len(batch) + n_offset), n_offset))
-        elem = self.random_elem(ALL_INTS)
         vectors = self.index_vectors(max(num_elements(batch), 1) if batch else 1,
                                      [x.shape[d] for d in start_index_map],
                                      [slice_sizes[d] for d in start_index_map], elem)  # fmt: skip
-        idx, flags = self.indices_value(batch, ivd, vectors, elem, implicit)
+        if batched is None:
+            idx, flags = self.indices_value(batch, ivd, vectors, elem, implicit)
+        else:
+            idx, flags = self.batched_indices(batch, ivd, vectors, elem, batched[1])
+            start_index_map = [*start_index_map, batched[0]]
         try:
             shape = gather_shape(x.shape, idx.shape, offset_dims, collapsed, start_index_map, ivd, slice_sizes)
         except ShapeError:
@@ -579,23 +621,28 @@ class FamilyGenerators:
         if replace_mode:  # windows of size 1 along the indexed dimensions: disjoint for distinct indices
             for d in sdod:
                 window[d] = min(1, x.shape[d])
-        inserted = sorted(d for d in range(r) if window[d] == 1 and self.chance(0.5))
-        n_window = r - len(inserted)
         batch = [self.rng.randint(1, 3) for _ in range(self.rng.choice([0, 1, 1, 2]))]
-        implicit = k == 1 and self.chance(0.3)
+        elem = self.random_elem(ALL_INTS)
+        batched = self.batching(x.shape, sdod, window, batch, elem)
+        inserted = sorted(d for d in range(r) if window[d] == 1 and (self.chance(0.5) or d == (batched or [-1])[0]))
+        n_window = r - len(inserted)
+        implicit = k == 1 and batched is None and self.chance(0.3)
         ivd = len(batch) if implicit else self.rng.randint(0, len(batch))
         count = num_elements(batch) if batch else 1
         room = num_elements([x.shape[d] for d in sdod])
         unique = replace_mode
         if unique and count > room:
             return None
-        elem = self.random_elem(ALL_INTS)
         if unique and max(x.shape[d] for d in sdod) - 1 > int_range(elem)[1]:
             return None
         vectors = self.index_vectors(count, [x.shape[d] for d in sdod], [window[d] for d in sdod], elem, unique)
         if len(vectors) < count:
             return None
-        idx, flags = self.indices_value(batch, ivd, vectors, elem, implicit, constant=unique)
+        if batched is None:
+            idx, flags = self.indices_value(batch, ivd, vectors, elem, implicit, constant=unique)
+        else:
+            idx, flags = self.batched_indices(batch, ivd, vectors, elem, batched[1], constant=unique)
+            sdod = [*sdod, batched[0]]
         update_rank = n_window + len(batch)
         update_window_dims = sorted(self.rng.sample(range(update_rank), n_window))
         window_sizes = iter(window[d] for d in range(r) if d not in inserted)

@@ -491,6 +491,9 @@ KNOWN_BUG_MATCHERS: dict[str, Callable[[str, Failure], bool]] = {
     "computation_not_inlined_unlocated": lambda text, f: (
         f.kind == "crash" and "DiagnosticException: cannot lower a computation to scalar code" in f.message
     ),
+    "complex_expm1_overflow": lambda text, f: (
+        f.kind == "mismatch" and "nanj" in f.message and "xla.exponential_minus_one" in text and "complex" in text
+    ),
     "narrow_int_rng_interpreter": lambda text, f: (
         f.stage.startswith("interpreter") and "Unsupported dtype" in f.message and "xla.rng_uniform" in text
     ),
@@ -880,7 +883,7 @@ def request_text(request: dict) -> str:
     if request["op"] == "program":
         from tests.fuzz.program_gen import generate_program
 
-        return generate_program(request["seed"]).text
+        return generate_program(request["seed"], focus=request.get("focus")).text
     from tests.fuzz.mutate import make_mutant
 
     return make_mutant(request["seed"]).text
@@ -889,6 +892,7 @@ def request_text(request: dict) -> str:
 def handle_request(request: dict, use_xla: bool) -> CaseResult:
     """Run one request in this process:
     {"op": "program", "seed": s}                          a generated program
+      ("focus": "xla.sort": one that holds this op)
     {"op": "program", "program": p, "inputs": [...]}      a given (e.g. reduced) one
       (options: "xla": False skips XLA, "stages": False the stage-by-stage lowering)
     {"op": "mutant", "seed": s, "cli": bool}              a mutant of the corpus
@@ -898,7 +902,7 @@ def handle_request(request: dict, use_xla: bool) -> CaseResult:
     if request["op"] == "program":
         from tests.fuzz.program_gen import generate_program
 
-        program = request.get("program") or generate_program(request["seed"])
+        program = request.get("program") or generate_program(request["seed"], focus=request.get("focus"))
         inputs = request.get("inputs")
         if inputs is None:
             inputs = program.inputs()

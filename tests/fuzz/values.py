@@ -187,6 +187,14 @@ XLA_E8M0_DENORMAL = (
     "arithmetic on f8E8M0FNU: its smallest value 2^-127 is an f32 denormal, which XLA's CPU runtime flushes to zero "
     "in the f32 it computes in (and f8E8M0FNU makes 0 NaN)"
 )
+XLA_S2_MIN_MAX = (
+    "maximum/minimum/clamp of 2-bit signed integers: XLA's simplifier orders S2 constants as unsigned (max(convert(pred), "
+    "-1) gives -1)"
+)
+XLA_SUB_BYTE_BITCAST_FOLDING = (
+    "bitcast_convert of a constant across widths with 2- or 4-bit elements: XLA's constant folder lays the sub-byte "
+    "elements out otherwise (i8 [1, 0, 2] -> 3x4xi2 gives [[1, 0, -2, 0], [0...], [0...]]; its runtime agrees with us)"
+)
 XLA_F6_ABORTS = "f6E2M3FN/f6E3M2FN: XLA's CPU client aborts the process on programs of these types"
 
 
