@@ -728,11 +728,6 @@ func.func @main(%x: tensor<5xi32>) -> tensor<5xi32> {
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="F2: linalg-write-in-place makes the sort's gather write the loop state it reads through memref.load "
-    "(linalg_write_in_place.py:89, _writes_in_place_safely checks operands only)",
-)
 def test_sort_of_a_while_loop_state_on_the_jit():
     """Sorting a while loop's state (the program fuzzer's seed 59, minimized): the JIT
     gave [6, 5, 1, 5, 5] for [6, -3, 5, -3, 1] sorted descending."""
@@ -763,11 +758,6 @@ func.func @main(%x: tensor<5xi32>) -> tensor<5xi32> {
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="F2: linalg-write-in-place makes a gather write the loop state it reads through memref.load "
-    "(linalg_write_in_place.py:89)",
-)
 def test_gather_of_a_while_loop_state_on_the_jit():
     """Reversing a while loop's state with a gather: the JIT gave [4, 3, 2, 3, 4]."""
     x = np.arange(5, dtype=np.int32)
@@ -894,11 +884,6 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="F7: convert_xla_to_linalg/computation.py:44 raises xDSL's DiagnosticException, which the JIT does not "
-    "turn into its located 'cannot compile' error",
-)
 def test_uninlinable_computation_is_a_located_jit_error():
     """A map whose computation reshapes (valid XLA, run by the interpreter): the JIT,
     which inlines computations as scalar code, declines it as it declines any op it

@@ -19,6 +19,9 @@ in-place decision on tensors. Given `memref.copy(t, d)` in a block, it applies w
   iteration that writes `d[f(i)]` is the only one reading it, and reads it first (so
   `y = x + x` stays in place, `y = reverse(x)` does not); no other operand is a view of
   `d` (a subview, cast or reshape of it), whose elements could be read elsewhere;
+* the generic's body does not use `d` or a view of it as a captured value (a gather's
+  `memref.load d[perm[i]]`, as a sort lowers to): it reads elements other iterations
+  may already have written;
 * `d` is defined before the generic, and nothing between the generic and the copy uses
   `d` or a view of it: the old `d` it might read is gone once the generic has written it.
 """
@@ -110,6 +113,9 @@ def _writes_in_place_safely(generic: linalg.GenericOp, out: int, dest: SSAValue,
                 return False
         elif buffer_root(operand) == root:
             return False  # another view of dest: elements read elsewhere
+    views = views_of(root)
+    if any(use.operation is not generic and generic.is_ancestor(use.operation) for view in views for use in view.uses):
+        return False  # read in the body at an index of its own (a gather): maybe already overwritten
     block = copy.parent_block()
     assert block is not None
     between = set()
@@ -122,9 +128,7 @@ def _writes_in_place_safely(generic: linalg.GenericOp, out: int, dest: SSAValue,
     if isinstance(dest.owner, Operation) and dest.owner in between:
         return False  # dest defined after the generic: it could not write it
     # a use outside the block runs before or after the whole block, not between
-    return not any(
-        block.find_ancestor_op_in_block(use.operation) in between for view in views_of(root) for use in view.uses
-    )
+    return not any(block.find_ancestor_op_in_block(use.operation) in between for view in views for use in view.uses)
 
 
 class WriteInPlace(RewritePattern):

@@ -23,8 +23,6 @@ KNOWN_BUG_AVOIDANCE: dict[str, str] = {
     # xfails of tests/test_fuzz_regressions.py flip when they are fixed):
     "narrow_tuple_widening": "F1: xla-widen-narrow-types gives a tuple of narrow values a TupleType built from "
     "a list, which fails verification (passes/transforms/xla_widen_narrow_types.py:120)",
-    "write_in_place_loop_state": "F2: linalg-write-in-place lets a sort's or gather's generic write a while "
-    "loop's state buffer that its body still reads with memref.load (lowering/transforms/linalg_write_in_place.py:89)",
     "narrow_int_rng_interpreter": "F3: the interpreter's rng_uniform of 2- and 4-bit integers raises TypeError "
     "(xla_opt/interpreter/rng.py:52)",
     "narrow_float_rng": "F4: rng_uniform of 8-, 6- and 4-bit floats leaves [a, b): NaN on the interpreter "
@@ -33,8 +31,6 @@ KNOWN_BUG_AVOIDANCE: dict[str, str] = {
     "(xla-widen-narrow-types widens them: passes/transforms/xla_widen_narrow_types.py:102)",
     "empty_unsigned_constant_collective": "F6: a JIT collective of a zero-element unsigned constant crashes "
     "(its host call takes the lowered signless type: lowering/conversions/convert_xla_to_linalg/host_calls.py:130)",
-    "computation_not_inlined_unlocated": "F7: the JIT raises xDSL's DiagnosticException, no location, for a "
-    "computation it cannot inline (lowering/conversions/convert_xla_to_linalg/computation.py:44)",
     "complex_expm1_overflow": "F8: complex expm1 of x + 0j with e^x beyond the type gives NaN for the imaginary part "
     "(numpy's nc_expm1: xla_opt/interpreter/elementwise.py:438; the JIT mirrors it)",
 }

@@ -117,3 +117,26 @@ func.func @destination_defined_later(%x: memref<8xf32>) -> memref<8xf32> {
   memref.dealloc %t : memref<8xf32>
   func.return %d : memref<8xf32>
 }
+
+// -----
+
+// Left alone: the state read in the generic's body by an index of its own (a gather,
+// the end of a sort's lowering: `t[i] = x[perm[i]]`), not as an operand: written in
+// place, iteration i would read elements earlier iterations already overwrote.
+// CHECK-LABEL: func.func @gathered_in_the_body
+// CHECK:         outs(%[[T:.*]] : memref<5xi32>)
+// CHECK:         "memref.copy"(%[[T]], %x)
+func.func @gathered_in_the_body(%x: memref<5xi32>) {
+  %t = memref.alloc() : memref<5xi32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%t : memref<5xi32>) {
+  ^bb0(%o: i32):
+    %i = linalg.index 0 : index
+    %c4 = arith.constant 4 : index
+    %j = arith.subi %c4, %i : index
+    %v = memref.load %x[%j] : memref<5xi32>
+    linalg.yield %v : i32
+  }
+  "memref.copy"(%t, %x) : (memref<5xi32>, memref<5xi32>) -> ()
+  memref.dealloc %t : memref<5xi32>
+  func.return
+}
