@@ -27,5 +27,5 @@
 // HELP:      --mlir-print-ir-after-all
 // HELP:      --mlir-timing
 // RUN: not %xla-opt %s -t x86-asm 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: invalid choice: 'x86-asm' (choose from mlir, stablehlo, llvm)
+// TARGET: invalid choice: 'x86-asm' (choose from mlir, stablehlo, llvm, hlo)
 "my.op"() : () -> ()
