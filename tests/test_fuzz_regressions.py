@@ -687,11 +687,6 @@ func.func @main(%a: tensor<f4E2M1FN>) -> tensor<f4E2M1FN> {
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="F1: xla-widen-narrow-types builds TupleType from a list (xla_widen_narrow_types.py:120), which never "
-    "equals the tuple the verifier infers",
-)
 def test_widened_tuple_of_narrow_values_verifies():
     """A tuple of a narrow float (the program fuzzer's seed 22, minimized): its ui8
     storage tuple must verify after xla-widen-narrow-types."""
@@ -831,11 +826,6 @@ func.func @main(%x: tensor<2x{t}>) -> tensor<i32> {{
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="F5: xla-widen-narrow-types widens set/get_dimension_size (not in _CARRIERS, "
-    "xla_widen_narrow_types.py:102), and convert-xla-to-linalg then lowers neither",
-)
 @pytest.mark.parametrize("t, dtype", [("i4", ml_dtypes.int4), ("f8E4M3FNUZ", ml_dtypes.float8_e4m3fnuz)])
 def test_dimension_sizes_of_narrow_types_on_the_jit(t, dtype):
     """set_dimension_size then get_dimension_size of a narrow type (the program fuzzer's

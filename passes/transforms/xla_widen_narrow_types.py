@@ -7,15 +7,16 @@ a 4- or 2-bit integer's two's complement in its low bits (the high bits zero).
 
 Arithmetic, in two steps:
 1. Every op on these types (except `xla.convert` and `xla.constant`, and the ops that
-   only carry values: call, tuple, get_tuple_element, optimization_barrier, host
-   ops) computes on the wide type: narrow floats in f32, narrow integers in i8 (signed)
-   or ui8 (unsigned). Its narrow operands are converted to the wide type (exact) and its
-   narrow results converted back, so each op rounds (or wraps) once, as the interpreter
-   and ml_dtypes do; a computation region's narrow arguments and results are widened the
-   same way (a reducer still rounds its accumulator at each step). A dot accumulates in
-   f32 and rounds once. The ops whose value depends on the narrow width itself
-   (popcnt, count_leading_zeros, the right shifts, shift_left's bound) get the few ops
-   that make the byte behave as the narrow width.
+   only carry values: call, tuple, get_tuple_element, optimization_barrier,
+   set/get_dimension_size, host ops) computes on the wide type: narrow floats in f32,
+   narrow integers in i8 (signed) or ui8 (unsigned). Its narrow operands are converted
+   to the wide type (exact) and its narrow results converted back, so each op rounds
+   (or wraps) once, as the interpreter and ml_dtypes do; a computation region's narrow
+   arguments and results are widened the same way (a reducer still rounds its
+   accumulator at each step). A dot accumulates in f32 and rounds once. The ops whose
+   value depends on the narrow width itself (popcnt, count_leading_zeros, the right
+   shifts, shift_left's bound) get the few ops that make the byte behave as the narrow
+   width.
 2. What is left, converts from or to a narrow type and narrow constants, becomes bit
    manipulation of the storage in `ui32` xla ops: a narrow float decodes exactly to
    f32; f32 encodes to the narrow float rounding to nearest even with each format's
@@ -85,9 +86,11 @@ from xla_opt.dialects.xla.properties import i64_array
 from xla_opt.dialects.xla.shape_ops import (
     BroadcastInDimOp,
     ConcatenateOp,
+    GetDimensionSizeOp,
     GetTupleElementOp,
     OptimizationBarrierOp,
     ReshapeOp,
+    SetDimensionSizeOp,
     SliceOp,
     TupleOp,
 )
@@ -99,7 +102,18 @@ ui8 = IntegerType(8, Signedness.UNSIGNED)
 ui32 = IntegerType(32, Signedness.UNSIGNED)
 
 # Ops that carry values without looking at them: they keep the narrow type (as storage).
-_CARRIERS = (CallOp, TupleOp, GetTupleElementOp, OptimizationBarrierOp, CustomCallOp, *TOKEN_OPS)
+# set/get_dimension_size compute nothing on the elements, and convert-xla-to-linalg
+# lowers them only as a pair with nothing in between (a widened set is no such pair).
+_CARRIERS = (
+    CallOp,
+    TupleOp,
+    GetTupleElementOp,
+    OptimizationBarrierOp,
+    SetDimensionSizeOp,
+    GetDimensionSizeOp,
+    CustomCallOp,
+    *TOKEN_OPS,
+)
 
 
 def wide_type(t: Attribute) -> Attribute:
@@ -117,7 +131,9 @@ def storage_type(t: Attribute) -> Attribute:
         e = t.get_element_type()
         return tensor(shape_of(t), ui8) if is_narrow(e) else t
     if isinstance(t, TupleType):
-        return TupleType([storage_type(e) for e in t.types.data])
+        # through ArrayAttr, as TupleOp infers it: TupleType's converter keeps a list,
+        # which never compares equal to a tuple built from an ArrayAttr
+        return TupleType(ArrayAttr([storage_type(e) for e in t.types.data]))
     return t
 
 
@@ -582,9 +598,13 @@ def _split_bits(rewriter: PatternRewriter, value: SSAValue, source: Attribute, t
     out_bits = bit_width(target)
     pieces = []
     for k in range(bit_width(source) // out_bits):
-        bits = em.and_(em.shr(word, em.const(k * out_bits, elem_of(word.type))), em.const((1 << out_bits) - 1, elem_of(word.type)))
+        bits = em.and_(
+            em.shr(word, em.const(k * out_bits, elem_of(word.type))), em.const((1 << out_bits) - 1, elem_of(word.type))
+        )
         piece = _from_word(em, em.convert(bits, _bits_word(target)), target)
-        pieces.append(em._add(ReshapeOp.build(operands=[piece], result_types=[tensor((*dims, 1), elem_of(piece.type))])))
+        pieces.append(
+            em._add(ReshapeOp.build(operands=[piece], result_types=[tensor((*dims, 1), elem_of(piece.type))]))
+        )
     result_type = tensor((*dims, len(pieces)), elem_of(pieces[0].type))
     props = {"dimension": IntegerAttr(len(dims), i64)}
     return em._add(ConcatenateOp.build(operands=[pieces], result_types=[result_type], properties=props))
@@ -599,7 +619,11 @@ def _join_bits(rewriter: PatternRewriter, value: SSAValue, source: Attribute, ta
     for k in range(ratio):
         slice_props = {"start_indices": i64_array([0] * len(dims) + [k]), "limit_indices": i64_array([*dims, k + 1]),
                        "strides": i64_array([1] * (len(dims) + 1))}  # fmt: skip
-        one = em._add(SliceOp.build(operands=[value], result_types=[tensor((*dims, 1), elem_of(value.type))], properties=slice_props))
+        one = em._add(
+            SliceOp.build(
+                operands=[value], result_types=[tensor((*dims, 1), elem_of(value.type))], properties=slice_props
+            )
+        )
         element = em._add(ReshapeOp.build(operands=[one], result_types=[tensor(tuple(dims), elem_of(value.type))]))
         bits = em.convert(_as_word(em, element, source), word_type)
         if is_narrow(source):  # the storage byte's bits above the element's are zero

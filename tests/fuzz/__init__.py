@@ -21,14 +21,10 @@ from __future__ import annotations
 KNOWN_BUG_AVOIDANCE: dict[str, str] = {
     # Found by these fuzzers, not fixed yet (/work/notes/fuzz_findings.md; the strict
     # xfails of tests/test_fuzz_regressions.py flip when they are fixed):
-    "narrow_tuple_widening": "F1: xla-widen-narrow-types gives a tuple of narrow values a TupleType built from "
-    "a list, which fails verification (passes/transforms/xla_widen_narrow_types.py:120)",
     "narrow_int_rng_interpreter": "F3: the interpreter's rng_uniform of 2- and 4-bit integers raises TypeError "
     "(xla_opt/interpreter/rng.py:52)",
     "narrow_float_rng": "F4: rng_uniform of 8-, 6- and 4-bit floats leaves [a, b): NaN on the interpreter "
     "(xla_opt/interpreter/rng.py:32), b on the JIT (xla-widen-narrow-types rounds the f32 draw up)",
-    "narrow_dimension_size": "F5: the JIT lowers no set_dimension_size/get_dimension_size of narrow types "
-    "(xla-widen-narrow-types widens them: passes/transforms/xla_widen_narrow_types.py:102)",
     "empty_unsigned_constant_collective": "F6: a JIT collective of a zero-element unsigned constant crashes "
     "(its host call takes the lowered signless type: lowering/conversions/convert_xla_to_linalg/host_calls.py:130)",
     "complex_expm1_overflow": "F8: complex expm1 of x + 0j with e^x beyond the type gives NaN for the imaginary part "
