@@ -154,14 +154,20 @@ class SortVariant:
             key = bits
         return e.value(f"xor {t} {key}, {c(-1)}") if self.descending else key
 
-    def decode(self, e: Emitter, key: str) -> str:
-        t = self.int_type
+    def decode(self, e: Emitter, key: str, lanes: int = 1) -> str:
+        """The bits of the element with this key (an iW, or a vector of `lanes`): under
+        FLOAT +0 for a zero and one NaN for every NaN."""
+        t, b = (self.int_type, "i1") if lanes == 1 else (f"<{lanes} x {self.int_type}>", f"<{lanes} x i1>")
+
+        def c(value: int) -> str:
+            return str(value) if lanes == 1 else f"splat ({self.int_type} {value})"
+
         if self.descending:
-            key = e.value(f"xor {t} {key}, -1")
+            key = e.value(f"xor {t} {key}, {c(-1)}")
         if not self.floating:
-            return e.value(f"xor {t} {key}, {self.sign}") if self.ctype == "signed" else key
-        positive = e.value(f"icmp slt {t} {key}, 0")
-        flip = e.value(f"select i1 {positive}, {t} {self.sign}, {t} -1")
+            return e.value(f"xor {t} {key}, {c(self.sign)}") if self.ctype == "signed" else key
+        positive = e.value(f"icmp slt {t} {key}, {c(0)}")
+        flip = e.value(f"select {b} {positive}, {t} {c(self.sign)}, {t} {c(-1)}")
         return e.value(f"xor {t} {key}, {flip}")
 
     def key_of(self, bits: int) -> int:
@@ -456,6 +462,54 @@ def _sum64(e: Emitter, field: int, parallel: bool) -> str:
     return e.value(f"load i64, ptr {total}")
 
 
+# A kernel keeps its workspace for its next call up to this size: a fresh malloc of
+# megabytes is fresh pages, and faulting them in cost ~4 ms of the 22 of a 1M-element
+# argsort (16 MB, freed back to the system after every call).
+WORKSPACE_CACHE_MAX = 1 << 28
+
+
+def _workspace_globals(symbol: str) -> str:
+    return (
+        f"@{symbol}_ws = internal global ptr null\n@{symbol}_ws_size = internal global i64 0\n"
+        f"@{symbol}_ws_busy = internal global i32 0"
+    )
+
+
+def _workspace(e: Emitter, symbol: str, size: str) -> tuple[str, str]:
+    """`size` bytes (64-byte aligned) for this call: the kernel's kept workspace
+    (grown if needed) when no other call holds it, else a malloc of its own; and
+    whether it is the kept one."""
+    pair = e.value(f"cmpxchg ptr @{symbol}_ws_busy, i32 0, i32 1 acquire monotonic")
+    mine = e.value(f"extractvalue {{ i32, i1 }} {pair}, 1")
+    fits = e.value(f"icmp ule i64 {size}, {WORKSPACE_CACHE_MAX}")
+    cached = e.value(f"and i1 {mine}, {fits}")
+    with _if(e, e.value(f"and i1 {mine}, {e.value(f'xor i1 {fits}, true')}"), "too_big"):
+        e.emit(f"store atomic i32 0, ptr @{symbol}_ws_busy release, align 4")  # not kept
+    with _if(e, cached, "kept"):
+        held = e.value(f"load i64, ptr @{symbol}_ws_size")
+        with _if(e, e.value(f"icmp ult i64 {held}, {size}"), "grow"):
+            e.emit(f"call void @free(ptr {e.value(f'load ptr, ptr @{symbol}_ws')})")
+            e.emit(f"store ptr {e.value(f'call ptr @aligned_alloc(i64 64, i64 {size})')}, ptr @{symbol}_ws")
+            e.emit(f"store i64 {size}, ptr @{symbol}_ws_size")
+    own = e.variable("ptr", "null")
+    with _if(e, e.value(f"xor i1 {cached}, true"), "own"):
+        e.emit(f"store ptr {e.value(f'call ptr @aligned_alloc(i64 64, i64 {e.add(size, 64)})')}, ptr {own}")
+    kept = e.value(f"load ptr, ptr @{symbol}_ws")
+    return e.value(f"select i1 {cached}, ptr {kept}, ptr {e.value(f'load ptr, ptr {own}')}"), cached
+
+
+def _release_workspace(e: Emitter, symbol: str, base: str, cached: str) -> None:
+    then, other, done = e.new_label("release"), e.new_label("free"), e.new_label("released")
+    e.emit(f"br i1 {cached}, label %{then}, label %{other}")
+    e.label(then)
+    e.emit(f"store atomic i32 0, ptr @{symbol}_ws_busy release, align 4")
+    e.emit(f"br label %{done}")
+    e.label(other)
+    e.emit(f"call void @free(ptr {base})")
+    e.emit(f"br label %{done}")
+    e.label(done)
+
+
 # The dispatcher's state, shared with the workers: the fields of a struct.
 _FIELDS = [
     ("i64", "%outer"), ("i64", "%n"), ("i64", "%inner"), ("ptr", "%src"), ("ptr", "%dst"), ("ptr", "%perm"),
@@ -514,9 +568,10 @@ def _worker(v: SortVariant) -> str:
 
 
 def _dispatch(v: SortVariant, parallel: bool) -> str:
-    """The public function: scratch buffers (malloc'ed: a 16 MiB+ sort's would not fit
-    a stack), then the rows on one thread, or on `xla_opt_num_threads()` (rows split
-    when there are that many, else every row by the whole team)."""
+    """The public function: scratch buffers (the kernel's workspace, `_workspace`: a
+    16 MiB+ sort's would not fit a stack), then the rows on one thread, or on
+    `xla_opt_num_threads()` (rows split when there are that many, else every row by
+    the whole team)."""
     e = Emitter()
     rows = e.mul("%outer", "%inner")
     threads = e.value(f"sext i32 {e.value(f'call i32 @{NUM_THREADS}()')} to i64") if parallel else "1"
@@ -527,20 +582,26 @@ def _dispatch(v: SortVariant, parallel: bool) -> str:
     copies = e.value(f"select i1 {split_rows}, i64 {team}, i64 1")
     contiguous = e.value("icmp eq i64 %inner, 1")
 
-    def scratch(bytes_: str, needed: str | None = None) -> str:
-        if needed is not None:  # else dst itself (a contiguous row)
-            bytes_ = e.value(f"select i1 {needed}, i64 0, i64 {bytes_}")
-        return e.value(f"call ptr @malloc(i64 {e.add(bytes_, 64)})", "buf")
+    def unless_contiguous(bytes_: str) -> str:  # else dst (perm) itself: a contiguous row
+        return e.value(f"select i1 {contiguous}, i64 0, i64 {bytes_}")
 
     key_bytes = e.mul(copies, e.mul("%n", v.width // 8))
-    fields = {name: name for _, name in _FIELDS}
-    fields.update({"%x": scratch(key_bytes), "%y": scratch(key_bytes, contiguous), "%perm": "null"})
-    fields.update({"%ix": "null", "%iy": "null", "%split": e.value(f"zext i1 {split_rows} to i64")})
+    sizes = {"%x": key_bytes, "%y": unless_contiguous(key_bytes)}
     if v.perm:
         idx_bytes = e.mul(copies, e.mul("%n", 4))
-        fields.update({"%perm": "%perm", "%ix": scratch(idx_bytes), "%iy": scratch(idx_bytes, contiguous)})
-    fields["%hist"] = scratch(e.mul(team, STREAMS * (v.passes * v.radix + v.radix) * 4))
-    fields["%stats"] = scratch(e.mul(team, 24))
+        sizes.update({"%ix": idx_bytes, "%iy": unless_contiguous(idx_bytes)})
+    sizes["%hist"] = e.mul(team, STREAMS * (v.passes * v.radix + v.radix) * 4)
+    sizes["%stats"] = e.mul(team, 24)
+    offsets, total = {}, "0"
+    for name, size in sizes.items():
+        offsets[name] = total
+        total = e.value(f"and i64 {e.add(e.add(total, size), 63)}, -64")  # each on its own cache lines
+    base, cached = _workspace(e, v.symbol, total)
+    fields = {name: name for _, name in _FIELDS}
+    fields.update({"%perm": "%perm" if v.perm else "null", "%ix": "null", "%iy": "null"})
+    fields["%split"] = e.value(f"zext i1 {split_rows} to i64")
+    for name, offset in offsets.items():
+        fields[name] = e.gep(base, offset, "i8")
     if parallel:
         then, serial, end = e.new_label("parallel"), e.new_label("serial"), e.new_label("end")
         e.emit(f"br i1 {e.value(f'icmp sgt i64 {team}, 1')}, label %{then}, label %{serial}")
@@ -557,9 +618,7 @@ def _dispatch(v: SortVariant, parallel: bool) -> str:
     if parallel:
         e.emit(f"br label %{end}")
         e.label(end)
-    for name in ("%x", "%y", "%ix", "%iy", "%hist", "%stats"):
-        if fields[name] != "null":
-            e.emit(f"call void @free(ptr {fields[name]})")
+    _release_workspace(e, v.symbol, base, cached)
     perm = ", ptr noalias %perm" if v.perm else ""
     return e.function(
         f"void @{v.symbol}(i64 %outer, i64 %n, i64 %inner, ptr noalias %src, ptr noalias %dst{perm}) nounwind"
@@ -577,7 +636,8 @@ def sort_ir(v: SortVariant | TopKVariant, parallel: bool = False, cpu_features: 
     if vector_quicksort(v, cpu_features):
         return vq_sort_ir(v, parallel)
     parts = [
-        "declare ptr @malloc(i64)\ndeclare void @free(ptr)",
+        "declare ptr @aligned_alloc(i64, i64)\ndeclare void @free(ptr)",
+        _workspace_globals(v.symbol),
         "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)",
     ]
     if parallel:
@@ -689,9 +749,9 @@ def _vq_network(v: SortVariant, vectors: int) -> str:
     for i in range(vectors):
         mask = k.lane_mask(e, i * L, "%n")
         at = e.gep("%out", i * L, k.ty)
-        e.emit(
-            f"call void @llvm.masked.store.{k.suffix}.p0({k.vec} {regs[i]}, ptr {at}, i32 {k.bits // 8}, {k.mask} {mask})"
-        )
+        value = regs[i] if v.perm else v.decode(e, regs[i], L)  # a sort's values go out decoded
+        store = f"@llvm.masked.store.{k.suffix}.p0({k.vec} {value}, ptr {at}"
+        e.emit(f"call void {store}, i32 {k.bits // 8}, {k.mask} {mask})")
     return e.function(f"internal void @{v.symbol}_vq_small{vectors}(ptr %in, ptr %out, i64 %n) nounwind noinline")
 
 
@@ -714,11 +774,13 @@ def _vq_small(v: SortVariant) -> str:
     return e.function(f"internal void @{v.symbol}_vq_small(ptr %in, ptr %out, i64 %n) nounwind")
 
 
-def _vq_partition(v: SortVariant, strict: bool) -> str:
+def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
     """The keys of a[0, n) below the pivot (`strict`; else at most the pivot) to
     b[0, l), the others to b[l, n) (in reverse chunks from the end), l in lr[0]: a
     vector at a time, each side compressed and stored under a mask of its count's
-    first lanes (made in an integer register: vector ops all compete for one port)."""
+    first lanes (made in an integer register: vector ops all compete for one port).
+    `encoding`: a holds the source's elements, encoded as they are read (a sort's
+    first partition reads the row itself: no pass of its own to encode it)."""
     e, k = Emitter(), _vq_lanes(v)
     L = k.count
     pivot = k.splat(e, "%p")
@@ -743,6 +805,8 @@ def _vq_partition(v: SortVariant, strict: bool) -> str:
 
     with e.loop(0, full, L, hint="vec") as i:
         values = e.value(f"load {k.vec}, ptr {e.gep('%a', i, k.ty)}, align {k.bits // 8}")
+        if encoding:
+            values = v.encode(e, values, L)
         lower = e.value(f"icmp {below} {k.vec} {values}, {pivot}")
         ones = e.value(f"bitcast {k.mask} {lower} to {k.mask_int}")
         count = e.value(
@@ -753,6 +817,8 @@ def _vq_partition(v: SortVariant, strict: bool) -> str:
         side(values, upper, e.value(f"sub i64 {L}, {count}"), right, False)
     with e.loop(full, "%n", hint="tail") as i:
         x = _load(e, k.ty, "%a", i, "x")
+        if encoding:
+            x = v.encode(e, x)
         then, other, next_ = e.new_label("low"), e.new_label("high"), e.new_label("next")
         e.emit(f"br i1 {e.value(f'icmp {below} {k.ty} {x}, %p')}, label %{then}, label %{other}")
         e.label(then)
@@ -767,27 +833,32 @@ def _vq_partition(v: SortVariant, strict: bool) -> str:
         e.emit(f"br label %{next_}")
         e.label(next_)
     _store(e, "i64", e.value(f"load i64, ptr {left}"), "%lr", "0")
-    name = "lt" if strict else "le"
+    name = ("lt" if strict else "le") + ("_encoding" if encoding else "")
     return e.function(
         f"internal void @{v.symbol}_vq_partition_{name}(ptr noalias %a, ptr noalias %b, i64 %n, {k.ty} %p, "
         "ptr %lr) nounwind noinline"
     )
 
 
-def _vq_split(e: Emitter, v: SortVariant, a: str, b: str, out: str, n: str, lr: str) -> tuple[str, str]:
+def _vq_split(
+    e: Emitter, v: SortVariant, a: str, b: str, out: str, n: str, lr: str, encoding: bool = False
+) -> tuple[str, str]:
     """A segment of n keys at `a` partitioned into `b` around the median of nine: the
     keys below the pivot to b[0, low), the others to b[low, n), (low, low); when none
     is below (the pivot is the least key), the keys equal to it, which are done
-    (equal keys are equal bits), written to out[0, high) and the greater ones to
-    b[high, n), (0, high). The two sides are then sorted from b."""
+    (equal keys are equal bits), written to out[0, high) (decoded, unless `perm`) and
+    the greater ones to b[high, n), (0, high). The two sides are then sorted from b.
+    `encoding`: `a` holds the source's elements (`_vq_partition`)."""
     k = _vq_lanes(v)
-    pivot = _vq_pivot(e, k, a, n)
-    e.emit(f"call void @{v.symbol}_vq_partition_lt(ptr {a}, ptr {b}, i64 {n}, {k.ty} {pivot}, ptr {lr})")
+    pivot = _vq_pivot(e, v, a, n, encoding)
+    suffix = "_encoding" if encoding else ""
+    e.emit(f"call void @{v.symbol}_vq_partition_lt{suffix}(ptr {a}, ptr {b}, i64 {n}, {k.ty} {pivot}, ptr {lr})")
     low = _load(e, "i64", lr, "0", "low")
     with _if(e, e.value(f"icmp eq i64 {low}, 0"), "least"):
-        e.emit(f"call void @{v.symbol}_vq_partition_le(ptr {a}, ptr {b}, i64 {n}, {k.ty} {pivot}, ptr {lr})")
+        e.emit(f"call void @{v.symbol}_vq_partition_le{suffix}(ptr {a}, ptr {b}, i64 {n}, {k.ty} {pivot}, ptr {lr})")
+        done = pivot if v.perm else v.decode(e, pivot)
         with e.loop(0, _load(e, "i64", lr, "0", "equal"), hint="eq") as j:
-            _store(e, k.ty, pivot, out, j)
+            _store(e, k.ty, done, out, j)
         _store(e, "i64", "0", lr, "1")
     with _if(e, e.value(f"icmp ne i64 {low}, 0"), "below"):
         _store(e, "i64", low, lr, "1")
@@ -797,8 +868,10 @@ def _vq_split(e: Emitter, v: SortVariant, a: str, b: str, out: str, n: str, lr: 
     return _load(e, "i64", lr, "1", "low"), high
 
 
-def _vq_pivot(e: Emitter, k: _Lanes, a: str, n: str) -> str:
-    """The median of three medians of three of nine keys spread over a[0, n)."""
+def _vq_pivot(e: Emitter, v: SortVariant, a: str, n: str, encoding: bool = False) -> str:
+    """The median of three medians of three of nine keys spread over a[0, n)
+    (`encoding`: of nine source elements' keys)."""
+    k = _vq_lanes(v)
 
     def med3(x: str, y: str, z: str) -> str:
         low = e.value(f"call {k.ty} @llvm.umin.{k.ty}({k.ty} {x}, {k.ty} {y})")
@@ -808,6 +881,8 @@ def _vq_pivot(e: Emitter, k: _Lanes, a: str, n: str) -> str:
 
     last = e.add(n, -1)
     samples = [_load(e, k.ty, a, e.value(f"udiv i64 {e.mul(last, i)}, 8"), "s") for i in range(9)]
+    if encoding:
+        samples = [v.encode(e, sample) for sample in samples]
     return med3(*(med3(*samples[i : i + 3]) for i in (0, 3, 6)))
 
 
@@ -855,11 +930,12 @@ _VQ_ENTRY = 5  # a pending segment: data, scratch, out (pointers), length, depth
 
 
 def _vq_sort(v: SortVariant) -> str:
-    """Sort the n keys at %a (scratch %b of n keys) into %out (%a or %b): segments on a
-    stack; each is sorted by a network when small, else partitioned from its data into
-    its scratch (`_vq_split`) and its two sides pushed (data and scratch swapped, out
-    kept), the larger first so that the smaller is sorted next (the stack stays under
-    log2 n + 1 entries)."""
+    """Sort the n keys at %a (scratch %b of n keys) into %out (%a or %b; the keys, or
+    without `perm` the elements they decode to): segments on a stack; each is sorted
+    by a network when small, else partitioned from its data into its scratch
+    (`_vq_split`) and its two sides pushed (data and scratch swapped, out kept), the
+    larger first so that the smaller is sorted next (the stack stays under log2 n + 1
+    entries)."""
     e, k = Emitter(), _vq_lanes(v)
     small = VQ_SMALL_VECTORS * k.count
     sp = e.variable("i64", 0)
@@ -897,8 +973,12 @@ def _vq_sort(v: SortVariant) -> str:
     e.emit(f"br i1 {e.value(f'icmp ugt i64 {depth}, {limit}')}, label %{deep_label}, label %{part_label}")
     e.label(deep_label)
     e.emit(f"call void @{v.symbol}_vq_heapsort(ptr {a}, i64 {n})")
-    with _if(e, e.value(f"icmp ne ptr {out}, {a}"), "copy"):
-        e.emit(f"call void @llvm.memcpy.p0.p0.i64(ptr {out}, ptr {a}, i64 {e.mul(n, k.bits // 8)}, i1 false)")
+    if v.perm:
+        with _if(e, e.value(f"icmp ne ptr {out}, {a}"), "copy"):
+            e.emit(f"call void @llvm.memcpy.p0.p0.i64(ptr {out}, ptr {a}, i64 {e.mul(n, k.bits // 8)}, i1 false)")
+    else:  # a sort's values go out decoded
+        with e.loop(0, n, hint="out") as j:
+            _store(e, k.ty, v.decode(e, _load(e, k.ty, a, j, "key")), out, j)
     e.emit(f"br label %{head}")
     e.label(part_label)
     left, right = _vq_split(e, v, a, b, out, n, lr)
@@ -928,75 +1008,98 @@ def _vq_sort(v: SortVariant) -> str:
     )
 
 
+def _vq_count(e: Emitter, v: SortVariant, key: int, predicate: str) -> str:
+    """How many elements of the sorted row (%dst, %stride apart) have keys `predicate`
+    (ult, ule) `key`: a binary search."""
+    low, high = e.variable("i64", 0), e.variable("i64", "%n")
+    head, body, done = e.new_label("search"), e.new_label("halve"), e.new_label("found")
+    e.emit(f"br label %{head}")
+    e.label(head)
+    lo, hi = e.value(f"load i64, ptr {low}"), e.value(f"load i64, ptr {high}")
+    e.emit(f"br i1 {e.value(f'icmp ult i64 {lo}, {hi}')}, label %{body}, label %{done}")
+    e.label(body)
+    mid = e.value(f"lshr i64 {e.value(f'add i64 {lo}, {hi}')}, 1")
+    element = v.encode(e, _load(e, v.int_type, "%dst", e.mul(mid, "%stride"), "x"))
+    before = e.value(f"icmp {predicate} {v.int_type} {element}, {key}")
+    e.emit(f"store i64 {e.value(f'select i1 {before}, i64 {e.add(mid, 1)}, i64 {lo}')}, ptr {low}")
+    e.emit(f"store i64 {e.value(f'select i1 {before}, i64 {hi}, i64 {mid}')}, ptr {high}")
+    e.emit(f"br label %{head}")
+    e.label(done)
+    return e.value(f"load i64, ptr {low}")
+
+
 def _vq_row(v: SortVariant, parallel: bool) -> str:
-    """One row by thread t of a team of T: its chunk of the row encoded into keys (with
-    its position below a key under `perm`), the keys sorted (T > 1: thread 0
-    partitions the row once, threads 0 and 1 sort a side each), its chunk decoded
-    (under `perm`, the source element at the key's position and the position), and
-    under FLOAT the zeros and NaNs given their own bits back (`_restore_specials`)."""
+    """One row by thread t of a team of T (T = 1: the whole row). Thread 0 partitions
+    the row once (`_vq_split`), then threads 0 and 1 sort a side each (T = 1: thread 0
+    both). A sort of keys alone reads a contiguous row by that first partition,
+    encoding it, into the scratch, and the sides are sorted into the result itself,
+    decoded as they are written; a strided row's chunks are encoded into `keys` first
+    and the sorted, decoded keys copied out. With `perm`, each chunk is encoded into
+    keys with its positions below the keys, sorted in place, and decoded to the source
+    element at the key's position and the position. Under FLOAT the zeros and NaNs
+    get their own bits back (`_restore_specials`; their counts found by a binary
+    search of the sorted row)."""
     e, k, t = Emitter(), _vq_lanes(v), v.int_type
     lo = e.value("udiv i64 " + e.mul("%n", "%t") + ", %T")
     hi = e.value("udiv i64 " + e.mul("%n", e.add("%t", 1)) + ", %T")
-    specials = v.canonicalizes and not v.perm
-    counts = [e.variable("i64", 0) for _ in range(3)]  # zeros, below zero, NaNs
-    zero_key, nan_key = v.key_of(0), v.key_of((1 << (v.width - 1)) - 1)
-    with e.loop(lo, hi, hint="enc") as j:
+    contiguous = e.value("icmp eq i64 %stride, 1")
+    fused = "false" if v.perm else contiguous  # the first partition reads the row itself
+    with _if(e, e.value(f"xor i1 {fused}, true"), "encode"), e.loop(lo, hi, hint="enc") as j:
         key = v.encode(e, _load(e, t, "%src", e.mul(j, "%stride"), "raw"))
         lane = key
         if v.perm:
             wide = e.value(f"zext {t} {key} to i64")
             lane = e.value(f"or i64 {e.value(f'shl i64 {wide}, 32')}, {j}")
         _store(e, k.ty, lane, "%keys", j)
-        if specials:
-            below = e.value(f"icmp ult {t} {key}, {zero_key}")
-            zero, nan = e.value(f"icmp eq {t} {key}, {zero_key}"), e.value(f"icmp eq {t} {key}, {nan_key}")
-            for slot, flag in zip(counts, [zero, below, nan], strict=True):
-                old = e.value(f"load i64, ptr {slot}")
-                e.emit(f"store i64 {e.add(old, e.value(f'zext i1 {flag} to i64'))}, ptr {slot}")
-    if specials:
-        for j, slot in enumerate(counts):
-            _store(e, "i64", e.value(f"load i64, ptr {slot}"), "%stats", e.add(e.mul("%t", 3), j))
     _barrier(e, parallel)
-    stack_entries = VQ_STACK * _VQ_ENTRY
-    alone, team, sorted_ = e.new_label("alone"), e.new_label("team"), e.new_label("sorted")
-    e.emit(f"br i1 {e.value('icmp eq i64 %T, 1')}, label %{alone}, label %{team}")
-    e.label(alone)
-    e.emit(f"call void @{v.symbol}_vq_sort(ptr %keys, ptr %scratch, ptr %keys, i64 %n, ptr %stacks)")
-    e.emit(f"br label %{sorted_}")
-    e.label(team)
+    # the sides are sorted from the scratch into `out`: the keys (with positions, or a
+    # strided row's), else the row itself; the scratch's partner buffer is `out`
+    out = "%keys" if v.perm else e.value(f"select i1 {contiguous}, ptr %dst, ptr %keys")
     with _if(e, e.value("icmp eq i64 %t, 0"), "split"):
-        left, right = _vq_split(e, v, "%keys", "%scratch", "%keys", "%n", "%lr")
-        _store(e, "i64", left, "%lr", "0")
-        _store(e, "i64", right, "%lr", "1")
+        if v.perm:
+            left, right = _vq_split(e, v, "%keys", "%scratch", out, "%n", "%lr")
+            _store(e, "i64", left, "%lr", "0")
+            _store(e, "i64", right, "%lr", "1")
+        else:
+            for encoding in (True, False):
+                flag = contiguous if encoding else e.value(f"xor i1 {contiguous}, true")
+                with _if(e, flag, "from_source" if encoding else "from_keys"):
+                    data = "%src" if encoding else "%keys"
+                    left, right = _vq_split(e, v, data, "%scratch", out, "%n", "%lr", encoding)
+                    _store(e, "i64", left, "%lr", "0")
+                    _store(e, "i64", right, "%lr", "1")
     _barrier(e, parallel)
     left, right = _load(e, "i64", "%lr", "0", "l"), _load(e, "i64", "%lr", "1", "r")
     with _if(e, e.value("icmp eq i64 %t, 0"), "low"):
-        e.emit(f"call void @{v.symbol}_vq_sort(ptr %scratch, ptr %keys, ptr %keys, i64 {left}, ptr %stacks)")
-    with _if(e, e.value("icmp eq i64 %t, 1"), "high"):
-        segment = [e.gep(p, right, k.ty) for p in ("%scratch", "%keys", "%keys")]
-        mine = e.gep("%stacks", stack_entries, "i64")
+        e.emit(f"call void @{v.symbol}_vq_sort(ptr %scratch, ptr {out}, ptr {out}, i64 {left}, ptr %stacks)")
+    second = e.value("select i1 " + e.value("icmp eq i64 %T, 1") + ", i64 0, i64 1")  # who sorts the high side
+    with _if(e, e.value(f"icmp eq i64 %t, {second}"), "high"):
+        segment = [e.gep(p, right, k.ty) for p in ("%scratch", out, out)]
+        mine = e.gep("%stacks", e.mul(second, VQ_STACK * _VQ_ENTRY), "i64")
         e.emit(
             f"call void @{v.symbol}_vq_sort(ptr {segment[0]}, ptr {segment[1]}, ptr {segment[2]}, "
             f"i64 {e.value(f'sub i64 %n, {right}')}, ptr {mine})"
         )
     _barrier(e, parallel)
-    e.emit(f"br label %{sorted_}")
-    e.label(sorted_)
-    with e.loop(lo, hi, hint="dec") as j:
-        lane = _load(e, k.ty, "%keys", j, "lane")
-        at = e.mul(j, "%stride")
-        if v.perm:
+    if v.perm:
+        with e.loop(lo, hi, hint="dec") as j:
+            lane = _load(e, k.ty, "%keys", j, "lane")
+            at = e.mul(j, "%stride")
             position = e.value(f"and i64 {lane}, 4294967295")
             _store(e, t, _load(e, t, "%src", e.mul(position, "%stride"), "raw"), "%dst", at)
             _store(e, "i32", e.value(f"trunc i64 {position} to i32"), "%perm", at)
-        else:
-            _store(e, t, v.decode(e, lane), "%dst", at)
-    if specials:
+    else:
+        with _if(e, e.value(f"xor i1 {contiguous}, true"), "strided"), e.loop(lo, hi, hint="out") as j:
+            _store(e, t, _load(e, t, "%keys", j, "x"), "%dst", e.mul(j, "%stride"))
+    if v.canonicalizes and not v.perm:
         _barrier(e, parallel)
-        zeros, below, nans = (_sum64(e, f, parallel) for f in range(3))
-        needed = e.value(f"icmp ugt i64 {e.add(zeros, nans)}, 0")
-        with _if(e, e.value(f"and i1 {needed}, {e.value('icmp eq i64 %t, 0')}"), "fixup"):
-            _restore_specials(e, v, below, nans)
+        with _if(e, e.value("icmp eq i64 %t, 0"), "fixup"):
+            zero_key, nan_key = v.key_of(0), v.key_of((1 << (v.width - 1)) - 1)
+            below = _vq_count(e, v, zero_key, "ult")
+            zeros = e.value(f"sub i64 {_vq_count(e, v, zero_key, 'ule')}, {below}")
+            nans = e.value(f"sub i64 {_vq_count(e, v, nan_key, 'ule')}, {_vq_count(e, v, nan_key, 'ult')}")
+            with _if(e, e.value(f"icmp ugt i64 {e.add(zeros, nans)}, 0"), "specials"):
+                _restore_specials(e, v, below, nans)
     _barrier(e, parallel)  # the next row reuses the buffers
     return e.function(
         f"internal void @{v.symbol}_vq_row(ptr noalias %src, ptr noalias %dst, ptr noalias %perm, i64 %n, "
@@ -1067,15 +1170,24 @@ def _vq_dispatch(v: SortVariant, parallel: bool) -> str:
     split_rows = e.value(f"icmp sge i64 {rows}, {team}")
     copies = e.value(f"select i1 {split_rows}, i64 {team}, i64 1")
     key_bytes = e.mul(copies, e.mul("%n", k.bits // 8))
-
-    def scratch(bytes_: str) -> str:
-        return e.value(f"call ptr @malloc(i64 {e.add(bytes_, 64)})", "buf")
-
+    # the keys buffer: with positions, or for strided rows (a contiguous row's keys go
+    # from the source to the scratch and the result)
+    keys_needed = "true" if v.perm else e.value("icmp ne i64 %inner, 1")
+    sizes = {
+        "%keys": e.value(f"select i1 {keys_needed}, i64 {key_bytes}, i64 0"),
+        "%scratch": key_bytes,
+        "%stacks": e.mul(team, VQ_STACK * _VQ_ENTRY * 8 * 2),  # two per thread: a team's thread 1 too
+        "%stats": e.mul(team, 24),
+        "%lr": e.mul(team, 16),
+    }
+    offsets, total = {}, "0"
+    for name, size in sizes.items():
+        offsets[name] = total
+        total = e.value(f"and i64 {e.add(e.add(total, size), 63)}, -64")  # each on its own cache lines
+    base, cached = _workspace(e, v.symbol, total)
     fields = {name: name for _, name in _VQ_FIELDS}
-    fields.update({"%keys": scratch(key_bytes), "%scratch": scratch(key_bytes)})
-    fields["%stacks"] = scratch(e.mul(team, VQ_STACK * _VQ_ENTRY * 8 * 2))  # two per thread: a team's thread 1 too
-    fields["%stats"] = scratch(e.mul(team, 24))
-    fields["%lr"] = scratch(e.mul(team, 16))
+    for name, offset in offsets.items():
+        fields[name] = e.gep(base, offset, "i8")
     fields["%split"] = e.value(f"zext i1 {split_rows} to i64")
     if not v.perm:
         fields["%perm"] = "null"
@@ -1095,8 +1207,7 @@ def _vq_dispatch(v: SortVariant, parallel: bool) -> str:
     if parallel:
         e.emit(f"br label %{end}")
         e.label(end)
-    for name in ("%keys", "%scratch", "%stacks", "%stats", "%lr"):
-        e.emit(f"call void @free(ptr {fields[name]})")
+    _release_workspace(e, v.symbol, base, cached)
     perm = ", ptr noalias %perm" if v.perm else ""
     return e.function(
         f"void @{v.symbol}(i64 %outer, i64 %n, i64 %inner, ptr noalias %src, ptr noalias %dst{perm}) nounwind"
@@ -1107,7 +1218,8 @@ def vq_sort_ir(v: SortVariant, parallel: bool) -> str:
     """The vector quicksort's module for variant `v` (`vector_quicksort`)."""
     k = _vq_lanes(v)
     parts = [
-        "declare ptr @malloc(i64)\ndeclare void @free(ptr)",
+        "declare ptr @aligned_alloc(i64, i64)\ndeclare void @free(ptr)",
+        _workspace_globals(v.symbol),
         "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)\ndeclare i64 @llvm.ctlz.i64(i64, i1)",
         f"declare {k.vec} @llvm.masked.load.{k.suffix}.p0(ptr, i32, {k.mask}, {k.vec})",
         f"declare void @llvm.masked.store.{k.suffix}.p0({k.vec}, ptr, i32, {k.mask})",
@@ -1126,7 +1238,10 @@ def vq_sort_ir(v: SortVariant, parallel: bool) -> str:
     while vectors <= VQ_SMALL_VECTORS:
         parts.append(_vq_network(v, vectors))
         vectors *= 2
-    parts += [_vq_small(v), _vq_partition(v, True), _vq_partition(v, False), _vq_heapsort(v), _vq_sort(v)]
+    parts += [_vq_small(v), _vq_partition(v, True), _vq_partition(v, False)]
+    if not v.perm:
+        parts += [_vq_partition(v, True, encoding=True), _vq_partition(v, False, encoding=True)]
+    parts += [_vq_heapsort(v), _vq_sort(v)]
     parts.append(_vq_row(v, parallel))
     if parallel:
         parts.append(_vq_worker(v))
