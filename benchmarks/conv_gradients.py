@@ -15,9 +15,10 @@ group norm, SiLU, SGD on a squared error) and its forward pass.
 Per workload and thread count: the median wall time of our JIT and of jax.jit (compiled,
 inputs on device, `block_until_ready`) in ROUNDS alternating rounds (bench.py's
 `median_time`: the median of each side's round medians), the ratio (> 1: we are faster),
-a check of our results against JAX's, and how many of the program's convolutions are
-calls of the convolution kernel (`xla_opt_sconv`) or the GEMM (`xla_opt_sgemm`) in the
-LLVM IR we compile. Each thread count runs in a fresh process pinned to that many CPUs
+the best single call of each side (the other measure under load: a call of a few
+milliseconds is often cut by the scheduler), a check of our results against JAX's, and
+how many of the program's convolutions are calls of the convolution kernel
+(`xla_opt_sconv`) or the GEMM (`xla_opt_sgemm`) in the LLVM IR we compile. Each thread count runs in a fresh process pinned to that many CPUs
 (bench.py's environment). The machine is shared: the load average is printed.
 """
 
@@ -190,20 +191,34 @@ def measure(name: str, jax, jnp) -> dict:
     )
     timed = {"ours": lambda: ours(*args), "jax": lambda: jax.block_until_ready(jf(*dev))}
     rounds: dict[str, list[float]] = {k: [] for k in timed}
+    best: dict[str, float] = dict.fromkeys(timed, float("inf"))
     for _ in range(ROUNDS):
         for k, f in timed.items():
             rounds[k].append(bench.median_time(f))
+            best[k] = min(best[k], _best_of(f))
     t_ours, t_jax = (float(np.median(rounds[k])) for k in ("ours", "jax"))
     print(
         f"  {name:16s} {'ok ' if ok else 'BAD'} ours {bench._ms(t_ours):>10s}  jax {bench._ms(t_jax):>10s}  "
-        f"x{t_jax / t_ours:.2f}  convs {convs} sconv {calls['sconv']} sgemm {calls['sgemm']}  "
-        f"compile {compile_s:.2f} s  ({bench._load()})",
+        f"x{t_jax / t_ours:.2f}  best x{best['jax'] / best['ours']:.2f}  convs {convs} sconv {calls['sconv']} "
+        f"sgemm {calls['sgemm']}  compile {compile_s:.2f} s  ({bench._load()})",
         flush=True,
     )
     return {
-        "name": name, "label": label, "ok": ok, "ours": t_ours, "jax": t_jax, "convs": convs, **calls,
-        "compile": compile_s, "rounds": rounds,
+        "name": name, "label": label, "ok": ok, "ours": t_ours, "jax": t_jax, "best_ours": best["ours"],
+        "best_jax": best["jax"], "convs": convs, **calls, "compile": compile_s, "rounds": rounds,
     }  # fmt: skip
+
+
+def _best_of(f: Callable[[], object], calls: int = 5) -> float:
+    """The fastest of a few calls: on a loaded machine a call of a few milliseconds is often
+    cut by the scheduler's time slices (medians of one workload measured 2.9 and 7 ms in
+    one process), so the best call is the other measure of what the code costs."""
+    times = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - start)
+    return min(times)
 
 
 def run_workloads(names: list[str]) -> list[dict]:
@@ -234,12 +249,15 @@ def run_threads(threads: int, names: list[str]) -> list[dict] | None:
 
 def print_table(threads: int, rows: list[dict]) -> None:
     print(f"\n### {threads} thread{'s' if threads > 1 else ''}\n")
-    print("| workload | what | ours | jax.jit | vs JAX | convolutions: sconv / sgemm calls | ok |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| workload | what | ours | jax.jit | vs JAX | best: ours / jax.jit / vs JAX | convolutions: sconv / sgemm calls | ok |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
             f"| {r['name']} | {r['label']} | {bench._ms(r['ours'])} | {bench._ms(r['jax'])} | "
-            f"x{r['jax'] / r['ours']:.2f} | {r['convs']}: {r['sconv']} / {r['sgemm']} | {'ok' if r['ok'] else 'BAD'} |"
+            f"x{r['jax'] / r['ours']:.2f} | {bench._ms(r['best_ours'])} / {bench._ms(r['best_jax'])} / "
+            f"x{r['best_jax'] / r['best_ours']:.2f} | {r['convs']}: {r['sconv']} / {r['sgemm']} | {'ok' if r['ok'] else 'BAD'} |"
         )
 
 

@@ -304,3 +304,110 @@ def test_batch_folded_in_any_order(specs):
     program = program_of(lhs, rhs, specs, padding=[(1, 1), (0, 1)], window_strides=[1, 2])
     assert kernel_calls(program) == 1
     check(program, lhs, rhs)
+
+
+# --------------------------------------------------------------------------------------
+# The kernel called directly, on each tile shape
+# --------------------------------------------------------------------------------------
+
+
+def _host_has(shape) -> bool:
+    from xla_opt.lowering.kernels.gemm import SSE, shape_for
+    from xla_opt.runtime.cpu import cpu_features, initialize_llvm
+
+    initialize_llvm()
+    return shape is SSE or shape_for(cpu_features(), wide=shape.wide) is shape
+
+
+def _sconv(shape):
+    import ctypes
+
+    from xla_opt.lowering.kernels.conv import PARAMS, SCONV
+    from xla_opt.lowering.kernels.gemm import library_ir
+    from xla_opt.runtime.llvm import compile_llvm_ir
+
+    native = compile_llvm_ir(library_ir([shape], [SCONV]).replace(f"@{SYMBOL}(", "@xla_opt_sconv_test("))
+    types = [ctypes.c_void_p if ty == "ptr" else ctypes.c_int64 for ty, _ in PARAMS]
+    function = ctypes.CFUNCTYPE(None, *types)(native.address("xla_opt_sconv_test"))
+    return lambda values: function(*(values[name[1:]] for _, name in PARAMS)), native
+
+
+def _nhwc_reference(x, w, stride, pad):
+    """NHWC x HWIO -> NHWC in float64, from the definition."""
+    n, h, wd, c = x.shape
+    kh, kw, _, o = w.shape
+    padded = np.zeros((n, h + pad[0][0] + pad[0][1], wd + pad[1][0] + pad[1][1], c))
+    padded[:, pad[0][0] : pad[0][0] + h, pad[1][0] : pad[1][0] + wd] = x
+    oh = (padded.shape[1] - kh) // stride + 1
+    ow = (padded.shape[2] - kw) // stride + 1
+    out = np.zeros((n, oh, ow, o))
+    for i in range(kh):
+        for j in range(kw):
+            patch = padded[:, i : i + stride * (oh - 1) + 1 : stride, j : j + stride * (ow - 1) + 1 : stride]
+            out += np.einsum("nhwc,co->nhwo", patch, w[i, j].astype(np.float64))
+    return out
+
+
+@pytest.mark.parametrize("name", ["SSE", "AVX2_FMA", "AVX512_FMA"])
+def test_kernel_called_directly_nhwc_and_weight_gradient(name):
+    """Each tile shape's kernel through ctypes: an NHWC convolution whose depth runs are
+    its input features (the vector packing of depth runs: 8 and 16 features, and 12,
+    not a multiple of a run, lane by lane), and a weight gradient whose windows' innermost
+    digit is the input features (the vector packing of window runs), C += and, under
+    OVERWRITE, C =."""
+    from xla_opt.lowering.kernels import gemm
+
+    shape = getattr(gemm, name)
+    if not _host_has(shape):
+        pytest.skip(f"the host has no {name}")
+    sconv, _native = _sconv(shape)
+    rng = np.random.default_rng(21)
+    for n, h, c, o, stride, pad in [
+        (2, 9, 8, 20, 1, ((1, 1), (1, 1))),
+        (3, 11, 16, 9, 2, ((0, 1), (1, 0))),
+        (2, 7, 12, 33, 1, ((1, 1), (0, 2))),
+    ]:
+        x, w = small_ints(rng, (n, h, h + 2, c)), small_ints(rng, (3, 3, c, o))
+        expected = _nhwc_reference(x, w, stride, pad)
+        oh, ow = expected.shape[1:3]
+        out = np.ones(expected.shape, F32)
+        row, col = (h + 2) * c, c
+        values = {
+            "images": 1, "groups": 1, "side": 1, "M": n * oh * ow, "N": o, "K": 9 * c,
+            "W": w.ctypes.data, "w_o": 1, "w_k": o, "w_group": 0,
+            "X": x.ctypes.data, "x_image": 0, "x_group": 0,
+            "H": h, "Wd": h + 2, "sH": row, "sW": col, "padH": pad[0][0], "padW": pad[1][0],
+            "x_e1": oh, "x_e2": ow, "x_s0": h * row, "x_s1": stride * row, "x_s2": stride * col,
+            "x_h0": 0, "x_h1": stride, "x_h2": 0, "x_w0": 0, "x_w1": 0, "x_w2": stride,
+            "e1": 3, "e2": c, "s0": row, "s1": col, "s2": 1, "h0": 1, "h1": 0, "h2": 0, "w0": 0, "w1": 1, "w2": 0,
+            "C": out.ctypes.data, "ldc": o, "c_image": 0, "c_group": 0, "flags": 0,
+        }  # fmt: skip
+        sconv(values)
+        np.testing.assert_array_equal(out, 1 + expected)
+        out[...] = np.nan
+        sconv(values | {"flags": gemm.OVERWRITE})
+        np.testing.assert_array_equal(out, expected)
+        # the weight gradient of the same convolution: dW[kh, kw, c, o] = sum over (n, oh,
+        # ow) of x at the window position times dy (here `expected` as dy)
+        dy = small_ints(rng, expected.shape)
+        grad = np.ones((3, 3, c, o), F32)
+        want = np.zeros((3, 3, c, o))
+        padded = np.zeros((n, h + sum(pad[0]), h + 2 + sum(pad[1]), c))
+        padded[:, pad[0][0] : pad[0][0] + h, pad[1][0] : pad[1][0] + h + 2] = x
+        for i in range(3):
+            for j in range(3):
+                patch = padded[:, i : i + stride * (oh - 1) + 1 : stride, j : j + stride * (ow - 1) + 1 : stride]
+                want[i, j] = np.einsum("nhwc,nhwo->co", patch, dy.astype(np.float64))
+        values = {
+            "images": 1, "groups": 1, "side": 1, "M": 9 * c, "N": o, "K": n * oh * ow,
+            "W": dy.ctypes.data, "w_o": 1, "w_k": o, "w_group": 0,
+            "X": x.ctypes.data, "x_image": 0, "x_group": 0,
+            "H": h, "Wd": h + 2, "sH": row, "sW": col, "padH": pad[0][0], "padW": pad[1][0],
+            "x_e1": 3, "x_e2": c, "x_s0": row, "x_s1": col, "x_s2": 1,
+            "x_h0": 1, "x_h1": 0, "x_h2": 0, "x_w0": 0, "x_w1": 1, "x_w2": 0,
+            "e1": oh, "e2": ow, "s0": h * row, "s1": stride * row, "s2": stride * col,
+            "h0": 0, "h1": stride, "h2": 0, "w0": 0, "w1": 0, "w2": stride,
+            "C": grad.ctypes.data, "ldc": o, "c_image": 0, "c_group": 0, "flags": 0,
+        }  # fmt: skip
+        sconv(values)
+        np.testing.assert_array_equal(grad, 1 + want)

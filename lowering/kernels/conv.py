@@ -46,7 +46,10 @@ element); then a panel row is a vector add of the two, an unsigned range compare
 (negative positions wrap above the bound) and a masked gather: positions in the padding
 are not loaded and pack as 0. Where consecutive windows read consecutive inputs (x_s2 = 1:
 an NCHW row at stride 1, a weight gradient's input features), a chunk of a panel row is
-one or two masked vector loads.
+one or two masked vector loads; where consecutive window positions do (s2 = 1: an NHWC
+input's features, in runs of a multiple of 8), each window's part of a run is one
+vector load (from the input, or from zeros outside it) and 8 rows of the panel a
+transposition of the panel's loads.
 """
 
 from __future__ import annotations
@@ -66,6 +69,10 @@ from xla_opt.lowering.kernels.gemm import (
 )
 
 SYMBOL = "xla_opt_sconv"
+# On the widest tile the host has (AVX-512's 8 x 32 where it is): an NHWC 3x3
+# convolution, 8 x 32 x 32 x 32 -> 64 features, ran at 70 instead of 52 GMAC/s on one
+# thread (Zen 4), with the packing's vectors kept at 8 floats (`_lanes`).
+WIDE = True
 INVALID_ROW = -(1 << 30)  # a table row past the block: every window position outside
 
 # The public signature, in order (also the worker's argument struct).
@@ -121,12 +128,29 @@ def _splat(e: Emitter, scalar: str, width: int) -> str:
     return e.value(f"shufflevector <{width} x i32> {one}, <{width} x i32> poison, <{width} x i32> zeroinitializer")
 
 
+def _joined(e: Emitter, vectors: list[str], lanes: int) -> tuple[str, int]:
+    """The `vectors` (each `lanes` floats) end to end in one vector, by halving pairs (an
+    odd one out paired with poison): (the vector, its lane count); vector i's lanes are
+    [i * lanes, (i + 1) * lanes)."""
+    while len(vectors) > 1:
+        if len(vectors) % 2:
+            vectors = [*vectors, "poison"]
+        mask = ", ".join(f"i32 {i}" for i in range(2 * lanes))
+        vectors = [
+            e.value(f"shufflevector <{lanes} x float> {a}, <{lanes} x float> {b}, <{2 * lanes} x i32> <{mask}>")
+            for a, b in zip(vectors[::2], vectors[1::2], strict=True)
+        ]
+        lanes *= 2
+    return vectors[0], lanes
+
+
 @dataclass(frozen=True)
 class Windows:
     """The im2col operand: element (p, x) = window position p of window x (module doc),
     read from the input at `base`; `x_table` holds 4 x `x_room` i32 (offset, first row,
     first column and innermost digit per window), `p_table` 3 x KC i32 (offset, rows,
-    columns per window position); vectors of at most `lanes` floats."""
+    columns per window position); vectors of at most `lanes` floats; `zeros`, KC zeros
+    (what a depth run outside the input reads)."""
 
     base: str
     x_table: str
@@ -134,6 +158,7 @@ class Windows:
     p_table: str
     kc: int
     lanes: int
+    zeros: str
 
     def pack(self, e: Emitter, dst: str, width: int, x0: str, count: str, p0: str, depth: str) -> None:
         room = e.mul(e.value(f"sdiv i64 {e.add(count, width - 1)}, {width}"), width)
@@ -170,6 +195,14 @@ class Windows:
         breadth = e.value("trunc i64 %Wd to i32")
         contiguous = e.value("icmp eq i64 %x_s2, 1")
         runs = e.value(f"and i1 {contiguous}, {e.value(f'icmp sge i64 %x_e2, {chunks[0][1]}')}")
+        # Depth positions in runs of `lanes` consecutive inputs (an NHWC input's features,
+        # the depth's innermost digit, a multiple of `lanes` of them, and the slice on
+        # that grid): each window's run is one vector, the panel's a transposition.
+        lines_of = self.lanes
+        on_grid = [e.value(f"icmp eq i64 {e.value(f'srem i64 {v}, {lines_of}')}, 0") for v in ("%e2", p0, depth)]
+        deep = e.value("icmp eq i64 %s2, 1")
+        for condition in on_grid:
+            deep = e.value(f"and i1 {deep}, {condition}")
         with e.loop(0, count, width, hint="panel") as xs:
             windows = [
                 [e.value(f"load <{n} x i32>, ptr {e.gep(table, e.add(xs, a), 'i32')}, align 4") for a, n in chunks]
@@ -205,7 +238,10 @@ class Windows:
                 e.new_label("lanes"),
                 e.new_label("packed"),
             )
-            e.emit(f"br i1 {runs}, label %{fast}, label %{slow}")
+            lines, not_runs = e.new_label("lines"), e.new_label("not_runs")
+            e.emit(f"br i1 {runs}, label %{fast}, label %{not_runs}")
+            e.label(not_runs)
+            e.emit(f"br i1 {deep}, label %{lines}, label %{slow}")
             # Consecutive windows of a run (the innermost digit's) read consecutive inputs:
             # a chunk of at most two runs (any chunk, when runs are at least a chunk long)
             # is masked vector loads, its lanes [0, r) from its first run and the rest
@@ -261,6 +297,62 @@ class Windows:
                     loaded = e.value(f"select <{n} x i1> {low}, <{n} x float> {from_a}, <{n} x float> {from_b}")
                     e.emit(f"store <{n} x float> {loaded}, ptr {e.gep(out, a)}, align 4")
             e.emit(f"br label %{done}")
+            # Depth runs: at the start of each run (and of the slice) each window gets a
+            # pointer, to its run in the input or, outside the input, to `zeros`; then
+            # per `lines_of` rows of the panel each window's part of its run is one
+            # vector load, and the `width` loads, transposed, are the rows' `width` x
+            # `lines_of` consecutive values.
+            e.label(lines)
+            lane_tables = [
+                [
+                    e.value(f"extractelement <{n} x i32> {vector}, i64 {i}")
+                    for (_, n), vector in zip(chunks, table, strict=True)
+                    for i in range(n)
+                ]
+                for table in windows
+            ]
+            pointers = [e.variable("ptr", "null") for _ in range(width)]
+            left = e.variable("i64", e.value(f"sub i64 %e2, {e.value(f'srem i64 {p0}, %e2')}"))
+            with e.loop(0, depth, lines_of, hint="p") as p:
+                remaining = e.value(f"load i64, ptr {left}, align 8")
+                first = e.value(f"icmp eq i64 {p}, 0")
+                ended = e.value(f"icmp eq i64 {remaining}, 0")
+                setup, rows_of_run = e.new_label("run"), e.new_label("in_run")
+                e.emit(f"br i1 {e.value(f'or i1 {first}, {ended}')}, label %{setup}, label %{rows_of_run}")
+                e.label(setup)
+                offset, rows, cols = (
+                    e.value(f"load i32, ptr {e.gep(table, p, 'i32')}, align 4") for table in (p_off, p_row, p_col)
+                )
+                back = e.value(f"sub i64 0, {p}")  # the pointers are for row p = 0 of the panel
+                nowhere = e.gep(self.zeros, back)
+                for pointer, lane_off, lane_row, lane_col in zip(pointers, *lane_tables, strict=True):
+                    row_ok = e.value(f"icmp ult i32 {e.value(f'add i32 {lane_row}, {rows}')}, {height}")
+                    col_ok = e.value(f"icmp ult i32 {e.value(f'add i32 {lane_col}, {cols}')}, {breadth}")
+                    at = e.value(f"sext i32 {e.value(f'add i32 {lane_off}, {offset}')} to i64")
+                    # no `inbounds`: outside the input the address is never read
+                    run = e.value(f"getelementptr float, ptr {self.base}, i64 {e.add(at, back)}", "p")
+                    inside = e.value(f"and i1 {row_ok}, {col_ok}")
+                    e.emit(
+                        f"store ptr {e.value(f'select i1 {inside}, ptr {run}, ptr {nowhere}')}, ptr {pointer}, align 8"
+                    )
+                e.emit(f"store i64 {e.value(f'select i1 {ended}, i64 %e2, i64 {remaining}')}, ptr {left}, align 8")
+                e.emit(f"br label %{rows_of_run}")
+                e.label(rows_of_run)
+                e.emit(f"store i64 {e.add(e.value(f'load i64, ptr {left}, align 8'), -lines_of)}, ptr {left}, align 8")
+                loaded = []
+                for pointer in pointers:
+                    here = e.value(
+                        f"getelementptr float, ptr {e.value(f'load ptr, ptr {pointer}, align 8')}, i64 {p}", "p"
+                    )
+                    loaded.append(e.value(f"load <{lines_of} x float>, ptr {here}, align 4"))
+                joined, total = _joined(e, loaded, lines_of)
+                # row r of the block, lane x: element r of lane x's run
+                order = ", ".join(f"i32 {(f % width) * lines_of + f // width}" for f in range(width * lines_of))
+                block = e.value(
+                    f"shufflevector <{total} x float> {joined}, <{total} x float> poison, <{width * lines_of} x i32> <{order}>"
+                )
+                e.emit(f"store <{width * lines_of} x float> {block}, ptr {e.gep(panel, e.mul(p, width))}, align 4")
+            e.emit(f"br label %{done}")
             # Otherwise lane by lane, each load at offset 0 where the lane is outside
             # (branch-free; CPUs without fast gathers scalarize a masked gather into
             # branches anyway).
@@ -290,13 +382,16 @@ def _serial(e: Emitter, s: KernelShape) -> None:
     x_room = max(s.nc, s.mc)
     raw_x, x_table = aligned_buffer(e, 4 * x_room)
     raw_p, p_table = aligned_buffer(e, 3 * s.kc)
+    raw_zeros, zeros = aligned_buffer(e, s.kc)
+    with e.loop(0, s.kc, hint="zero") as z:
+        e.emit(f"store float 0.0, ptr {e.gep(zeros, z)}, align 4")
     with (
         e.loop(0, "%images", hint="image") as image,
         e.loop(0, "%groups", hint="group") as group,
     ):
         kernel = Strided(e.gep("%W", e.mul(group, "%w_group")), "%w_k", "%w_o")
         base = e.gep("%X", e.add(e.mul(image, "%x_image"), e.mul(group, "%x_group")))
-        windows = Windows(base, x_table, x_room, p_table, s.kc, s.vw)
+        windows = Windows(base, x_table, x_room, p_table, s.kc, _lanes(s), zeros)
         c = e.gep("%C", e.add(e.mul(image, "%c_image"), e.mul(group, "%c_group")))
         by_columns, by_rows, done = (
             e.new_label("columns"),
@@ -311,12 +406,20 @@ def _serial(e: Emitter, s: KernelShape) -> None:
         blocked_loops(e, s, Gemm("%M", "%K", windows, kernel, c, "%ldc", "%flags"), ap, bp, "%j0", "%j1")
         e.emit(f"br label %{done}")
         e.label(done)
-    free_buffers(e, [*raws, raw_x, raw_p])
+    free_buffers(e, [*raws, raw_x, raw_p, raw_zeros])
+
+
+def _lanes(s: KernelShape) -> int:
+    """The packing's vectors: at most 8 floats (256 bits) on any tile, so that the vector
+    packing of runs takes windows rows at least 8 long on AVX-512 too (16-float chunks
+    would need rows of 16: a 14 x 14 image packed lane by lane)."""
+    return min(s.vw, 8)
 
 
 def _declarations(s: KernelShape) -> list[str]:
-    """The masked loads of the chunks of an MR- and an NR-wide panel."""
-    sizes = sorted({min(s.vw, width - a) for width in (s.mr, s.nr) for a in range(0, width, s.vw)})
+    """The masked loads of the chunks of an MR- and an NR-wide panel and of a depth run."""
+    lanes = _lanes(s)
+    sizes = sorted({lanes} | {min(lanes, width - a) for width in (s.mr, s.nr) for a in range(0, width, lanes)})
     return [f"declare <{n} x float> @llvm.masked.load.v{n}f32.p0(ptr, i32, <{n} x i1>, <{n} x float>)" for n in sizes]
 
 
@@ -324,7 +427,4 @@ def _work(e: Emitter) -> str:
     return e.mul(e.mul(e.mul("%images", "%groups"), e.mul("%M", "%N")), "%K")
 
 
-# On 256-bit vectors even where AVX-512 is: the windows' fast packing needs output rows
-# at least a chunk wide (16 windows on AVX-512, 8 on AVX2), and the 8 x 32 tile made the
-# benchmark's 3x3 convolution no faster (4.78 ms on one thread either way).
-SCONV = Entry(SYMBOL, PARAMS, "%N", _work, _serial, _declarations, wide=False)
+SCONV = Entry(SYMBOL, PARAMS, "%N", _work, _serial, _declarations, wide=WIDE)
