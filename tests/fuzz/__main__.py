@@ -132,7 +132,12 @@ def minimize_program(
     reducer = Reducer(worker, target)
 
     def request(p: GeneratedProgram) -> dict:
-        return {"op": "program", "program": p, "inputs": [inputs[a.name] for a in p.args], "xla": target.stage == "xla"}
+        return {
+            "op": "program",
+            "program": p,
+            "inputs": [inputs[a.name] for a in p.args],
+            "xla": target.stage.startswith("xla"),
+        }
 
     def attempt(p: GeneratedProgram) -> bool:
         return reducer.fails(request(_live(p)))
@@ -277,12 +282,12 @@ def report_minimized(failed: list[CaseResult], kind: str, timeout: float, focus:
                 for i, a in enumerate(inputs):
                     print(f"  #{i}: {describe_array(a)}")
                 again = worker.run({"op": "program", "program": program, "inputs": inputs,
-                                    "xla": first.stage == "xla"})  # fmt: skip
+                                    "xla": first.stage.startswith("xla")})  # fmt: skip
                 print("--- observed ---")
                 for f in again.failures:
                     print(f"  {f}")
                 print("--- reproduce ---")
-                if first.stage == "xla":
+                if first.stage.startswith("xla"):
                     print("  xla_oracle.run_stablehlo(to_stablehlo_text(xla_opt.load_program(text), entry='main'), "
                           "*inputs) vs xla_opt.run(text, *inputs)")  # fmt: skip
                 else:

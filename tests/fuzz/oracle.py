@@ -494,6 +494,10 @@ KNOWN_BUG_MATCHERS: dict[str, Callable[[str, Failure], bool]] = {
     "complex_expm1_overflow": lambda text, f: (
         f.kind == "mismatch" and "nanj" in f.message and "xla.exponential_minus_one" in text and "complex" in text
     ),
+    "uneven_groups_partition_export": lambda text, f: (
+        "rows of an integer matrix must have the same length" in (f.message)
+    ),
+    "unused_tuple_not_lowered": lambda text, f: "'xla.tuple' op is not lowered to linalg" in f.message,
     "narrow_int_rng_interpreter": lambda text, f: (
         f.stage.startswith("interpreter") and "Unsupported dtype" in f.message and "xla.rng_uniform" in text
     ),
