@@ -39,7 +39,6 @@ from xla_opt.lowering.conversions.convert_xla_to_linalg.scalar_ops import (
     emit_bitcast_piece,
     emit_convert,
     emit_scalar,
-    signless,
 )
 
 from .common import PARALLEL, affine_map, fill_from_scalar, generic
@@ -67,9 +66,7 @@ def in_computation(op: Operation) -> bool:
     return isinstance(op.parent_op(), XlaOp)
 
 
-def identity_generic(
-    inputs: Sequence[SSAValue], result_type: TensorType, build_body
-) -> list[Operation]:
+def identity_generic(inputs: Sequence[SSAValue], result_type: TensorType, build_body) -> list[Operation]:
     """tensor.empty of `result_type` and a generic over it with identity maps and
     parallel loops; the last op gives the result."""
     rank = len(shape_of(result_type))
@@ -110,7 +107,8 @@ class ElementwiseToGeneric(RewritePattern):
 
 class ConstantToArith(RewritePattern):
     """xla.constant -> arith.constant of the same dense tensor value, with unsigned
-    element types made signless with the other integers, at the end of the pass."""
+    element types made signless with the other integers, at the end of the pass (a
+    zero-element constant -> tensor.empty of its type)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ew.ConstantOp, rewriter: PatternRewriter, /) -> None:
@@ -118,11 +116,13 @@ class ConstantToArith(RewritePattern):
             return
         value = op.value
         if 0 in shape_of(value.type):
-            # no values to keep: signless at once (xDSL's type conversion sweep never
-            # finishes on an empty unsigned dense attribute)
-            empty_type = TensorType(signless(elem_of(value.type)), shape_of(value.type))
-            value = DenseIntOrFPElementsAttr.from_list(empty_type, [])
-        elif len(value) == 1 and prod(shape_of(value.type)) > 1:
+            # no values to keep: an empty tensor of the constant's own type (xDSL's type
+            # conversion sweep never finishes on an empty unsigned dense attribute), an
+            # unsigned one made signless with the other values, so that the patterns of
+            # its users (a host call's operand types) read its signedness
+            rewriter.replace(op, tensor.EmptyOp([], value.type))
+            return
+        if len(value) == 1 and prod(shape_of(value.type)) > 1:
             # a splat kept as one value (large splats are, from the parser on): a fill
             # loop, never a global of every element
             scalar = DenseIntOrFPElementsAttr(TensorType(elem_of(value.type), []), value.data)
