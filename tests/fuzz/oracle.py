@@ -132,7 +132,8 @@ def compare(
     `bitwise`: floats must have the same bits (signs of zeros, NaN against a number),
     for values only moved around, never computed; any NaN matches any NaN. `reordered`:
     computed from sums or products taken in a different order on each side, where an
-    overflow on one side only can turn into NaN (0 * inf): a NaN matches anything, and
+    overflow on one side only can turn into NaN (0 * inf) and a zero's sign into an
+    infinity's (1 / -0): a NaN or an infinity matches anything, and
     the tolerance is relative to `magnitude` too (a bound on the sum of the magnitudes
     of what was summed: a reordered sum's rounding error scales with its terms, not with
     its result, which cancellation can make small; `input_magnitude`). Complex numbers:
@@ -193,8 +194,11 @@ def _mismatches(
         huge = (np.abs(g) > limit) & (np.abs(w) > limit) & (np.sign(g) == np.sign(w))
     overflowed = (nan_g & np.isinf(w)) | (nan_w & np.isinf(g))
     if reordered:
-        overflowed = nan_g | nan_w
-    return ((nan_g != nan_w) & ~overflowed) | (both & ~(close | huge))
+        # any non-finite value matches: besides 0 * inf, a sum that is -0 in one order
+        # and +0 (or a tiny number) in another becomes -inf and +inf (or a number)
+        # through a reciprocal (fuzz seed 100794: rsqrt of a triangular solve's -0)
+        overflowed = ~np.isfinite(g) | ~np.isfinite(w)
+    return ((nan_g != nan_w) & ~overflowed) | (both & ~(close | huge | overflowed))
 
 
 def check_undetermined(got: np.ndarray, v: Value) -> str | None:
