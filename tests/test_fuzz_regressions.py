@@ -770,10 +770,6 @@ func.func @main() -> tensor<64xi4> {
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="F3: the interpreter's rng_uniform asks numpy for int4 integers (interpreter/rng.py:52): TypeError",
-)
 def test_rng_uniform_of_narrow_integers_on_the_interpreter():
     """rng_uniform of i4 in [-2, 5) (the program fuzzer's seed 153): in range on both
     backends (the values themselves are each backend's own)."""

@@ -21,8 +21,6 @@ from __future__ import annotations
 KNOWN_BUG_AVOIDANCE: dict[str, str] = {
     # Found by these fuzzers, not fixed yet (/work/notes/fuzz_findings.md; the strict
     # xfails of tests/test_fuzz_regressions.py flip when they are fixed):
-    "narrow_int_rng_interpreter": "F3: the interpreter's rng_uniform of 2- and 4-bit integers raises TypeError "
-    "(xla_opt/interpreter/rng.py:52)",
     "narrow_float_rng": "F4: rng_uniform of 8-, 6- and 4-bit floats leaves [a, b): NaN on the interpreter "
     "(xla_opt/interpreter/rng.py:32), b on the JIT (xla-widen-narrow-types rounds the f32 draw up)",
     "complex_expm1_overflow": "F8: complex expm1 of x + 0j with e^x beyond the type gives NaN for the imaginary part "

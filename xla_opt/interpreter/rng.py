@@ -22,9 +22,7 @@ DEFAULT_RNG_SEED = 0x5EED
 
 def rng_generator(interpreter: Interpreter) -> np.random.Generator:
     """The interpreter's Generator (created from DEFAULT_RNG_SEED on first use)."""
-    return interpreter.get_data(
-        RngFunctions, "rng", lambda: np.random.default_rng(DEFAULT_RNG_SEED)
-    )
+    return interpreter.get_data(RngFunctions, "rng", lambda: np.random.default_rng(DEFAULT_RNG_SEED))
 
 
 def _below(b: np.ndarray) -> np.ndarray:
@@ -47,8 +45,10 @@ def rng_uniform(
         return out
     if b <= a:
         return np.full(shape, a, dtype)
-    if dtype == np.bool_:
-        return np.asarray(generator.integers(int(a), int(b), shape)).astype(np.bool_)
+    if dtype == np.bool_ or dtype.kind not in "iu":
+        # numpy's Generator draws no booleans nor ml_dtypes' 2- and 4-bit integers: an
+        # int64 draw in [a, b), which the type holds
+        return np.asarray(generator.integers(int(a), int(b), shape)).astype(dtype)
     return np.asarray(generator.integers(a[()], b[()], shape, dtype=dtype)).astype(dtype)
 
 
@@ -82,9 +82,7 @@ def _rotl32(v: np.ndarray, distance: int) -> np.ndarray:
     return (v << np.uint32(distance)) | (v >> np.uint32(32 - distance))
 
 
-def threefry2x32(
-    x0: np.ndarray, x1: np.ndarray, k0: np.uint32, k1: np.uint32
-) -> tuple[np.ndarray, np.ndarray]:
+def threefry2x32(x0: np.ndarray, x1: np.ndarray, k0: np.uint32, k1: np.uint32) -> tuple[np.ndarray, np.ndarray]:
     """Threefry-2x32 with 20 rounds (Salmon et al. 2011), as XLA computes it."""
     ks = (np.uint32(k0), np.uint32(k1), np.uint32(0x1BD11BDA) ^ np.uint32(k0) ^ np.uint32(k1))
     with np.errstate(over="ignore"):
@@ -210,8 +208,6 @@ class RngFunctions(InterpreterFunctions):
         return (rng_normal(rng_generator(interpreter), args[0], args[1], shape, dtype),)
 
     @impl(xla.RngBitGeneratorOp)
-    def run_rng_bit_generator(
-        self, interpreter: Interpreter, op: xla.RngBitGeneratorOp, args: tuple[Any, ...]
-    ):
+    def run_rng_bit_generator(self, interpreter: Interpreter, op: xla.RngBitGeneratorOp, args: tuple[Any, ...]):
         shape, dtype = _result(op, 1)
         return rng_bit_generator(op.get_rng_algorithm(), args[0], shape, dtype)
