@@ -72,8 +72,9 @@ class ScalarFunctions(InterpreterFunctions):
 
     @impl(arith.ConstantOp)
     def run_constant(self, interpreter: Interpreter, op: arith.ConstantOp, args: PythonValues):
-        if isinstance(op.value, FloatAttr):
-            return (numpy_dtype(op.value.type).type(op.value.value.data),)
+        constant = op.value  # an arith attribute, not an xla property
+        if isinstance(constant, FloatAttr):
+            return (numpy_dtype(constant.type).type(constant.value.data),)
         return ArithFunctions().run_constant(interpreter, op, args).values
 
     @impl(arith.DivfOp)
