@@ -101,18 +101,6 @@ def _counter(e: Emitter, start: str, middle: str, inner: str) -> list[str]:
     ]
 
 
-def _advance(e: Emitter, digits: list[str], middle: str, inner: str) -> None:
-    """The mixed-radix counter `digits` plus one."""
-    outer, mid, low = (e.value(f"load i64, ptr {d}, align 8") for d in digits)
-    low1 = e.add(low, 1)
-    carry = e.value(f"icmp eq i64 {low1}, {inner}")
-    mid1 = e.add(mid, e.value(f"zext i1 {carry} to i64"))
-    carry2 = e.value(f"icmp eq i64 {mid1}, {middle}")
-    e.emit(f"store i64 {e.value(f'select i1 {carry}, i64 0, i64 {low1}')}, ptr {digits[2]}, align 8")
-    e.emit(f"store i64 {e.value(f'select i1 {carry2}, i64 0, i64 {mid1}')}, ptr {digits[1]}, align 8")
-    e.emit(f"store i64 {e.add(outer, e.value(f'zext i1 {carry2} to i64'))}, ptr {digits[0]}, align 8")
-
-
 def _store_i32(e: Emitter, value: str, table: str, at: str) -> None:
     narrow = e.value(f"trunc i64 {value} to i32")
     e.emit(f"store i32 {narrow}, ptr {e.gep(table, at, 'i32')}, align 4")
@@ -144,13 +132,72 @@ def _joined(e: Emitter, vectors: list[str], lanes: int) -> tuple[str, int]:
     return vectors[0], lanes
 
 
+def _fill_once(
+    e: Emitter,
+    key: list[str],
+    wanted: list[str],
+    count: str,
+    start: str,
+    extents: tuple[str, str],
+    prefix: str,
+    fill,
+    hint: str,
+) -> None:
+    """Table rows [0, count) for the mixed-radix positions start, start + 1, ... of
+    extents (*, e1, e2), unless the table already holds them (its `key` variables equal
+    `wanted`: the A block of the next rows, the next image, a depth slice packed again):
+    `fill(t, (offset, rows, columns), innermost digit)` writes row t. The sums are kept
+    up to date by adding each step's change (which digits carry), not recomputed."""
+    same = e.value("icmp eq i64 0, 0")
+    for slot, value in zip(key, wanted, strict=True):
+        held = e.value(f"load i64, ptr {slot}, align 8")
+        same = e.value(f"and i1 {same}, {e.value(f'icmp eq i64 {held}, {value}')}")
+    filling, filled = e.new_label("fill"), e.new_label("filled")
+    e.emit(f"br i1 {same}, label %{filled}, label %{filling}")
+    e.label(filling)
+    e1, e2 = extents
+    weights = [[f"%{prefix}{name}{i}" for i in range(3)] for name in "shw"]
+    digits = _counter(e, start, e1, e2)
+    first = [e.value(f"load i64, ptr {d}, align 8") for d in digits]
+    sums = [e.variable("i64", _dot3(e, first, tuple(w))) for w in weights]  # type: ignore[arg-type]
+    # a step adds w2 to each sum; a carry out of digit 2 adds w1 - (e2 - 1) w2 instead, and
+    # one out of digit 1 too w0 - (e1 - 1) w1 - (e2 - 1) w2
+    back2, back1 = e.add(e2, -1), e.add(e1, -1)
+    steps = []
+    for w0, w1, w2 in weights:
+        carry2 = e.value(f"sub i64 {w1}, {e.mul(back2, w2)}")
+        steps.append((w2, carry2, e.value(f"sub i64 {w0}, {e.add(e.mul(back1, w1), e.mul(back2, w2))}")))
+    low, mid = e.variable("i64", first[2]), e.variable("i64", first[1])
+    with e.loop(0, count, hint=hint) as t:
+        values = [e.value(f"load i64, ptr {v}, align 8") for v in sums]
+        inner = e.value(f"load i64, ptr {low}, align 8")
+        fill(t, values, inner)
+        low1 = e.add(inner, 1)
+        carry = e.value(f"icmp eq i64 {low1}, {e2}")
+        mid1 = e.add(e.value(f"load i64, ptr {mid}, align 8"), e.value(f"zext i1 {carry} to i64"))
+        carry_out = e.value(f"icmp eq i64 {mid1}, {e1}")
+        e.emit(f"store i64 {e.value(f'select i1 {carry}, i64 0, i64 {low1}')}, ptr {low}, align 8")
+        e.emit(f"store i64 {e.value(f'select i1 {carry_out}, i64 0, i64 {mid1}')}, ptr {mid}, align 8")
+        for v, value, (plain, once, twice) in zip(sums, values, steps, strict=True):
+            step = e.value(
+                f"select i1 {carry_out}, i64 {twice}, i64 {e.value(f'select i1 {carry}, i64 {once}, i64 {plain}')}"
+            )
+            e.emit(f"store i64 {e.add(value, step)}, ptr {v}, align 8")
+    for slot, value in zip(key, wanted, strict=True):
+        e.emit(f"store i64 {value}, ptr {slot}, align 8")
+    e.emit(f"br label %{filled}")
+    e.label(filled)
+
+
 @dataclass(frozen=True)
 class Windows:
     """The im2col operand: element (p, x) = window position p of window x (module doc),
     read from the input at `base`; `x_table` holds 4 x `x_room` i32 (offset, first row,
     first column and innermost digit per window), `p_table` 3 x KC i32 (offset, rows,
     columns per window position); vectors of at most `lanes` floats; `zeros`, KC zeros
-    (what a depth run outside the input reads)."""
+    (what a depth run outside the input reads); `x_key` and `p_key`, what each table
+    holds (its first position and count: the next pack of the same rows or depth slice
+    does not fill it again)."""
 
     base: str
     x_table: str
@@ -159,35 +206,31 @@ class Windows:
     kc: int
     lanes: int
     zeros: str
+    x_key: list[str]
+    p_key: list[str]
 
     def pack(self, e: Emitter, dst: str, width: int, x0: str, count: str, p0: str, depth: str) -> None:
         room = e.mul(e.value(f"sdiv i64 {e.add(count, width - 1)}, {width}"), width)
         x_off, x_row, x_col, x_inner = (e.gep(self.x_table, i * self.x_room, "i32") for i in range(4))
-        window = _counter(e, x0, "%x_e1", "%x_e2")
-        origin = e.value(f"sub i64 0, {e.add(e.mul('%padH', '%sH'), e.mul('%padW', '%sW'))}")
-        with e.loop(0, room, hint="x") as t:
-            digits = [e.value(f"load i64, ptr {d}, align 8") for d in window]
-            ih0 = e.value(f"sub i64 {_dot3(e, digits, ('%x_h0', '%x_h1', '%x_h2'))}, %padH")
-            iw0 = e.value(f"sub i64 {_dot3(e, digits, ('%x_w0', '%x_w1', '%x_w2'))}, %padW")
-            _store_i32(e, e.add(_dot3(e, digits, ("%x_s0", "%x_s1", "%x_s2")), origin), x_off, t)
-            inside = e.value(f"icmp slt i64 {t}, {count}")
-            _store_i32(
-                e,
-                e.value(f"select i1 {inside}, i64 {ih0}, i64 {INVALID_ROW}"),
-                x_row,
-                t,
-            )
-            _store_i32(e, iw0, x_col, t)
-            _store_i32(e, digits[2], x_inner, t)
-            _advance(e, window, "%x_e1", "%x_e2")
         p_off, p_row, p_col = (e.gep(self.p_table, i * self.kc, "i32") for i in range(3))
-        position = _counter(e, p0, "%e1", "%e2")
-        with e.loop(0, depth, hint="k") as t:
-            digits = [e.value(f"load i64, ptr {d}, align 8") for d in position]
-            _store_i32(e, _dot3(e, digits, ("%s0", "%s1", "%s2")), p_off, t)
-            _store_i32(e, _dot3(e, digits, ("%h0", "%h1", "%h2")), p_row, t)
-            _store_i32(e, _dot3(e, digits, ("%w0", "%w1", "%w2")), p_col, t)
-            _advance(e, position, "%e1", "%e2")
+        origin = e.value(f"sub i64 0, {e.add(e.mul('%padH', '%sH'), e.mul('%padW', '%sW'))}")
+
+        def fill_x(t: str, values: list[str], digit: str) -> None:
+            off, row, col = values
+            inside = e.value(f"icmp slt i64 {t}, {count}")
+            _store_i32(e, e.add(off, origin), x_off, t)
+            _store_i32(
+                e, e.value(f"select i1 {inside}, i64 {e.value(f'sub i64 {row}, %padH')}, i64 {INVALID_ROW}"), x_row, t
+            )
+            _store_i32(e, e.value(f"sub i64 {col}, %padW"), x_col, t)
+            _store_i32(e, digit, x_inner, t)
+
+        def fill_p(t: str, values: list[str], _digit: str) -> None:
+            for table, value in zip((p_off, p_row, p_col), values, strict=True):
+                _store_i32(e, value, table, t)
+
+        _fill_once(e, self.x_key, [x0, count], room, x0, ("%x_e1", "%x_e2"), "x_", fill_x, "x")
+        _fill_once(e, self.p_key, [p0, depth], depth, p0, ("%e1", "%e2"), "", fill_p, "k")
         # The panel's lanes in vectors of at most `lanes` (a register each): their masks
         # stay compare results, never packed into one wide <width x i1>.
         chunks = [(a, min(self.lanes, width - a)) for a in range(0, width, self.lanes)]
@@ -383,6 +426,7 @@ def _serial(e: Emitter, s: KernelShape) -> None:
     raw_x, x_table = aligned_buffer(e, 4 * x_room)
     raw_p, p_table = aligned_buffer(e, 3 * s.kc)
     raw_zeros, zeros = aligned_buffer(e, s.kc)
+    x_key, p_key = ([e.variable("i64", -1) for _ in range(2)] for _ in range(2))
     with e.loop(0, s.kc, hint="zero") as z:
         e.emit(f"store float 0.0, ptr {e.gep(zeros, z)}, align 4")
     with (
@@ -391,7 +435,7 @@ def _serial(e: Emitter, s: KernelShape) -> None:
     ):
         kernel = Strided(e.gep("%W", e.mul(group, "%w_group")), "%w_k", "%w_o")
         base = e.gep("%X", e.add(e.mul(image, "%x_image"), e.mul(group, "%x_group")))
-        windows = Windows(base, x_table, x_room, p_table, s.kc, _lanes(s), zeros)
+        windows = Windows(base, x_table, x_room, p_table, s.kc, _lanes(s), zeros, x_key, p_key)
         c = e.gep("%C", e.add(e.mul(image, "%c_image"), e.mul(group, "%c_group")))
         by_columns, by_rows, done = (
             e.new_label("columns"),

@@ -387,7 +387,9 @@ def convolution(
     }
     order = sorted((d for d in parts if extent[d] > 1), key=lambda d: -k_stride[kernel_dim[d]])
     w_k = k_stride[kernel_dim[order[-1]]] if order else 1
-    order += [d for d in parts if extent[d] == 1]
+    # dimensions of one element outermost: the innermost digit is a real run (an NHWC
+    # input's features, which the kernel packs as vectors, not a window of width 1)
+    order = [d for d in parts if extent[d] == 1] + order
     for i, d in enumerate(order):
         if extent[d] > 1 and k_stride[kernel_dim[d]] != w_k * prod(extent[e] for e in order[i + 1 :]):
             return None
