@@ -262,9 +262,6 @@ def test_weight_gradient_is_one_gemm(jax):
     was a GEMM of 9 rows per input feature."""
     from jax import lax
 
-    from xla_opt.lowering.transforms.linalg_conv_to_kernel import kernel_conv
-    from xla_opt.lowering.xla_to_llvm import STAGES
-
     rng = np.random.default_rng(11)
     x, dy = small_ints(rng, (4, 12, 12, 16)), small_ints(rng, (4, 6, 6, 32))
 
@@ -273,15 +270,45 @@ def test_weight_gradient_is_one_gemm(jax):
         return jax.vjp(lambda k: _conv(lax, x, k, (2, 2), "SAME"), k)[1](dy)[0]
 
     text = jax.jit(weight_gradient).lower(x, dy).as_text()
-    names = list(STAGES)
-    bufferized = xla_opt.optimize(text, ",".join(names[: names.index("xla-bufferize") + 1]))
-    convs = [c for op in bufferized.walk() if (c := kernel_conv(op) if op.name == "linalg.generic" else None)]
+    convs = _kernel_convs(text)
     assert len(convs) == 1
-    args = convs[0].args
+    args = convs[0]
     assert (args["images"], args["side"], args["M"], args["N"], args["K"]) == (1, 1, 3 * 3 * 16, 32, 4 * 6 * 6)
     assert (args["x_e2"], args["x_s2"]) == (16, 1)  # the input features, consecutive in x
     got = xla_opt.run(text, x, dy, backend="jit")[0]
     np.testing.assert_array_equal(got, np.asarray(jax.jit(weight_gradient)(x, dy)))
+
+
+def _kernel_convs(text: str) -> list:
+    """The kernel's arguments for each convolution of `text` the kernel takes."""
+    from xla_opt.lowering.transforms.linalg_conv_to_kernel import kernel_conv
+    from xla_opt.lowering.xla_to_llvm import STAGES
+
+    names = list(STAGES)
+    bufferized = xla_opt.optimize(text, ",".join(names[: names.index("xla-bufferize") + 1]))
+    return [c.args for op in bufferized.walk() if op.name == "linalg.generic" and (c := kernel_conv(op))]
+
+
+def test_input_gradient_phases_read_feature_runs(jax):
+    """The phases of a stride-2 input gradient (kernels of 2 x 2, 2 x 1, 1 x 2 and 1 x 1
+    taps, HWIO after the transposition) all have the input features as their depth's
+    innermost digit (the kernel's vector packing of runs), the one-tap dimensions
+    outermost."""
+    from jax import lax
+
+    rng = np.random.default_rng(12)
+    k, dy = small_ints(rng, (3, 3, 16, 32)), small_ints(rng, (4, 8, 8, 32))
+
+    def input_gradient(k, dy):
+        x = jax.numpy.zeros((4, 16, 16, 16), F32)
+        return jax.vjp(lambda x: _conv(lax, x, k, (2, 2), "SAME"), x)[1](dy)[0]
+
+    text = jax.jit(input_gradient).lower(k, dy).as_text()
+    convs = _kernel_convs(text)
+    assert sorted(a["K"] for a in convs) == [32, 64, 64, 128]
+    assert all((a["e2"], a["s2"], a["w_o"]) == (32, 1, 1) for a in convs if a["K"] > 32)
+    got = xla_opt.run(text, k, dy, backend="jit")[0]
+    np.testing.assert_array_equal(got, np.asarray(jax.jit(input_gradient)(k, dy)))
 
 
 @pytest.mark.parametrize(
