@@ -117,8 +117,8 @@ ONE_KEY_IDIOMS = {
     "sort axis 0": lambda x: jnp.sort(x, axis=0),
     "argsort axis 0": lambda x: jnp.argsort(x, axis=0),
     "top_k 5": lambda x: lax.top_k(x, 5),  # selected
-    "top_k 30": lambda x: lax.top_k(x, 30),  # a large k: the rows radix-sorted, then sliced
-    "partition": lambda x: jnp.partition(x, 4),  # top_k(-x, 5), selected, and top_k(x, 35)
+    "top_k 30": lambda x: lax.top_k(x, 30),  # a large k (over 1/32 of the row): sorted, then sliced
+    "partition": lambda x: jnp.partition(x, 4),  # top_k(-x, 5), selected, and top_k(x, 155)
     "argpartition": lambda x: jnp.argpartition(x, 4),
 }
 # what the idioms of a few key types are checked for; the others: sort, argsort, top_k
@@ -148,10 +148,10 @@ def one_key_program(dtypes):
 
 @pytest.mark.parametrize("dtypes", [FLOAT_TYPES, INT_TYPES], ids=["floats", "integers"])
 def test_one_key_idioms(dtypes):
-    """Every one-key idiom on every key type (arrays of 32 x 40), against JAX, in one
+    """Every one-key idiom on every key type (arrays of 24 x 160), against JAX, in one
     program per family."""
     jax.config.update("jax_enable_x64", True)
-    xs = [data(dtype, (32, 40), seed=np.dtype(dtype).itemsize) for dtype in dtypes]
+    xs = [data(dtype, (24, 160), seed=np.dtype(dtype).itemsize) for dtype in dtypes]
     f, names = one_key_program(dtypes)
     ir = check_programs(f, *xs, kernels=("xla_opt_sort_", "xla_opt_topk_"), names=names)
     for dtype in dtypes:
@@ -301,7 +301,7 @@ def test_top_k_many_rows():
     dtypes = [np.float32, np.float64, BF16, np.int8, np.uint64]
     xs = [data(dtype, (700, 96), seed=6) for dtype in dtypes]
     names = [f"{np.dtype(d).name} {what}" for d in dtypes for what in ("values", "indices")]
-    f = lambda *xs: tuple(v for x in xs for v in lax.top_k(x, 9))  # noqa: E731
+    f = lambda *xs: tuple(v for x in xs for v in lax.top_k(x, 3))  # noqa: E731
     ir = check_programs(f, *xs, kernels=[f"xla_opt_topk_{kind_of(d)}_" for d in dtypes], names=names)
     assert "xla_opt_sort_" not in ir
 

@@ -99,24 +99,24 @@ func.func @two_keys(%x: tensor<40xi32>, %y: tensor<40xf32>) -> (tensor<40xi32>, 
   func.return %0#0, %0#1 : tensor<40xi32>, tensor<40xf32>
 }
 
-// Results read only through slices of their first k (chlo.top_k's import): the top-k
-// kernel selects the first 4 of each row (k the fourth size), and the slices are its
-// results; the iota's are the positions.
+// Results read only through slices of their first k (chlo.top_k's import), k at most
+// 1/32 of the row: the top-k kernel selects the first 4 of each row (k the fourth
+// size), and the slices are its results; the iota's are the positions.
 // CHECK-LABEL: func.func @top_k
 // CHECK:         %[[K:.*]] = arith.constant 4 : i64
-// CHECK:         %[[VALUES:.*]], %[[PERM:.*]] = func.call @xla_opt_topk_bf16_totalorder_gt__tensor_3x100xbf16___tensor_3x4xbf16_(%{{.*}}, %{{.*}}, %{{.*}}, %[[K]], %{{.*}}) : (i64, i64, i64, i64, tensor<3x100xbf16>) -> (tensor<3x4xbf16>, tensor<3x4xi32>)
+// CHECK:         %[[VALUES:.*]], %[[PERM:.*]] = func.call @xla_opt_topk_bf16_totalorder_gt__tensor_3x128xbf16___tensor_3x4xbf16_(%{{.*}}, %{{.*}}, %{{.*}}, %[[K]], %{{.*}}) : (i64, i64, i64, i64, tensor<3x128xbf16>) -> (tensor<3x4xbf16>, tensor<3x4xi32>)
 // CHECK:         %[[INDICES:.*]] = linalg.generic {{.*}} ins(%[[PERM]] : tensor<3x4xi32>)
 // CHECK-NOT:       tensor.extract
 // CHECK:         func.return %[[VALUES]], %[[INDICES]] : tensor<3x4xbf16>, tensor<3x4xi32>
-func.func @top_k(%x: tensor<3x100xbf16>) -> (tensor<3x4xbf16>, tensor<3x4xi32>) {
-  %iota = xla.iota iota_dimension = 1 : tensor<3x100xi32>
+func.func @top_k(%x: tensor<3x128xbf16>) -> (tensor<3x4xbf16>, tensor<3x4xi32>) {
+  %iota = xla.iota iota_dimension = 1 : tensor<3x128xi32>
   %0:2 = xla.sort %x, %iota, dimension = 1, is_stable = true comparator {
   ^bb0(%a: tensor<bf16>, %b: tensor<bf16>, %i: tensor<i32>, %j: tensor<i32>):
     %gt = xla.compare %a, %b, comparison_direction = GT, compare_type = TOTALORDER : (tensor<bf16>, tensor<bf16>) -> tensor<i1>
     xla.return %gt : tensor<i1>
-  } : (tensor<3x100xbf16>, tensor<3x100xi32>) -> (tensor<3x100xbf16>, tensor<3x100xi32>)
-  %values = xla.slice %0#0, start_indices = [0, 0], limit_indices = [3, 4], strides = [1, 1] : (tensor<3x100xbf16>) -> tensor<3x4xbf16>
-  %indices = xla.slice %0#1, start_indices = [0, 0], limit_indices = [3, 4], strides = [1, 1] : (tensor<3x100xi32>) -> tensor<3x4xi32>
+  } : (tensor<3x128xbf16>, tensor<3x128xi32>) -> (tensor<3x128xbf16>, tensor<3x128xi32>)
+  %values = xla.slice %0#0, start_indices = [0, 0], limit_indices = [3, 4], strides = [1, 1] : (tensor<3x128xbf16>) -> tensor<3x4xbf16>
+  %indices = xla.slice %0#1, start_indices = [0, 0], limit_indices = [3, 4], strides = [1, 1] : (tensor<3x128xi32>) -> tensor<3x4xi32>
   func.return %values, %indices : tensor<3x4xbf16>, tensor<3x4xi32>
 }
 
@@ -147,4 +147,4 @@ func.func @negative_nan(%x: tensor<32xf32>) -> tensor<32xf32> {
 // Each kernel signature is declared once, privately, after the functions.
 // CHECK:       func.func private @xla_opt_sort_i16_signed_gt_d8_perm__tensor_3x32xi16_(i64, i64, i64, tensor<3x32xi16>) -> (tensor<3x32xi16>, tensor<3x32xi32>)
 // CHECK:       func.func private @xla_opt_sort_f32_totalorder_lt_d11__tensor_16384x2xf32_(i64, i64, i64, tensor<16384x2xf32>) -> tensor<16384x2xf32>
-// CHECK:       func.func private @xla_opt_topk_bf16_totalorder_gt__tensor_3x100xbf16___tensor_3x4xbf16_(i64, i64, i64, i64, tensor<3x100xbf16>) -> (tensor<3x4xbf16>, tensor<3x4xi32>)
+// CHECK:       func.func private @xla_opt_topk_bf16_totalorder_gt__tensor_3x128xbf16___tensor_3x4xbf16_(i64, i64, i64, i64, tensor<3x128xbf16>) -> (tensor<3x4xbf16>, tensor<3x4xi32>)

@@ -391,8 +391,10 @@ RADIX_MIN_LENGTH = 24
 
 # A sort whose results are only sliced to their first k takes the top-k kernel (a heap
 # of k per row) when k is at most 1/TOP_K_MAX_FRACTION of the row, or the row is too
-# short for the radix sort; else the whole row is radix-sorted and sliced.
-TOP_K_MAX_FRACTION = 8
+# short for the radix sort; else the whole row is sorted and sliced. Measured on 1M
+# f32 with positions: the heap takes 0.2 ms for k = 16, 2.2 ms for 4096, 13 ms for
+# 32768 (n/32), where the sort takes 14 ms, and 40 ms for n/8.
+TOP_K_MAX_FRACTION = 32
 
 
 def _kernel_name(symbol: str, *types: Attribute) -> str:
