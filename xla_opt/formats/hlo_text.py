@@ -763,7 +763,13 @@ class _Converter:
             if opcode in UNSUPPORTED:
                 raise site.error(f"HLO opcode '{opcode}' is not supported: {UNSUPPORTED[opcode]}")
             raise site.error(f"unknown HLO opcode '{opcode}'")
-        value = rule(site)
+        try:
+            value = rule(site)
+        except (HloError, DiagnosticError, RecursionError):
+            raise
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, AssertionError, StopIteration) as e:
+            # what a rule did not foresee of malformed input is still a located error
+            raise site.error(f"cannot read '{opcode}': {type(e).__name__}: {one_line(str(e))}") from None
         self.check_shape(site, value)
         return value
 
