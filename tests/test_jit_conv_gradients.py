@@ -438,3 +438,17 @@ def test_kernel_called_directly_nhwc_and_weight_gradient(name):
         }  # fmt: skip
         sconv(values)
         np.testing.assert_array_equal(grad, 1 + want)
+
+
+@pytest.mark.parametrize("specs", [("NHWC", "HWIO", "NHWC"), ("CHWN", "HWIO", "HWNC")], ids="-".join)
+def test_few_output_features_fill_the_tile_rows(specs):
+    """An output of 3 features in its innermost dimension (a U-Net's RGB head; a weight
+    gradient of one, `[0, 1, b, f]`) is computed with its features outermost (the
+    kernel's side 0: M = 3 features, the windows its columns) and transposed back."""
+    rng = np.random.default_rng(31)
+    lhs = small_ints(rng, tuple({"N": 4, "C": 32, "H": 12, "W": 12}[d] for d in specs[0]))
+    rhs = small_ints(rng, tuple({"O": 3, "I": 32, "H": 3, "W": 3}[d] for d in specs[1]))
+    program = program_of(lhs, rhs, specs, padding=[(1, 1), (1, 1)])
+    [args] = _kernel_convs(program)
+    assert (args["side"], args["M"], args["N"]) == (0, 3, 4 * 12 * 12)
+    check(program, lhs, rhs)

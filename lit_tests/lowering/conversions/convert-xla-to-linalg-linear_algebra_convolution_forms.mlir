@@ -54,3 +54,15 @@ func.func @small(%x: tensor<1x4x4x2xf32>, %k: tensor<3x3x2x3xf32>) -> tensor<1x7
   %0 = xla.convolution %x, %k, padding = [[1, 1], [1, 1]], lhs_dilation = [2, 2], input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2] : (tensor<1x4x4x2xf32>, tensor<3x3x2x3xf32>) -> tensor<1x7x7x3xf32>
   func.return %0 : tensor<1x7x7x3xf32>
 }
+
+// Three output features in the output's innermost dimension (an RGB head): computed
+// with the features outermost (3 x 4 x 12 x 12, the kernel tile's rows), then
+// transposed back.
+// CHECK-LABEL: func.func @few_features
+// CHECK:         %[[C:.*]] = linalg.generic {{.*}} ins(%k : tensor<3x3x32x3xf32>) outs(%{{.*}} : tensor<3x4x12x12xf32>)
+// CHECK:         %[[T:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3, d0, d1, d2)>, {{.*}} ins(%[[C]] : tensor<3x4x12x12xf32>) outs(%{{.*}} : tensor<4x12x12x3xf32>)
+// CHECK:         func.return %[[T]]
+func.func @few_features(%x: tensor<4x12x12x32xf32>, %k: tensor<3x3x32x3xf32>) -> tensor<4x12x12x3xf32> {
+  %0 = xla.convolution %x, %k, padding = [[1, 1], [1, 1]], input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2] : (tensor<4x12x12x32xf32>, tensor<3x3x32x3xf32>) -> tensor<4x12x12x3xf32>
+  func.return %0 : tensor<4x12x12x3xf32>
+}

@@ -61,7 +61,7 @@ from .common import (
     padded_and_dilated,
     zero_constant,
 )
-from .convolution_forms import ConvolutionPhases, KernelLayoutForKernel
+from .convolution_forms import ConvolutionPhases, FewFeaturesFirst, KernelLayoutForKernel
 from .elementwise import identity_generic
 from .shape_ops import IndexArithmetic
 
@@ -1043,6 +1043,7 @@ PATTERNS: list[RewritePattern] = [
     DotGeneralToGeneric(),
     ConvolutionPhases(),  # before the others: the forms the convolution kernel takes
     KernelLayoutForKernel(),
+    FewFeaturesFirst(),
     ConvolutionToNamedConv(),  # before the generic: the named form where it fits
     ConvolutionToGeneric(),
     CholeskyToLoops(),
