@@ -726,15 +726,39 @@ def test_hlo_out_of_every_dialect_example_runs_on_xla():
     assert checked >= 30
 
 
-def test_hlo_out_of_what_hlo_cannot_say_is_located():
+def test_all_to_all_of_two_dimensions_is_xla_builders():
+    """HLO's array all-to-all splits and concatenates one dimension: another concat
+    dimension is reshapes and transposes around it (XlaBuilder's AllToAll), which run
+    on 2 replicas as the xla op does (XLA's parser reads the text)."""
     program = """\
-func.func @main(%x: tensor<4x2xf32>) -> tensor<2x4xf32> {
-  %0 = xla.all_to_all %x, split_dimension = 0, concat_dimension = 1, split_count = 2, replica_groups = [[0, 1]] : (tensor<4x2xf32>) -> tensor<2x4xf32>
-  func.return %0 : tensor<2x4xf32>
+func.func @main(%x: tensor<4x6xf32>) -> (tensor<2x12xf32>, tensor<8x3xf32>, tensor<4x6xf32>) {
+  %0 = xla.all_to_all %x, split_dimension = 0, concat_dimension = 1, split_count = 2, replica_groups = [[0, 1]] : (tensor<4x6xf32>) -> tensor<2x12xf32>
+  %1 = xla.all_to_all %x, split_dimension = 1, concat_dimension = 0, split_count = 2, replica_groups = [[0, 1]] : (tensor<4x6xf32>) -> tensor<8x3xf32>
+  %2 = xla.all_to_all %x, split_dimension = 1, concat_dimension = 1, split_count = 2, replica_groups = [[0, 1]] : (tensor<4x6xf32>) -> tensor<4x6xf32>
+  func.return %0, %1, %2 : tensor<2x12xf32>, tensor<8x3xf32>, tensor<4x6xf32>
 }
 """
-    module = xla_opt.load_program(program, "a2a.mlir")
-    with pytest.raises(
-        ProgramError, match=r"^a2a\.mlir:2:3: error: 'xla.all_to_all' op .*splits 0 and concatenates 1$"
-    ):
+    from jax._src.lib import xla_client as xc
+
+    module = xla_opt.load_program(program)
+    text = to_hlo_text(module)
+    assert text.count("all-to-all(") == 3 and "dimensions={0}" in text
+    xc.hlo.hlo_module_from_text(text)
+    x = np.arange(48, dtype=np.float32).reshape(2, 4, 6)  # one row per replica
+    want = xla_opt.run(module, x, replicas=2)
+    # XLA's AllToAll, spelled out: replica r gets block r of every replica, in order
+    blocks = [np.split(x[r], 2, axis=0) for r in range(2)]
+    np.testing.assert_array_equal(want[1][0], np.concatenate([blocks[0][1], blocks[1][1]], axis=1))
+    for got, expected in zip(xla_opt.run(parse_hlo_text(text, "a2a.hlo"), x, replicas=2), want, strict=True):
+        assert_close(got, expected)
+
+
+def test_hlo_out_of_what_hlo_cannot_say_is_located():
+    program = """\
+func.func @main(%n: i32) -> i32 {
+  func.return %n : i32
+}
+"""
+    module = xla_opt.load_program(program, "scalar.mlir")
+    with pytest.raises(ProgramError, match=r"^scalar\.mlir:1:1: error: 'func\.func' op type i32 has no HLO shape"):
         to_hlo_text(module)

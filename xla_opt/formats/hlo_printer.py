@@ -19,10 +19,12 @@ computation, the functions it calls and every op's regions are computations befo
 * `xla.dot` is a `dot` contracting lhs's last with rhs's first dimension,
   `xla.broadcast` a `broadcast`, `xla.collapse` a `reshape`, a reshape with
   `dimensions` a transpose and a reshape;
-* `xla.send`/`xla.recv` are HLO's send/send-done and recv/recv-done pairs.
+* `xla.send`/`xla.recv` are HLO's send/send-done and recv/recv-done pairs;
+* an all_to_all whose split and concat dimensions differ is XlaBuilder's: reshapes and
+  transposes around HLO's array all-to-all of one dimension.
 
-An op HLO cannot say (an all_to_all whose split and concat dimensions differ) is a
-located error naming it (`HloExportError`, a `ProgramError`)."""
+What HLO cannot say (a scalar `i32` of arith, not a tensor; an op of another
+dialect) is a located error naming it (`HloExportError`, a `ProgramError`)."""
 
 from __future__ import annotations
 
@@ -68,6 +70,10 @@ class HloExportError(DiagnosticError, ProgramError):
 # --------------------------------------------------------------------------------------
 
 
+class _NoShape(ValueError):
+    """A type with no HLO shape."""
+
+
 def hlo_shape(t: Attribute) -> str:
     """`f32[2,3]{1,0}`, `(s32[], f32[4]{0})`, `token[]`."""
     if isinstance(t, TokenType):
@@ -79,7 +85,7 @@ def hlo_shape(t: Attribute) -> str:
         element = element_type_name(t.get_element_type()).lower()
         layout = "{" + ",".join(str(d) for d in reversed(range(len(dims)))) + "}" if dims else ""
         return f"{element}[{','.join(map(str, dims))}]{layout}"
-    raise ValueError(f"type {t} has no HLO shape")
+    raise _NoShape(f"type {t} has no HLO shape (HLO's values are arrays, tuples and tokens)")
 
 
 def _number(value: float) -> str:
@@ -275,12 +281,17 @@ class _Printer:
     def region(self, block: Block, base: str, tuple_params: bool = False) -> str:
         return self.block(self.fresh(base), block, tuple_params)
 
-    def block(self, comp_name: str, block: Block, tuple_params: bool, entry: bool = False) -> str:
+    def block(self, comp_name: str, block: Block, tuple_params: bool) -> str:
         """A block as a computation: its arguments the parameters (with `tuple_params`,
         one tuple parameter taken apart), its terminator's operands the root (a tuple
         of several)."""
         comp = _Computation(comp_name)
         saved = dict(self.values)
+        for arg in block.args:
+            try:
+                hlo_shape(arg.type)
+            except _NoShape as e:
+                raise HloExportError(block.parent_op() or self.module, str(e)) from None
         if tuple_params and len(block.args) != 1:
             t = TupleType([a.type for a in block.args])
             param = self.fresh("arg_tuple")
@@ -350,6 +361,12 @@ class _Printer:
         return self.emit(comp, "tuple", TupleType([v.type for v in values]), "tuple", self.refs(values))
 
     def op(self, comp: _Computation, op: Operation) -> None:
+        try:
+            self._op(comp, op)
+        except _NoShape as e:
+            raise HloExportError(op, str(e)) from None
+
+    def _op(self, comp: _Computation, op: Operation) -> None:
         rule = _RULES.get(type(op))
         if rule is not None:
             rule(self, comp, op)
@@ -803,11 +820,31 @@ def _reduce_scatter(p, comp, op):
 
 @_rule(xla.AllToAllOp)
 def _all_to_all(p, comp, op):
+    """HLO's array all-to-all splits and concatenates one dimension. Another concat
+    dimension is XlaBuilder's AllToAll: the split dimension cut into [count, size /
+    count], the count moved first, all-to-all along it (block k goes to replica k, and
+    comes back as the block of replica k), then moved before the concat dimension and
+    merged into it."""
     split, concat = _prop_int(op, "split_dimension"), _prop_int(op, "concat_dimension")
-    if split != concat:
-        raise HloExportError(op, "HLO's array all-to-all splits and concatenates one dimension; this one splits "
-                                 f"{split} and concatenates {concat}")  # fmt: skip
-    p.results(comp, op, "all-to-all", p.refs(op.operands), [f"dimensions={{{split}}}", _groups(op)])
+    count = _prop_int(op, "split_count")
+    x = op.operands[0]
+    if split == concat:
+        p.results(comp, op, "all-to-all", p.refs(op.operands), [f"dimensions={{{split}}}", _groups(op)])
+        return
+    dims, element = list(x.type.get_shape()), x.type.get_element_type()
+    block = dims[:split] + [dims[split] // count] + dims[split + 1 :]  # what one replica sends another
+    cut = TensorType(element, dims[:split] + [count, dims[split] // count] + dims[split + 1 :])
+    front = TensorType(element, [count, *block])
+    value = p.emit(comp, "reshape", cut, "reshape", p.ref(x))
+    perm = [split] + [d for d in range(len(dims) + 1) if d != split]
+    if perm != sorted(perm):
+        value = p.emit(comp, "transpose", front, "transpose", value, [f"dimensions={_ints(perm)}"])
+    value = p.emit(comp, "all-to-all", front, "all-to-all", value, ["dimensions={0}", _groups(op)])
+    perm = [*range(1, concat + 1), 0, *range(concat + 1, len(dims) + 1)]
+    moved = TensorType(element, block[:concat] + [count] + block[concat:])
+    if perm != sorted(perm):
+        value = p.emit(comp, "transpose", moved, "transpose", value, [f"dimensions={_ints(perm)}"])
+    p.values[op.results[0]] = p.emit(comp, "reshape", op.results[0].type, "reshape", value)
 
 
 @_rule(xla.CollectivePermuteOp)
@@ -921,7 +958,7 @@ def to_hlo_text(module: ModuleOp, entry: str | None = None, module_name: str | N
             )
     printer.names.add(name)
     try:
-        printer.block(name, f.body.blocks[0], tuple_params=False, entry=True)
+        printer.block(name, f.body.blocks[0], tuple_params=False)
     except ProgramError:
         raise
     except ValueError as e:
