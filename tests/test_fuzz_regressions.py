@@ -936,11 +936,6 @@ func.func @main(%a: tensor<2xi1>) -> tensor<2xi1> {
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="F10: convert_xla_to_linalg/shape_ops.py:549 lowers tuples only through their get_tuple_element users: "
-    "an unused tuple is reported as not lowered",
-)
 def test_unused_tuple_on_the_jit():
     """A tuple nobody reads (the program fuzzer's seed 100584: xla-widen-narrow-types
     erased its dead get_tuple_element): the JIT runs the program as the interpreter."""

@@ -27,6 +27,4 @@ KNOWN_BUG_AVOIDANCE: dict[str, str] = {
     "(numpy's nc_expm1: xla_opt/interpreter/elementwise.py:438; the JIT mirrors it)",
     "uneven_groups_partition_export": "F9: the StableHLO export of a collective with replica groups of different "
     "sizes in a partitioned program is a ValueError (passes/conversions/convert_xla_to_stablehlo/collectives.py:46)",
-    "unused_tuple_not_lowered": "F10: the JIT reports an xla.tuple nobody reads as not lowered "
-    "(lowering/conversions/convert_xla_to_linalg/shape_ops.py:549)",
 }

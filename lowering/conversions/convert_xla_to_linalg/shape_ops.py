@@ -100,9 +100,7 @@ def _emit_affine(expr: AffineExpr, loops: Sequence[SSAValue]) -> tuple[list[Oper
     return [*lhs_ops, *rhs_ops, combine], combine.result
 
 
-def gather_through_indices(
-    operand: SSAValue, out: tensor.EmptyOp, operand_indices: Sequence[AffineExpr]
-) -> Operation:
+def gather_through_indices(operand: SSAValue, out: tensor.EmptyOp, operand_indices: Sequence[AffineExpr]) -> Operation:
     """A generic over `out` whose body extracts the operand at `operand_indices`."""
     rank = len(shape_of(out.tensor.type))
 
@@ -192,9 +190,7 @@ def clamped_start(start: SSAValue, upper: int) -> tuple[list[Operation], SSAValu
     return [*ops, index], index.result
 
 
-def clamped_starts(
-    starts: Sequence[SSAValue], uppers: Sequence[int], rewriter: PatternRewriter
-) -> list[SSAValue]:
+def clamped_starts(starts: Sequence[SSAValue], uppers: Sequence[int], rewriter: PatternRewriter) -> list[SSAValue]:
     """`clamped_start` of each start, inserted before the matched op."""
     values = []
     for start, upper in zip(starts, uppers, strict=True):
@@ -260,10 +256,7 @@ class ReverseToGeneric(RewritePattern):
             return
         shape = shape_of(op.operand.type)
         reversed_dims = set(op.get_dimensions())
-        indices = [
-            (d * -1 + (shape[i] - 1)) if i in reversed_dims else d
-            for i, d in enumerate(dims(len(shape)))
-        ]
+        indices = [(d * -1 + (shape[i] - 1)) if i in reversed_dims else d for i, d in enumerate(dims(len(shape)))]
         rewriter.replace(op, copy_through_map(op.operand, op.result.type, indices))
 
 
@@ -275,10 +268,7 @@ class SliceToGeneric(RewritePattern):
         if in_computation(op):
             return
         rank = len(shape_of(op.operand.type))
-        indices = [
-            d * stride + start
-            for d, start, stride in zip(dims(rank), op.get_start_indices(), op.get_strides())
-        ]
+        indices = [d * stride + start for d, start, stride in zip(dims(rank), op.get_start_indices(), op.get_strides())]
         rewriter.replace(op, copy_through_map(op.operand, op.result.type, indices))
 
 
@@ -389,9 +379,7 @@ class DynamicSliceToGeneric(RewritePattern):
         if num_elements(sizes) == 0:
             rewriter.replace(op, tensor.EmptyOp([], op.result.type))
             return
-        starts = clamped_starts(
-            list(op.start_indices), [n - s for n, s in zip(operand_shape, sizes)], rewriter
-        )
+        starts = clamped_starts(list(op.start_indices), [n - s for n, s in zip(operand_shape, sizes)], rewriter)
         element = elem_of(op.result.type)
 
         def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
@@ -417,9 +405,7 @@ class DynamicUpdateSliceToGeneric(RewritePattern):
         if num_elements(update_shape) == 0:
             rewriter.replace(op, [], [op.operand])
             return
-        starts = clamped_starts(
-            list(op.start_indices), [n - u for n, u in zip(operand_shape, update_shape)], rewriter
-        )
+        starts = clamped_starts(list(op.start_indices), [n - u for n, u in zip(operand_shape, update_shape)], rewriter)
         element = elem_of(op.result.type)
 
         def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
@@ -556,6 +542,17 @@ class ForwardTupleElement(RewritePattern):
             rewriter.replace(op, [], [producer.elements[op.get_index()]])
 
 
+class EraseUnusedTuple(RewritePattern):
+    """A tuple nobody reads is nothing to compute (its elements are computed by their
+    own ops); tuples are lowered through their readers only (ForwardTupleElement), so
+    one without any was left as not lowered (issue 31, fuzz finding F10)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: so.TupleOp, rewriter: PatternRewriter, /) -> None:
+        if not op.results[0].uses:
+            rewriter.erase(op)
+
+
 class ForwardOptimizationBarrier(RewritePattern):
     """optimization_barrier passes its operands through: its results are the operands
     (nothing reorders code at the linalg level)."""
@@ -671,6 +668,7 @@ PATTERNS: list[RewritePattern] = [
     ConcatenateToGeneric(),
     PadToGeneric(),
     ForwardTupleElement(),
+    EraseUnusedTuple(),
     ForwardOptimizationBarrier(),
     GetDimensionSizeToConstant(),
     SetDimensionSizeToOperand(),
