@@ -777,6 +777,16 @@ def _vq_small(v: SortVariant) -> str:
     return e.function(f"internal void @{v.symbol}_vq_small(ptr %in, ptr %out, i64 %n) nounwind")
 
 
+def _vq_encoded(e: Emitter, v: SortVariant, src: str, j: str) -> str:
+    """The quicksort's key of source element j (contiguous): its key, or with `perm`
+    its key above its position."""
+    key = v.encode(e, _load(e, v.int_type, src, j, "raw"))
+    if not v.perm:
+        return key
+    wide = e.value(f"zext {v.int_type} {key} to i64")
+    return e.value(f"or i64 {e.value(f'shl i64 {wide}, 32')}, {j}")
+
+
 def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
     """The keys of a[0, n) below the pivot (`strict`; else at most the pivot) to
     b[0, l), the others to b[l, n) (in reverse chunks from the end), l in lr[0]: a
@@ -807,9 +817,17 @@ def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
         e.emit(f"store i64 {e.add(at, count) if up else at}, ptr {cursor}")
 
     with e.loop(0, full, L, hint="vec") as i:
-        values = e.value(f"load {k.vec}, ptr {e.gep('%a', i, k.ty)}, align {k.bits // 8}")
-        if encoding:
-            values = v.encode(e, values, L)
+        if not encoding:
+            values = e.value(f"load {k.vec}, ptr {e.gep('%a', i, k.ty)}, align {k.bits // 8}")
+        elif not v.perm:
+            values = v.encode(e, e.value(f"load {k.vec}, ptr {e.gep('%a', i, k.ty)}, align {k.bits // 8}"), L)
+        else:  # each key above its position
+            t = f"<{L} x {v.int_type}>"
+            raw = e.value(f"load {t}, ptr {e.gep('%a', i, v.int_type)}, align {v.width // 8}")
+            wide = e.value(f"zext {t} {v.encode(e, raw, L)} to {k.vec}")
+            lanes = "<" + ", ".join(f"i64 {j}" for j in range(L)) + ">"
+            positions = e.value(f"add {k.vec} {k.splat(e, i)}, {lanes}")
+            values = e.value(f"or {k.vec} {e.value(f'shl {k.vec} {wide}, splat (i64 32)')}, {positions}")
         lower = e.value(f"icmp {below} {k.vec} {values}, {pivot}")
         ones = e.value(f"bitcast {k.mask} {lower} to {k.mask_int}")
         count = e.value(
@@ -819,9 +837,7 @@ def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
         upper = e.value(f"xor {k.mask} {lower}, splat (i1 true)")
         side(values, upper, e.value(f"sub i64 {L}, {count}"), right, False)
     with e.loop(full, "%n", hint="tail") as i:
-        x = _load(e, k.ty, "%a", i, "x")
-        if encoding:
-            x = v.encode(e, x)
+        x = _vq_encoded(e, v, "%a", i) if encoding else _load(e, k.ty, "%a", i, "x")
         then, other, next_ = e.new_label("low"), e.new_label("high"), e.new_label("next")
         e.emit(f"br i1 {e.value(f'icmp {below} {k.ty} {x}, %p')}, label %{then}, label %{other}")
         e.label(then)
@@ -883,9 +899,8 @@ def _vq_pivot(e: Emitter, v: SortVariant, a: str, n: str, encoding: bool = False
         return e.value(f"call {k.ty} @llvm.umax.{k.ty}({k.ty} {low}, {k.ty} {mid})")
 
     last = e.add(n, -1)
-    samples = [_load(e, k.ty, a, e.value(f"udiv i64 {e.mul(last, i)}, 8"), "s") for i in range(9)]
-    if encoding:
-        samples = [v.encode(e, sample) for sample in samples]
+    at = [e.value(f"udiv i64 {e.mul(last, i)}, 8") for i in range(9)]
+    samples = [_vq_encoded(e, v, a, j) if encoding else _load(e, k.ty, a, j, "s") for j in at]
     return med3(*(med3(*samples[i : i + 3]) for i in (0, 3, 6)))
 
 
@@ -1034,20 +1049,19 @@ def _vq_count(e: Emitter, v: SortVariant, key: int, predicate: str) -> str:
 def _vq_row(v: SortVariant, parallel: bool) -> str:
     """One row by thread t of a team of T (T = 1: the whole row). Thread 0 partitions
     the row once (`_vq_split`), then threads 0 and 1 sort a side each (T = 1: thread 0
-    both). A sort of keys alone reads a contiguous row by that first partition,
-    encoding it, into the scratch, and the sides are sorted into the result itself,
-    decoded as they are written; a strided row's chunks are encoded into `keys` first
-    and the sorted, decoded keys copied out. With `perm`, each chunk is encoded into
-    keys with its positions below the keys, sorted in place, and decoded to the source
-    element at the key's position and the position. Under FLOAT the zeros and NaNs
+    both). That first partition reads a contiguous row itself, encoding it as it reads
+    (with `perm`, each key above its position), into the scratch; a strided row's
+    chunks are encoded into `keys` first. The sides are sorted from the scratch into
+    the result itself, decoded as they are written (a strided row: into `keys`, then
+    copied out), or with `perm` into `keys`, then decoded by chunks to the source
+    element at each key's position and the position. Under FLOAT the zeros and NaNs
     get their own bits back (`_restore_specials`; their counts found by a binary
     search of the sorted row)."""
     e, k, t = Emitter(), _vq_lanes(v), v.int_type
     lo = e.value("udiv i64 " + e.mul("%n", "%t") + ", %T")
     hi = e.value("udiv i64 " + e.mul("%n", e.add("%t", 1)) + ", %T")
-    contiguous = e.value("icmp eq i64 %stride, 1")
-    fused = "false" if v.perm else contiguous  # the first partition reads the row itself
-    with _if(e, e.value(f"xor i1 {fused}, true"), "encode"), e.loop(lo, hi, hint="enc") as j:
+    contiguous = e.value("icmp eq i64 %stride, 1")  # else the first partition reads the row itself
+    with _if(e, e.value(f"xor i1 {contiguous}, true"), "encode"), e.loop(lo, hi, hint="enc") as j:
         key = v.encode(e, _load(e, t, "%src", e.mul(j, "%stride"), "raw"))
         lane = key
         if v.perm:
@@ -1059,18 +1073,13 @@ def _vq_row(v: SortVariant, parallel: bool) -> str:
     # strided row's), else the row itself; the scratch's partner buffer is `out`
     out = "%keys" if v.perm else e.value(f"select i1 {contiguous}, ptr %dst, ptr %keys")
     with _if(e, e.value("icmp eq i64 %t, 0"), "split"):
-        if v.perm:
-            left, right = _vq_split(e, v, "%keys", "%scratch", out, "%n", "%lr")
-            _store(e, "i64", left, "%lr", "0")
-            _store(e, "i64", right, "%lr", "1")
-        else:
-            for encoding in (True, False):
-                flag = contiguous if encoding else e.value(f"xor i1 {contiguous}, true")
-                with _if(e, flag, "from_source" if encoding else "from_keys"):
-                    data = "%src" if encoding else "%keys"
-                    left, right = _vq_split(e, v, data, "%scratch", out, "%n", "%lr", encoding)
-                    _store(e, "i64", left, "%lr", "0")
-                    _store(e, "i64", right, "%lr", "1")
+        for encoding in (True, False):
+            flag = contiguous if encoding else e.value(f"xor i1 {contiguous}, true")
+            with _if(e, flag, "from_source" if encoding else "from_keys"):
+                data = "%src" if encoding else "%keys"
+                left, right = _vq_split(e, v, data, "%scratch", out, "%n", "%lr", encoding)
+                _store(e, "i64", left, "%lr", "0")
+                _store(e, "i64", right, "%lr", "1")
     _barrier(e, parallel)
     left, right = _load(e, "i64", "%lr", "0", "l"), _load(e, "i64", "%lr", "1", "r")
     with _if(e, e.value("icmp eq i64 %t, 0"), "low"):
@@ -1242,8 +1251,7 @@ def vq_sort_ir(v: SortVariant, parallel: bool) -> str:
         parts.append(_vq_network(v, vectors))
         vectors *= 2
     parts += [_vq_small(v), _vq_partition(v, True), _vq_partition(v, False)]
-    if not v.perm:
-        parts += [_vq_partition(v, True, encoding=True), _vq_partition(v, False, encoding=True)]
+    parts += [_vq_partition(v, True, encoding=True), _vq_partition(v, False, encoding=True)]
     parts += [_vq_heapsort(v), _vq_sort(v)]
     parts.append(_vq_row(v, parallel))
     if parallel:
