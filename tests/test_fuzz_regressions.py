@@ -886,11 +886,6 @@ func.func @main(%a: tensor<3xcomplex<f32>>) -> (tensor<3xcomplex<f32>>, tensor<3
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="F8: complex expm1 computes exp(x) * sin(y) = inf * 0 = NaN for y = 0 (interpreter/elementwise.py:438, "
-    "np.expm1; convert_xla_to_linalg/scalar_ops.py:799 mirrors it)",
-)
 def test_complex_expm1_of_a_real_overflow_has_a_zero_imaginary_part():
     """expm1(x + 0j) with e^x beyond f32 (the program fuzzer's seed 100377, against XLA):
     the imaginary part e^x sin(0) is 0, as xla.exponential gives and XLA gives for both."""

@@ -23,8 +23,6 @@ KNOWN_BUG_AVOIDANCE: dict[str, str] = {
     # xfails of tests/test_fuzz_regressions.py flip when they are fixed):
     "narrow_float_rng": "F4: rng_uniform of 8-, 6- and 4-bit floats leaves [a, b): NaN on the interpreter "
     "(xla_opt/interpreter/rng.py:32), b on the JIT (xla-widen-narrow-types rounds the f32 draw up)",
-    "complex_expm1_overflow": "F8: complex expm1 of x + 0j with e^x beyond the type gives NaN for the imaginary part "
-    "(numpy's nc_expm1: xla_opt/interpreter/elementwise.py:438; the JIT mirrors it)",
     "uneven_groups_partition_export": "F9: the StableHLO export of a collective with replica groups of different "
     "sizes in a partitioned program is a ValueError (passes/conversions/convert_xla_to_stablehlo/collectives.py:46)",
 }

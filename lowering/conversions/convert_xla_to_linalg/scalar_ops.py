@@ -139,9 +139,7 @@ class ScalarBuilder:
         return self.cmpi("eq", x, self.int_const(0, t))
 
     # ---- float helpers --------------------------------------------------------------
-    def in_compute_precision(
-        self, t: Attribute, operands: Sequence[SSAValue], fn: Callable[..., SSAValue]
-    ) -> SSAValue:
+    def in_compute_precision(self, t: Attribute, operands: Sequence[SSAValue], fn: Callable[..., SSAValue]) -> SSAValue:
         """Apply `fn` to the operands in f32 when `t` is f16/bf16, rounding the (float)
         result back to `t`; otherwise in `t` itself."""
         if not isinstance(t, _HALF_TYPES):
@@ -385,9 +383,7 @@ def _int_power(b: ScalarBuilder, x: SSAValue, y: SSAValue, t: Attribute) -> SSAV
     new_acc = arith.SelectOp(odd, product, acc)
     square = arith.MuliOp(base, base)
     halved = arith.ShRUIOp(exp, c1)
-    after.add_ops(
-        [c1, low_bit, odd, product, new_acc, square, halved, scf.YieldOp(new_acc, square, halved)]
-    )
+    after.add_ops([c1, low_bit, odd, product, new_acc, square, halved, scf.YieldOp(new_acc, square, halved)])
     loop = scf.WhileOp([one, x, exponent], [st, st, st], Region(before), Region(after))
     b.ops.append(loop)
     result = loop.results[0]
@@ -396,9 +392,7 @@ def _int_power(b: ScalarBuilder, x: SSAValue, y: SSAValue, t: Attribute) -> SSAV
     minus_one = b.int_const(-1, t)
     even = b.is_zero(b.binary(arith.AndIOp, y, one, t), t)
     of_minus_one = b.select(even, one, minus_one)
-    negative_result = b.select(
-        b.cmpi("eq", x, one), one, b.select(b.cmpi("eq", x, minus_one), of_minus_one, zero)
-    )
+    negative_result = b.select(b.cmpi("eq", x, one), one, b.select(b.cmpi("eq", x, minus_one), of_minus_one, zero))
     return b.select(negative, negative_result, result)
 
 
@@ -448,11 +442,7 @@ def _emit_compare(b: ScalarBuilder, op: ew.CompareOp, x: SSAValue, y: SSAValue) 
     direction = op.get_comparison_direction()
     if is_complex(t):
         return _complex_compare(b, direction, x, y)
-    ctype = (
-        op.get_compare_type()
-        if op.compare_type is not None
-        else ew.default_compare_type(t).value
-    )
+    ctype = op.get_compare_type() if op.compare_type is not None else ew.default_compare_type(t).value
     if ctype == "TOTALORDER":
         return b.cmpi(_CMPI_SIGNED[direction], _total_order_key(b, x), _total_order_key(b, y))
     if ctype == "FLOAT":
@@ -533,9 +523,7 @@ def _emit_convert(b: ScalarBuilder, op: ew.ConvertOp, x: SSAValue) -> SSAValue:
     return _convert(b, x, elem_of(op.operand.type), elem_of(op.result.type))
 
 
-def emit_convert(
-    value: SSAValue, src: Attribute, dst: Attribute
-) -> tuple[list[Operation], SSAValue]:
+def emit_convert(value: SSAValue, src: Attribute, dst: Attribute) -> tuple[list[Operation], SSAValue]:
     """The ops converting the scalar `value` of xla element type `src` to `dst` with
     xla.convert's semantics, and the converted value."""
     b = ScalarBuilder()
@@ -593,9 +581,7 @@ def _from_bits(b: ScalarBuilder, bits: SSAValue, t: Attribute) -> SSAValue:
 def _emit_bitcast_convert(b: ScalarBuilder, op: ew.BitcastConvertOp, x: SSAValue) -> SSAValue:
     src, dst = elem_of(op.operand.type), elem_of(op.result.type)
     if bit_width(src) != bit_width(dst):
-        raise ScalarLoweringError(
-            f"xla.bitcast_convert from {src} to {dst} changes the shape; no scalar lowering"
-        )
+        raise ScalarLoweringError(f"xla.bitcast_convert from {src} to {dst} changes the shape; no scalar lowering")
     if signless(src) == signless(dst):
         return x
     return _from_bits(b, _to_bits(b, x, src), dst)
@@ -609,16 +595,12 @@ def emit_bitcast_piece(
     w the width of dst). The ops and the value."""
     b = ScalarBuilder()
     wide, narrow = IntegerType(bit_width(src)), IntegerType(bit_width(dst))
-    shift = b.binary(
-        arith.MuliOp, b.add(arith.IndexCastOp(piece, wide)), b.int_const(narrow.width.data, wide), wide
-    )
+    shift = b.binary(arith.MuliOp, b.add(arith.IndexCastOp(piece, wide)), b.int_const(narrow.width.data, wide), wide)
     bits = b.binary(arith.ShRUIOp, _to_bits(b, x, src), shift, wide)
     return b.ops, _from_bits(b, b.add(arith.TruncIOp(bits, narrow)), dst)
 
 
-def emit_bitcast_join(
-    pieces: Sequence[SSAValue], src: Attribute, dst: Attribute
-) -> tuple[list[Operation], SSAValue]:
+def emit_bitcast_join(pieces: Sequence[SSAValue], src: Attribute, dst: Attribute) -> tuple[list[Operation], SSAValue]:
     """bitcast_convert to the wider type dst: the element made of the narrower
     `pieces` of the minor dimension it removes, the first the lowest bits. The ops and
     the value."""
@@ -797,13 +779,16 @@ def _complex_sign(b: ScalarBuilder, z: SSAValue) -> SSAValue:
 
 
 def _complex_expm1(b: ScalarBuilder, z: SSAValue) -> SSAValue:
-    """numpy's nc_expm1: (expm1(x) cos(y) - 2 sin(y/2)^2, exp(x) sin(y))."""
+    """numpy's nc_expm1: (expm1(x) cos(y) - 2 sin(y/2)^2, exp(x) sin(y)), the imaginary
+    part y itself where y = 0, as exp's (XLA; exp(x) sin(y) is inf * 0 = NaN once exp(x)
+    overflows: issue 31, fuzz finding F8)."""
     x, y = b.parts(z)
     t = x.type
     two = b.float_const(2.0, t)
     a = b.add(math.SinOp(b.fdiv(y, two)))
     re = b.fsub(b.fmul(b.add(math.ExpM1Op(x)), b.add(math.CosOp(y))), b.fmul(b.fmul(two, a), a))
     im = b.fmul(b.add(math.ExpOp(x)), b.add(math.SinOp(y)))
+    im = b.select(b.cmpf("oeq", y, b.float_const(0.0, t)), y, im)
     return b.make_complex(re, im)
 
 
