@@ -82,6 +82,10 @@ XLA_EMPTY_SELECT_AND_SCATTER_FOLDING = (
     "select_and_scatter of constants with no window (an empty source): XLA's constant folder writes the operand's "
     "value at index 0 instead of the init value (its runtime, on arguments, is right)"
 )
+XLA_EMPTY_COLLECTIVE_DIMENSION = (
+    "all_gather of a zero-size all_gather_dim, reduce_scatter to a zero-size scatter_dimension: StableHLO's verifier "
+    "(JAX's MLIR) rejects them; the xla dialect, and both our backends, take them"
+)
 XLA_DYNAMIC_SHAPE = (
     "set_dimension_size: a dynamic size of a static shape has no StableHLO export for one device (a located "
     "error), so XLA never sees it"
@@ -1029,8 +1033,9 @@ class FamilyGenerators:
         shape = list(x.shape)
         shape[dim] *= size
         t = x.type.with_shape(shape)
+        skip = {XLA_EMPTY_COLLECTIVE_DIMENSION} if not shape[dim] else set()  # fuzz seed 300006
         return self.emit1(f"xla.all_gather {x.name}, all_gather_dim = {dim}, {groups}{self.channel()}{shard} "
-                          f"{signature([x], [t])}", t, [x], finite="keep")  # fmt: skip
+                          f"{signature([x], [t])}", t, [x], finite="keep", xla_skip=skip)  # fmt: skip
 
     def gen_reduce_scatter(self) -> Value | None:
         if self.replicas == 1 or self.scope.depth:
@@ -1047,9 +1052,11 @@ class FamilyGenerators:
         shape = list(x.shape)
         shape[dim] //= size
         t = x.type.with_shape(shape)
+        flags = self.collective_flags(x.elem, op, [x])
+        if not shape[dim]:  # fuzz seed 300008
+            flags["xla_skip"].add(XLA_EMPTY_COLLECTIVE_DIMENSION)
         return self.emit1(f"xla.reduce_scatter {x.name}, scatter_dimension = {dim}, {groups}{self.channel()} "
-                          f"computation {region} {signature([x], [t])}", t, [x],
-                          **self.collective_flags(x.elem, op, [x]))  # fmt: skip
+                          f"computation {region} {signature([x], [t])}", t, [x], **flags)  # fmt: skip
 
     def gen_all_to_all(self) -> Value | None:
         if self.replicas == 1 or self.scope.depth:
