@@ -937,3 +937,24 @@ def test_unused_tuple_on_the_jit():
     a = np.array([True, False])
     for (got,) in run_both(UNUSED_TUPLE, a):
         np.testing.assert_array_equal(got, a)
+
+
+COMPLEX_LOGISTIC = """
+func.func @main(%a: tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>> {
+  %r = xla.logistic %a : tensor<3xcomplex<f32>>
+  func.return %r : tensor<3xcomplex<f32>>
+}
+"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="F11: complex logistic 1 / (1 + exp(-z)) divides 1 by an overflowed (inf, inf): NaN "
+    "(interpreter/elementwise.py:252; convert_xla_to_linalg/scalar_ops.py:872 mirrors it)",
+)
+def test_complex_logistic_of_a_large_negative_real_part():
+    """logistic(z) = e^z / (1 + e^z) is below 1e-80 in modulus for these z: 0 in f32,
+    as XLA gives (the program fuzzer's seed 300000 with --focus xla.clamp)."""
+    a = np.array([-1000 + 1000j, -200 + 3j, -3e38 - 2j], np.complex64)
+    for (got,) in run_both(COMPLEX_LOGISTIC, a):
+        np.testing.assert_array_equal(got, np.zeros(3, np.complex64))

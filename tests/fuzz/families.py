@@ -98,7 +98,6 @@ XLA_SCATTER_ALIASED_INPUTS = (
     "variadic scatter whose inputs may be one buffer (one value, or equal values XLA's CSE merges): XLA updates "
     "the shared buffer for every result (inputs (%a, %a) updated with (%u, %w) give [u, a] twice)"
 )
-XLA_NARROW_CONVOLUTION = "convolution of 2- or 4-bit integers: XLA's CPU backend has none (UNIMPLEMENTED)"
 
 REDUCERS = ("add", "multiply", "maximum", "minimum", "and", "or", "xor")
 
@@ -287,9 +286,8 @@ class FamilyGenerators:
         lhs = self.value_of_type(TensorT(lhs_shape, elem))
         rhs = self.value_of_type(TensorT(rhs_shape, elem))
         t = TensorT(tuple(shape), elem)
-        skip = {XLA_NARROW_CONVOLUTION} if elem in NARROW_INTS else set()
         return self.emit1(f"xla.convolution {lhs.name}, {rhs.name}, {', '.join(attrs)} {signature([lhs, rhs], [t])}",
-                          t, [lhs, rhs], xla_skip=skip, **self.dot_flags(elem))  # fmt: skip
+                          t, [lhs, rhs], **self.dot_flags(elem))  # fmt: skip
 
     # ---- windows ---------------------------------------------------------------------
 

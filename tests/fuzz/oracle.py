@@ -502,6 +502,9 @@ KNOWN_BUG_MATCHERS: dict[str, Callable[[str, Failure], bool]] = {
         "rows of an integer matrix must have the same length" in (f.message)
     ),
     "unused_tuple_not_lowered": lambda text, f: "'xla.tuple' op is not lowered to linalg" in f.message,
+    "complex_logistic_overflow": lambda text, f: (
+        f.kind == "mismatch" and "nan" in f.message and "xla.logistic" in text and "complex" in text
+    ),
     "narrow_int_rng_interpreter": lambda text, f: (
         f.stage.startswith("interpreter") and "Unsupported dtype" in f.message and "xla.rng_uniform" in text
     ),

@@ -195,6 +195,13 @@ XLA_SUB_BYTE_BITCAST_FOLDING = (
     "bitcast_convert of a constant across widths with 2- or 4-bit elements: XLA's constant folder lays the sub-byte "
     "elements out otherwise (i8 [1, 0, 2] -> 3x4xi2 gives [[1, 0, -2, 0], [0...], [0...]]; its runtime agrees with us)"
 )
+XLA_TWO_BIT_DOT = (
+    "dot or convolution of 2-bit integers: XLA's CPU backend has none (UNIMPLEMENTED: unsupported operand type S2/U2)"
+)
+XLA_COMPLEX_TRIG_OVERFLOW = (
+    "complex sine/cosine where cosh/sinh of the imaginary part overflow: XLA computes sin(0) * cosh(1000) = "
+    "0 * inf = NaN (sin(1000j) is nan+infj, cos(1000j) inf+nanj; numpy and we give 0+infj, inf+0j)"
+)
 XLA_F6_ABORTS = "f6E2M3FN/f6E3M2FN: XLA's CPU client aborts the process on programs of these types"
 
 
