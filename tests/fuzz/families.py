@@ -86,6 +86,10 @@ XLA_EMPTY_COLLECTIVE_DIMENSION = (
     "all_gather of a zero-size all_gather_dim, reduce_scatter to a zero-size scatter_dimension: StableHLO's verifier "
     "(JAX's MLIR) rejects them; the xla dialect, and both our backends, take them"
 )
+XLA_TWO_BIT_COLLECTIVE = (
+    "collectives of 2-bit integers: XLA corrupts the heap (a collective_permute of 32 or more u2/s2 elements: "
+    "double free or corruption)"
+)
 XLA_DYNAMIC_SHAPE = (
     "set_dimension_size: a dynamic size of a static shape has no StableHLO export for one device (a located "
     "error), so XLA never sees it"
@@ -978,6 +982,8 @@ class FamilyGenerators:
 
     def collective_flags(self, elem: str, op: str | None = None, operands: Sequence[Value] = ()) -> dict:
         flags: dict = {"xla_skip": set()}
+        if elem in ("i2", "ui2"):  # fuzz seed 200508
+            flags["xla_skip"].add(XLA_TWO_BIT_COLLECTIVE)
         if op in ("and", "or", "xor") and (elem != PRED or op == "xor"):
             flags["xla_skip"].add(XLA_COLLECTIVE_REDUCTION)
         if op is not None and is_complex(elem) and not any(v.roots for v in operands):
@@ -1031,7 +1037,9 @@ class FamilyGenerators:
         shape = list(x.shape)
         shape[dim] *= size
         t = x.type.with_shape(shape)
-        skip = {XLA_EMPTY_COLLECTIVE_DIMENSION} if not shape[dim] else set()  # fuzz seed 300006
+        skip = self.collective_flags(x.elem)["xla_skip"]
+        if not shape[dim]:  # fuzz seed 300006
+            skip.add(XLA_EMPTY_COLLECTIVE_DIMENSION)
         return self.emit1(f"xla.all_gather {x.name}, all_gather_dim = {dim}, {groups}{self.channel()}{shard} "
                           f"{signature([x], [t])}", t, [x], finite="keep", xla_skip=skip)  # fmt: skip
 
@@ -1073,7 +1081,7 @@ class FamilyGenerators:
         t = x.type.with_shape(shape)
         return self.emit1(f"xla.all_to_all {x.name}, split_dimension = {split}, concat_dimension = {concat}, "
                           f"split_count = {size}, {groups} {signature([x], [t])}", t, [x],
-                          finite="keep")  # fmt: skip
+                          finite="keep", xla_skip=self.collective_flags(x.elem)["xla_skip"])  # fmt: skip
 
     def gen_collective_permute(self) -> Value | None:
         if self.replicas == 1 or self.scope.depth:
@@ -1084,7 +1092,8 @@ class FamilyGenerators:
         targets = self.rng.sample(range(n), len(sources))
         pairs = [[s, t] for s, t in zip(sources, targets)]
         return self.emit1(f"xla.collective_permute {x.name}, source_target_pairs = {_matrix(pairs)}{self.channel()} "
-                          f"{signature([x], [x.type])}", x.type, [x], finite="keep")  # fmt: skip
+                          f"{signature([x], [x.type])}", x.type, [x], finite="keep",
+                          xla_skip=self.collective_flags(x.elem)["xla_skip"])  # fmt: skip
 
     # ---- the table -------------------------------------------------------------------------
 
