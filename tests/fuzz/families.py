@@ -44,6 +44,8 @@ from tests.fuzz.values import (
     dense,
     dims_text,
     flag_dict,
+    float_info,
+    has_negative,
     int_range,
     is_complex,
     is_float,
@@ -89,6 +91,10 @@ XLA_EMPTY_COLLECTIVE_DIMENSION = (
 XLA_TWO_BIT_COLLECTIVE = (
     "collectives of 2-bit integers: XLA corrupts the heap (a collective_permute of 32 or more u2/s2 elements: "
     "double free or corruption)"
+)
+XLA_SELECT_TIES = (
+    "select_and_scatter over equal elements: which one a window selects follows the order the select is applied in, "
+    "which the spec leaves open (XLA and we pick different ones; our two backends agree)"
 )
 XLA_DYNAMIC_SHAPE = (
     "set_dimension_size: a dynamic size of a static shape has no StableHLO export for one device (a located "
@@ -295,6 +301,14 @@ class FamilyGenerators:
 
     # ---- windows ---------------------------------------------------------------------
 
+    @staticmethod
+    def distinct_fits(t: TensorT) -> bool:
+        """Whether t's element type holds t.size distinct small integers exactly."""
+        if is_float(t.elem):  # (f8E8M0FNU has powers of two only)
+            fits = t.size <= 2 ** (float_info(t.elem).nmant + 1) and float_info(t.elem).max >= t.size
+            return fits and t.elem != "f8E8M0FNU"
+        return is_int(t.elem) and int_range(t.elem)[1] - int_range(t.elem)[0] + 1 >= t.size
+
     def window(self, shape: Sequence[int], negative_padding: bool = True) -> dict:
         """Window dimensions, strides, dilations and padding over `shape` (each part
         sometimes absent: the spec's default)."""
@@ -374,6 +388,12 @@ class FamilyGenerators:
             return None
         if x.approx:  # the selection compares values that may differ by rounding
             x = self.bits_exact_operand(x)
+        distinct = self.chance(0.5) and self.distinct_fits(x.type)
+        if distinct:  # no ties: every window selects one element on every implementation
+            values = self.np_rng.permutation(x.type.size).reshape(x.shape) - x.type.size // 2
+            if is_unsigned(x.elem) or not has_negative(x.elem):
+                values = values + x.type.size // 2
+            x = self.emit1(f"xla.constant {dense(x.type, values)} : {x.type}", x.type, [], finite=True)
         source = self.value_of_type(TensorT(tuple(source_shape), x.elem))
         op = self.rng.choice(reducers_for(x.elem))
         init = self.constant(scalar(x.elem), reducer_identity(op, x.elem)) if self.chance(0.7) else \
@@ -398,6 +418,8 @@ class FamilyGenerators:
             flags["xla_skip"].add("select_and_scatter of values XLA rounds differently: it may select another element")
         if source.type.size == 0 and not (x.roots or source.roots or init.roots):  # fuzz seed 300015
             flags["xla_skip"].add(XLA_EMPTY_SELECT_AND_SCATTER_FOLDING)
+        if not distinct:  # fuzz seed 201731
+            flags["xla_skip"].add(XLA_SELECT_TIES)
         operands = [x, source, init]
         return self.emit1(
             f"xla.select_and_scatter {x.name}, {source.name}, {init.name}, {self.window_attrs(attrs)} "
