@@ -100,6 +100,10 @@ XLA_INT_CONVOLUTION_FOLDING = (
     "integer convolution of constants: XLA's constant folder saturates sums that overflow (i32 max + max + 3 -> max), "
     "its runtime wraps them as the spec and we do"
 )
+XLA_COLLECTIVE_MIN_MAX_NAN = (
+    "all_reduce/reduce_scatter taking the maximum or minimum of floats that may be NaN: XLA's CPU collectives "
+    "drop NaN (min(0, NaN) = 0); the spec's maximum and minimum propagate it"
+)
 XLA_DYNAMIC_SHAPE = (
     "set_dimension_size: a dynamic size of a static shape has no StableHLO export for one device (a located "
     "error), so XLA never sees it"
@@ -1017,6 +1021,8 @@ class FamilyGenerators:
             flags["xla_skip"].add(XLA_COLLECTIVE_REDUCTION)
         if op is not None and is_complex(elem) and not any(v.roots for v in operands):
             flags["xla_skip"].add(XLA_COMPLEX_CONSTANT_REDUCTION)
+        if op in ("maximum", "minimum") and is_float(elem) and not all(v.finite for v in operands):
+            flags["xla_skip"].add(XLA_COLLECTIVE_MIN_MAX_NAN)  # fuzz seed 201362
         if op in ("add", "multiply") and is_inexact(elem):
             flags.update(approx=True, reordered=True, bits_exact=False)
         elif op is not None and is_float(elem):
