@@ -45,6 +45,7 @@ from tests.fuzz.values import (
     dims_text,
     flag_dict,
     float_info,
+    from_args,
     has_negative,
     int_range,
     is_complex,
@@ -305,7 +306,7 @@ class FamilyGenerators:
         rhs = self.value_of_type(TensorT(rhs_shape, elem))
         t = TensorT(tuple(shape), elem)
         flags = self.dot_flags(elem)
-        if is_int(elem) and not (lhs.roots or rhs.roots):  # fuzz seed 201023
+        if is_int(elem) and not (from_args(lhs) or from_args(rhs)):  # fuzz seeds 201023, 202332
             flags["xla_skip"] = {*flags.get("xla_skip", ()), XLA_INT_CONVOLUTION_FOLDING}
         return self.emit1(f"xla.convolution {lhs.name}, {rhs.name}, {', '.join(attrs)} {signature([lhs, rhs], [t])}",
                           t, [lhs, rhs], **flags)  # fmt: skip
@@ -427,7 +428,7 @@ class FamilyGenerators:
         flags["xla_skip"] = set()
         if is_float(x.elem) and x.approx_xla:
             flags["xla_skip"].add("select_and_scatter of values XLA rounds differently: it may select another element")
-        if source.type.size == 0 and not (x.roots or source.roots or init.roots):  # fuzz seed 300015
+        if source.type.size == 0 and not any(map(from_args, (x, source, init))):  # fuzz seed 300015
             flags["xla_skip"].add(XLA_EMPTY_SELECT_AND_SCATTER_FOLDING)
         if not distinct:  # fuzz seed 201731
             flags["xla_skip"].add(XLA_SELECT_TIES)
@@ -1019,7 +1020,7 @@ class FamilyGenerators:
             flags["xla_skip"].add(XLA_TWO_BIT_COLLECTIVE)
         if op in ("and", "or", "xor") and (elem != PRED or op == "xor"):
             flags["xla_skip"].add(XLA_COLLECTIVE_REDUCTION)
-        if op is not None and is_complex(elem) and not any(v.roots for v in operands):
+        if op is not None and is_complex(elem) and not any(map(from_args, operands)):
             flags["xla_skip"].add(XLA_COMPLEX_CONSTANT_REDUCTION)
         if op in ("maximum", "minimum") and is_float(elem) and not all(v.finite for v in operands):
             flags["xla_skip"].add(XLA_COLLECTIVE_MIN_MAX_NAN)  # fuzz seed 201362

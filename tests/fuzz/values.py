@@ -290,6 +290,12 @@ class Value:
 FLAG_NAMES = ("rtol", "rtol_xla", "bits_exact", "reordered", "xla_skip", "roots")
 
 
+def from_args(v: Value) -> bool:
+    """Whether v depends on an argument of @main: XLA's constant folder evaluates what
+    does not (loops of constants included), by rules its runtime does not always share."""
+    return any(root.startswith("%arg") for root in v.roots)
+
+
 def merged_flags(operands: Sequence[Value]) -> dict:
     """The flags a result inherits from its operands."""
     return {
