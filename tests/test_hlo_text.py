@@ -603,6 +603,19 @@ def test_truncated_and_corrupted_dumps_are_one_located_line():
 # --------------------------------------------------------------------------------------
 
 
+def test_hlo_is_known_by_its_header_after_any_comments():
+    """Reproducer: the header's regular expression backtracked exponentially on an MLIR
+    file that opens with comments (lit_tests/tools/print_ir.mlir hung xla-opt, and CI)."""
+    from xla_opt.formats.hlo_syntax import is_hlo_text
+
+    comments = "// RUN: %xla-opt %s -p a,b // c // d\n\n   \n/* e // f */ // g\n" * 40
+    assert not is_hlo_text(comments + "func.func @f() {\n}\n")
+    assert not is_hlo_text(comments)
+    assert not is_hlo_text("/* never closed HloModule m")
+    assert is_hlo_text(comments + "HloModule m, entry_computation_layout={()->()}\n")
+    assert not is_hlo_text(comments + "HloModules")
+
+
 def test_tools_read_hlo_by_content(tmp_path, capsys):
     from xla_opt.opt_main import main as opt_main
     from xla_opt.run_main import main as run_main

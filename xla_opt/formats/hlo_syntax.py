@@ -572,10 +572,25 @@ def parse_module(text: str) -> HloModule:
     return Parser(text).module()
 
 
-_HEADER = re.compile(r"(?:\s+|/\*.*?\*/|//[^\n]*)*HloModule\b", re.DOTALL)
-
-
 def is_hlo_text(text: str) -> bool:
     """Whether `text` is an HLO module: `HloModule` starts it (after white space and
     comments)."""
-    return _HEADER.match(text) is not None
+    # A scan, not a regular expression: `(?:\s+|//[^\n]*)*HloModule` backtracked
+    # exponentially on a file of comments that is not HLO and hung xla-opt.
+    at = 0
+    while True:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if text.startswith("//", at):
+            newline = text.find("\n", at)
+            at = len(text) if newline < 0 else newline + 1
+        elif text.startswith("/*", at):
+            close = text.find("*/", at + 2)
+            if close < 0:
+                return False
+            at = close + 2
+        else:
+            return _HLO_MODULE.match(text, at) is not None
+
+
+_HLO_MODULE = re.compile(r"HloModule\b")
