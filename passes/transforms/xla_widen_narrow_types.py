@@ -83,6 +83,7 @@ from xla_opt.dialects.xla.element_types import (
     tensor,
 )
 from xla_opt.dialects.xla.properties import i64_array
+from xla_opt.dialects.xla.rng import RngUniformOp
 from xla_opt.dialects.xla.shape_ops import (
     BroadcastInDimOp,
     ConcatenateOp,
@@ -497,6 +498,8 @@ class WidenNarrowOp(RewritePattern):
         for old, value in zip(op.results, new.results, strict=True):
             if narrow_int is not None and isinstance(op, ew.CountLeadingZerosOp):
                 value = self._clz_adjust(value, narrow_int, rewriter)
+            if isinstance(op, RngUniformOp) and is_narrow_float(elem_of(old.type)):
+                value = _kept_below_b(rewriter, value, operands[0], operands[1], elem_of(old.type))
             if _narrow_tensor(old.type):
                 back = ew.ConvertOp.build(operands=[value], result_types=[old.type])
                 rewriter.insert(back, before)
@@ -527,6 +530,54 @@ class WidenNarrowOp(RewritePattern):
         """count_leading_zeros of the zero-extended byte counts 8 - w zeros too many."""
         em = _Emitter(rewriter, shape_of(value.type))
         return em.sub(value, em.const(8 - t.width.data, elem_of(value.type)))
+
+
+def _kept_below_b(rewriter: PatternRewriter, draw: SSAValue, a: SSAValue, b: SSAValue, t: Attribute) -> SSAValue:
+    """rng_uniform's f32 draw in [a, b), changed to the largest value of the narrow
+    type t below b where rounding it to t would give b (and b > a): the spec's interval
+    is half-open, and the interpreter keeps it so (fuzz finding F4)."""
+    scalar = _Emitter(rewriter, ())
+    below = _narrow_below(scalar, b, t)
+    shape = shape_of(draw.type)
+    em = _Emitter(rewriter, shape)
+
+    def spread(v: SSAValue) -> SSAValue:
+        if not shape:
+            return v
+        return em._add(
+            BroadcastInDimOp.build(
+                operands=[v],
+                result_types=[tensor(shape, elem_of(v.type))],
+                properties={"broadcast_dimensions": i64_array([])},
+            )
+        )
+
+    rounded = em.convert(em.convert(draw, t), f32)
+    reached = em.compare(rounded, "GE", spread(b))
+    keep = em.and_(reached, spread(scalar.compare(b, "GT", a)))
+    return em.select(keep, spread(below), draw)
+
+
+def _narrow_below(em: _Emitter, b: SSAValue, t: ReducedPrecisionFloatType) -> SSAValue:
+    """The largest value of t below the f32 scalar b (a value of t, not its least):
+    b minus the spacing of t's values below b. For |b| in t's normal range the spacing is
+    2^(e - m) (e b's exponent, m t's mantissa bits), halved below a power of two moving
+    toward zero; in the subnormal range (and at 0) it is 2^(emin - m)."""
+    if _is_e8m0(t):  # powers of two only
+        return em.binary(ew.MultiplyOp, b, em.const(0.5, f32))
+    s = t.SEMANTICS
+    emin, m = 1 - s.exponent_bias, s.mantissa_bits
+    bits = em.bitcast(em._add(ew.AbsOp.build(operands=[b], result_types=[b.type])), ui32)
+    exponent = em.sub(em.convert(em.shr(bits, 23), i32), em.const(127, i32))
+    exponent = em.binary(ew.MaximumOp, exponent, em.const(emin, i32))
+    power_of_two = em.compare(em.and_(bits, 0x7FFFFF), "EQ", 0)
+    above_emin = em.compare(exponent, "GT", em.const(emin, i32))
+    positive = em.compare(b, "GT", em.const(0.0, f32))
+    # toward zero below a power of two above emin: half the spacing
+    halve = em.and_(em.and_(power_of_two, above_emin), positive)
+    spacing_exponent = em.sub(exponent, em.select(halve, em.const(m + 1, i32), em.const(m, i32)))
+    spacing = em.bitcast(em.shl(em.convert(em.add(spacing_exponent, em.const(127, i32)), ui32), 23), f32)
+    return em.sub(b, spacing)
 
 
 # --------------------------------------------------------------------------------------

@@ -21,10 +21,4 @@ from __future__ import annotations
 KNOWN_BUG_AVOIDANCE: dict[str, str] = {
     # Found by these fuzzers, not fixed yet (/work/notes/fuzz_findings.md; the strict
     # xfails of tests/test_fuzz_regressions.py flip when they are fixed):
-    "narrow_float_rng": "F4: rng_uniform of 8-, 6- and 4-bit floats leaves [a, b): NaN on the interpreter "
-    "(xla_opt/interpreter/rng.py:32), b on the JIT (xla-widen-narrow-types rounds the f32 draw up)",
-    "uneven_groups_partition_export": "F9: the StableHLO export of a collective with replica groups of different "
-    "sizes in a partitioned program is a ValueError (passes/conversions/convert_xla_to_stablehlo/collectives.py:46)",
-    "complex_logistic_overflow": "F11: complex logistic of a large negative real part is NaN on both backends "
-    "(1 / (1 + exp(-z)) with exp(-z) overflowed: xla_opt/interpreter/elementwise.py:252; the JIT mirrors it)",
 }

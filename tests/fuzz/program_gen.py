@@ -536,10 +536,6 @@ class ProgramGenerator(FamilyGenerators):
     def gen_unary(self) -> Value | None:
         op = self.focus_op(UNARY_ACCEPTS) or self.rng.choice(sorted(UNARY_ACCEPTS))
         accepts = [e for e in UNARY_ACCEPTS[op] if e in ELEMENTS]
-        if op == "logistic" and "complex_logistic_overflow" in KNOWN_BUG_AVOIDANCE:
-            accepts = [e for e in accepts if not is_complex(e)]
-        if op == "exponential_minus_one" and "complex_expm1_overflow" in KNOWN_BUG_AVOIDANCE:
-            accepts = [e for e in accepts if not is_complex(e)]
         sensitive = op in ROUNDING_SENSITIVE_UNARY
         x = self.value(lambda v: v.elem in accepts and not (sensitive and v.approx), accepts)
         result = x.type.with_elem(PRED) if op in UNARY_TO_PRED else x.type

@@ -250,7 +250,14 @@ def sign(x: np.ndarray) -> np.ndarray:
 
 
 def logistic(x: np.ndarray) -> np.ndarray:
+    """1 / (1 + exp(-x)); for a complex x with a negative real part, the same value as
+    exp(x) / (1 + exp(x)): exp(-x) would overflow to (±inf, ±inf) there and the division
+    give NaN where the value is ~0, as XLA gives (issue 31, fuzz finding F11)."""
     one = np.ones((), x.dtype)
+    if x.dtype.kind == "c":
+        with np.errstate(all="ignore"):
+            grows = np.exp(x)
+            return np.where(x.real < 0, grows / (one + grows), one / (one + np.exp(-x))).astype(x.dtype)
     return (one / (one + np.exp(-x))).astype(x.dtype)
 
 

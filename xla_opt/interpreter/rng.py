@@ -25,9 +25,11 @@ def rng_generator(interpreter: Interpreter) -> np.random.Generator:
     return interpreter.get_data(RngFunctions, "rng", lambda: np.random.default_rng(DEFAULT_RNG_SEED))
 
 
-def _below(b: np.ndarray) -> np.ndarray:
-    """The largest value of b's type below b."""
-    return np.nextafter(b, np.array(-np.inf, b.dtype)).astype(b.dtype)
+def _below(b: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """The largest value of b's type below b (a < b). Stepping toward a, not -inf: the
+    8-, 6- and 4-bit floats have no infinity, -inf converts to NaN in them and the step
+    gave NaN (fuzz finding F4)."""
+    return np.nextafter(b, a.astype(b.dtype)).astype(b.dtype)
 
 
 def rng_uniform(
@@ -41,7 +43,7 @@ def rng_uniform(
             lo, hi = a.astype(compute), b.astype(compute)
             out = np.asarray(lo + (hi - lo) * u).astype(dtype)
             if b > a:  # rounding must not reach b
-                out = np.where(out >= b, _below(b), out).astype(dtype)
+                out = np.where(out >= b, _below(b, a), out).astype(dtype)
         return out
     if b <= a:
         return np.full(shape, a, dtype)

@@ -869,10 +869,16 @@ def _complex_unary(b: ScalarBuilder, op: Operation, z: SSAValue) -> SSAValue:
         return _complex_sign(b, z)
     if kind is ew.RsqrtOp:  # 1 / sqrt(z), the interpreter's formula
         return _complex_divide(b, b.complex_const(1.0, 0.0, part), b.add(cplx.SqrtOp(z)))
-    if kind is ew.LogisticOp:  # 1 / (1 + exp(-z))
+    if kind is ew.LogisticOp:
+        # 1 / (1 + exp(-z)), and exp(z) / (1 + exp(z)) where Re z < 0: exp(-z) overflows
+        # there and the division gives NaN (the interpreter's formula; fuzz finding F11)
         unit = b.complex_const(1.0, 0.0, part)
-        exp = b.add(cplx.ExpOp(_complex_negate(b, z)))
-        return _complex_divide(b, unit, _complex_parts_op(b, arith.AddfOp, unit, exp))
+        shrinks = b.add(cplx.ExpOp(_complex_negate(b, z)))
+        grows = b.add(cplx.ExpOp(z))
+        positive = _complex_divide(b, unit, _complex_parts_op(b, arith.AddfOp, unit, shrinks))
+        negative = _complex_divide(b, grows, _complex_parts_op(b, arith.AddfOp, unit, grows))
+        real_negative = b.cmpf("olt", b.parts(z)[0], b.float_const(0.0, part))
+        return b.select(real_negative, negative, positive)
     if kind is ew.ExponentialMinusOneOp:
         return _complex_expm1(b, z)
     if kind is ew.LogPlusOneOp:

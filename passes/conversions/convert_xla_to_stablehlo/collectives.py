@@ -43,8 +43,11 @@ def _cross_partition(op: Operation, groups: bool = True) -> dict[str, Attribute]
     handle = channel.value.data if channel is not None else 1  # type: ignore[attr-defined]
     props: dict[str, Attribute] = {"channel_handle": ChannelHandleAttr.from_fields(handle=i64_attr(handle), type=i64_attr(1))}
     if groups:
-        rows = op.get_replica_groups()  # type: ignore[attr-defined]
-        props["replica_groups"] = i64_matrix(rows if rows else [list(range(n))])
+        rows = op.get_replica_groups() or [list(range(n))]  # type: ignore[attr-defined]
+        # groups of different sizes are padded with -1, StableHLO's spelling of them
+        # (the accessor drops the padding; fuzz finding F9)
+        width = max(len(row) for row in rows)
+        props["replica_groups"] = i64_matrix([[*row, *[-1] * (width - len(row))] for row in rows])
         props["use_global_device_ids"] = UnitAttr()
     return props
 
