@@ -87,7 +87,9 @@ def test_console_script_replicas_to_output_dir(files, tmp_path):
     out_dir = tmp_path / "out"
     proc = subprocess.run(
         [str(XLA_RUN), prog, "--input", x, "--replicas", "2", "--output-dir", str(out_dir)],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     gathered = np.load(out_dir / "result_0.npy")
@@ -111,12 +113,17 @@ def test_console_script_reads_stdin():
     if not XLA_RUN.exists():
         pytest.skip("the xla-run console script is not installed (pip install -e .)")
     prog = "func.func @main() -> tensor<ui32> {\n  %r = xla.replica_id : tensor<ui32>\n  func.return %r : tensor<ui32>\n}\n"
-    proc = subprocess.run([str(XLA_RUN), "-", "--replicas", "3"], input=prog, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [str(XLA_RUN), "-", "--replicas", "3"], input=prog, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == [
-        "replica 0 result #0: uint32[]", "0",
-        "replica 1 result #0: uint32[]", "1",
-        "replica 2 result #0: uint32[]", "2",
+        "replica 0 result #0: uint32[]",
+        "0",
+        "replica 1 result #0: uint32[]",
+        "1",
+        "replica 2 result #0: uint32[]",
+        "2",
     ]
 
 
@@ -130,10 +137,14 @@ def test_prints_each_result(capsys, files):
     code, out, err = run(capsys, prog, "--input", x, "--replicas", "2")
     assert (code, err) == (0, "")
     assert out.splitlines() == [
-        "replica 0 result #0: float32[4]", "[1.  , 2.5 , 3.  , 5.25]",
-        "replica 0 result #1: uint32[]", "0",
-        "replica 1 result #0: float32[4]", "[1.  , 2.5 , 3.  , 5.25]",
-        "replica 1 result #1: uint32[]", "1",
+        "replica 0 result #0: float32[4]",
+        "[1.  , 2.5 , 3.  , 5.25]",
+        "replica 0 result #1: uint32[]",
+        "0",
+        "replica 1 result #0: float32[4]",
+        "[1.  , 2.5 , 3.  , 5.25]",
+        "replica 1 result #1: uint32[]",
+        "1",
     ]
     add = files("add.mlir", ADD)
     a = files("a.npy", np.array([[1, 2], [3, 4]], f32))
@@ -251,8 +262,12 @@ def test_replicas_with_shared_and_per_replica_inputs(capsys, files):
     code, out, _ = run(capsys, prog, "--input", shared, each, "--replicas", "2")
     assert code == 0
     assert out.splitlines() == [
-        "replica 0 result #0: float32[2, 2]", "[[1., 1.],", " [1., 1.]]",
-        "replica 1 result #0: float32[2, 2]", "[[6., 6.],", " [6., 6.]]",
+        "replica 0 result #0: float32[2, 2]",
+        "[[1., 1.],",
+        " [1., 1.]]",
+        "replica 1 result #0: float32[2, 2]",
+        "[[6., 6.],",
+        " [6., 6.]]",
     ]
 
 
@@ -384,3 +399,22 @@ def test_error_at_run_time(capsys, files):
     )
     line = error(capsys, recv, "--replicas", "2")
     assert line.startswith("xla-run: error: replica ") and "deadlock: replica 0 waits in xla.recv" in line
+
+
+def test_a_reader_that_goes_away_is_no_error(tmp_path):
+    """`xla-run f.mlir | head -c 10`: the rest of the output has no reader. Like a C
+    tool killed by SIGPIPE: status 141, nothing on stderr (it said 'xla-run: error:
+    BrokenPipeError' and exited 1)."""
+    prog = tmp_path / "iota.mlir"
+    prog.write_text(
+        "func.func @main() -> tensor<200000xf32> {\n"
+        "  %r = xla.iota iota_dimension = 0 : tensor<200000xf32>\n"
+        "  func.return %r : tensor<200000xf32>\n}\n"
+    )
+    proc = subprocess.run(
+        f"'{XLA_RUN}' '{prog}' | head -c 10; exit ${{PIPESTATUS[0]}}",
+        shell=True, executable="/bin/bash", capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.stdout == "result #0:"
+    assert proc.stderr == ""
+    assert proc.returncode in (0, 141)  # 0 when the output was written before head exited

@@ -54,6 +54,23 @@ class ProgramError(ValueError):
     program: the API, the StableHLO import, the builder)."""
 
 
+# The exit status of a command killed by SIGPIPE, as a shell reports it (128 + 13)
+BROKEN_PIPE_STATUS = 141
+
+
+def silence_broken_pipe() -> int:
+    """What a tool does when its reader went away (`xla-run f.mlir | head`): like a C
+    tool killed by SIGPIPE, no message and status 141. Later writes (the final flush)
+    go to /dev/null instead of raising again."""
+    import os
+    import sys
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return BROKEN_PIPE_STATUS
+
+
 def one_line(text: str) -> str:
     """Diagnostics are single lines: fold multi-line exception texts."""
     return "; ".join(part.strip() for part in str(text).splitlines() if part.strip())

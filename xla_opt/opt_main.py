@@ -31,6 +31,7 @@ from xla_opt.diagnostics import (
     check_expectations,
     collect_expectations,
     one_line,
+    silence_broken_pipe,
     parse_error_diagnostic,
     parse_source,
     verify_module,
@@ -513,6 +514,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = 1
     except KeyboardInterrupt:
         code = 130
+    except BrokenPipeError:  # the reader of stdout went away (`| head`)
+        code = silence_broken_pipe()
     except Exception as e:
         if os.environ.get("XLA_OPT_TRACEBACK"):
             raise

@@ -34,7 +34,7 @@ import numpy as np
 from xdsl.dialects.builtin import TensorType, TupleType
 
 from xla_opt.api import BACKENDS, LAUNCHERS, ProgramError, compile, load_program
-from xla_opt.diagnostics import one_line
+from xla_opt.diagnostics import one_line, silence_broken_pipe
 from xla_opt.interpreter.dtypes import Token, is_ml_dtype, numpy_dtype, scalar_dtype
 from xla_opt.interpreter.replicas import ReplicaError
 
@@ -73,7 +73,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--random-inputs", action="store_true", help="draw the inputs at random from the signature")
     p.add_argument("--seed", type=int, default=0, help="the seed of --random-inputs (default: 0)")
     p.add_argument("--output-dir", metavar="DIR", help="write result_<i>.npy files into DIR instead of printing")
-    p.add_argument("--backend", default="interpreter", help=f"the backend ({', '.join(BACKENDS)}; default: interpreter)")
+    p.add_argument(
+        "--backend", default="interpreter", help=f"the backend ({', '.join(BACKENDS)}; default: interpreter)"
+    )
     p.add_argument("--replicas", type=int, default=1, metavar="N", help="run N replicas (default: 1)")
     p.add_argument(
         "--replica-timeout",
@@ -252,9 +254,7 @@ def _run(args: argparse.Namespace) -> int:
         inputs = _random_inputs(f.function, args.seed, args.replicas)
     else:
         if len(args.inputs) != len(params):
-            raise UsageError(
-                f"@{args.entry} takes {len(params)} inputs, got {len(args.inputs)} --input files"
-            )
+            raise UsageError(f"@{args.entry} takes {len(params)} inputs, got {len(args.inputs)} --input files")
         inputs = [_load_npy(path, t) for path, t in zip(args.inputs, params)]
     outfeed: list[Any] = []
     # host queues are the interpreter's; other backends run without them
@@ -300,6 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = 0 if not e.code else 1
     except KeyboardInterrupt:
         code = 130
+    except BrokenPipeError:  # the reader of stdout went away (`| head`)
+        code = silence_broken_pipe()
     except RecursionError:
         print(f"{PROG}: error: the program nests too deeply", file=sys.stderr)
     except (ValueError, ReplicaError) as e:  # bad inputs, unknown entry, a failed replica
