@@ -150,7 +150,9 @@ def test_per_rank_memory_falls_about_n_fold(tmp_path, backend):
     rank's peak (its shards of the batch, its activations) is about a quarter."""
     script = tmp_path / "memory.py"
     script.write_text(MEMORY_RANK)
-    env = {"MALLOC_MMAP_THRESHOLD_": "65536"}
+    # every buffer its own mapping, unmapped when freed, so that a call's peak is what it
+    # allocates (the JIT otherwise keeps freed buffers mapped: runtime/allocator.py)
+    env = {"MALLOC_MMAP_THRESHOLD_": "65536", "XLA_OPT_MALLOC_TUNING": "0"}
     _mpirun(1, script, str(DATA_PARALLEL_STEP), backend, "whole", str(tmp_path), env=env)
     _mpirun(4, script, str(DATA_PARALLEL_STEP), backend, "rank", str(tmp_path), env=env)
     whole = json.loads((tmp_path / "whole-0.json").read_text())

@@ -12,6 +12,8 @@ what compiled code calls (lowering/kernels/libraries.py) and provides them.
   compiles a part while Python lowers the next);
 - `executable.py`: `JitFunction`, a compiled entry called on numpy arrays (its
   buffers, the calling convention);
+- `allocator.py`: glibc's malloc kept from giving a call's buffers back to the system
+  (each next call would page-fault them in again);
 - `host_calls.py`: callbacks into Python (infeed, outfeed, send, recv, Python custom
   calls) and native custom-call wrappers;
 - `threads.py`: libgomp and the thread count (`xla_opt.set_num_threads`);

@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xla_opt.diagnostics import DiagnosticError
 from xla_opt.lowering.conversions.xla_bufferize import is_scalar
 from xla_opt.interpreter.dtypes import numpy_dtype, scalar_dtype
+from xla_opt.runtime.allocator import keep_freed_memory
 from xla_opt.runtime.host_calls import run_with_host
 from xla_opt.runtime.program import StageTimes, compile_program
 from xla_opt.signatures import check_inputs_against, find_function
@@ -140,6 +141,7 @@ class JitFunction:
             for count in [int(np.prod(shape, dtype=np.int64))]
         ]
         self.times = times or StageTimes()
+        keep_freed_memory()  # a call's temporary buffers stay mapped for the next (allocator.py)
         try:
             check_buffers_fit(xla_module)
             linalg: dict[str, Any] = {}
