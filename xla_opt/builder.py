@@ -87,7 +87,7 @@ from xla_opt.dialects.xla.elementwise import BINARY_OPS, UNARY_OPS, ComparisonDi
 from xla_opt.dialects.xla.properties import i64_array, i64_matrix
 from xla_opt.interpreter.dtypes import check_value, numpy_dtype
 
-__all__ = ["Builder", "element_type", "tensor_type"]
+__all__ = ["Builder", "dense_attribute", "element_type", "property_attribute", "tensor_type"]
 
 TypeSpec = Any  # an xDSL type, or a (shape, element type) pair
 
@@ -191,7 +191,7 @@ def _constant_array(value: Any, dtype: Any) -> np.ndarray:
     return _constant_array(value, default)
 
 
-def _dense(array: np.ndarray) -> DenseIntOrFPElementsAttr:
+def dense_attribute(array: np.ndarray) -> DenseIntOrFPElementsAttr:
     """A dense elements attribute, a splat when every element is the same."""
     element = element_type(array.dtype)
     flat = array.ravel()
@@ -212,7 +212,7 @@ def _dense(array: np.ndarray) -> DenseIntOrFPElementsAttr:
 # --------------------------------------------------------------------------------------
 
 
-def _property(cls: type[Operation], name: str, value: Any) -> Attribute:
+def property_attribute(cls: type[Operation], name: str, value: Any) -> Attribute:
     """A Python value as the property `name` of `cls`, by its definition: integer lists
     (i64 arrays), lists of integer lists (padding, replica groups), integers, booleans,
     floats, strings, enum spellings, symbol names."""
@@ -317,7 +317,7 @@ class Builder:
         `result_types`, or the op's own inference."""
         self._check_open()
         try:
-            props = {k: _property(cls, k, v) for k, v in (properties or {}).items() if v is not None}
+            props = {k: property_attribute(cls, k, v) for k, v in (properties or {}).items() if v is not None}
         except ValueError as e:
             raise self._error(cls.name, str(e)) from None
         for group in operands:
@@ -420,7 +420,7 @@ class Builder:
             array = _constant_array(value, dtype)
         except (TypeError, ValueError) as e:
             raise self._error("xla.constant", str(e)) from None
-        attr = _dense(array)
+        attr = dense_attribute(array)
         return self._one(xla.ConstantOp, [], {"value": attr}, result_types=[attr.get_type()])
 
     def build(self, *roots: Any) -> ModuleOp:

@@ -506,10 +506,10 @@ class _Site:
         attributes: dict[str, Attribute] | None = None,
         verify: bool = True,
     ) -> Operation:
-        from xla_opt.builder import _property
+        from xla_opt.builder import property_attribute
 
         try:
-            props = {k: _property(cls, k, v) for k, v in (properties or {}).items() if v is not None}
+            props = {k: property_attribute(cls, k, v) for k, v in (properties or {}).items() if v is not None}
         except (ValueError, TypeError) as e:
             raise self.error(one_line(str(e))) from None
         if result_types is None:
@@ -914,7 +914,7 @@ def _get_tuple_element(site: _Site) -> Value:
 
 @rule("constant")
 def _constant(site: _Site) -> Value:
-    from xla_opt.builder import _dense
+    from xla_opt.builder import dense_attribute
 
     shape = site.shape
     if shape.tuple_shapes is not None:
@@ -925,7 +925,7 @@ def _constant(site: _Site) -> Value:
         array = parse_literal(site.instr.literal or "", shape)
     except (ValueError, TypeError, OverflowError) as e:
         raise site.error(f"constant: {one_line(str(e))}", site.instr.literal_offset) from None
-    attr = _dense(array)
+    attr = dense_attribute(array)
     return site.one(xla.ConstantOp, [], {"value": attr}, attr.get_type())
 
 
@@ -1736,14 +1736,14 @@ def _import_stablehlo_ops(conv: _Converter) -> None:
     `convert-stablehlo-to-xla`'s rules."""
     from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 
-    from xla_opt.passes.conversions.convert_stablehlo_to_xla import PATTERNS, _drop_unused_computations
+    from xla_opt.passes.conversions.convert_stablehlo_to_xla import PATTERNS, drop_unused_computations
 
     PatternRewriteWalker(
         GreedyRewritePatternApplier(PATTERNS, dce_enabled=False),
         walk_regions_first=True,
         apply_recursively=False,
     ).rewrite_module(conv.module)
-    _drop_unused_computations(conv.module)
+    drop_unused_computations(conv.module)
 
 
 def parse_hlo_text(text: str, name: str = "<hlo>", line_offset: int = 0) -> ModuleOp:

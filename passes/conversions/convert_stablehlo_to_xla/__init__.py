@@ -138,7 +138,7 @@ def convert_module(ctx: Context | None, module: ModuleOp) -> None:
         walk_regions_first=True,
         apply_recursively=False,
     ).rewrite_module(module)
-    _drop_unused_computations(module)
+    drop_unused_computations(module)
 
 
 def _symbol_names(attr: Attribute, into: set[str]) -> None:
@@ -152,7 +152,7 @@ def _symbol_names(attr: Attribute, into: set[str]) -> None:
             _symbol_names(a, into)
 
 
-def _drop_unused_computations(module: ModuleOp) -> None:
+def drop_unused_computations(module: ModuleOp) -> None:
     """A function that ends in a stablehlo.return (now xla.return) is a computation a
     custom call named in its `called_computations` (ApproxTopK's comparator); once the
     call is converted nothing names it, and no backend runs a function with no
@@ -180,4 +180,4 @@ class ConvertStablehloToXlaPass(ModulePass):
         convert_module(ctx, op)
 
 
-__all__ = ["PATTERNS", "ConvertStablehloToXlaPass", "StablehloConversionError", "convert_module"]
+__all__ = ["PATTERNS", "ConvertStablehloToXlaPass", "StablehloConversionError", "convert_module", "drop_unused_computations"]
