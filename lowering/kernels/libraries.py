@@ -17,6 +17,7 @@ The libraries:
 - the GEMM and convolution micro-kernels (`gemm.py`, `conv.py`), in four modules
   compiled on first use (an f32 program does not wait for the f64 code);
 - the radix sorts (`sort.py`), a module per variant;
+- the FFTs (`fft.py`), every variant in one module;
 - the non-temporal stores (`stream.py`);
 - the thread count, and libgomp's entry points or their one-thread stand-ins (`threads.py`);
 - the MPI wrappers (`mpi.py`), built for the MPI library's ABI.
@@ -31,7 +32,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from xla_opt.lowering.kernels import conv, gemm, mpi, sort, stream, threads
+from xla_opt.lowering.kernels import conv, fft, gemm, mpi, sort, stream, threads
 
 
 class Target(Protocol):
@@ -82,8 +83,10 @@ THREADS = Library("threads", (threads.NUM_THREADS, threads.SET_NUM_THREADS), lam
 # missing, these one-thread stand-ins.
 OPENMP = Library("openmp", threads.GOMP_SYMBOLS, lambda target: threads.SERIAL_GOMP_IR)
 MPI = Library("mpi", mpi.SYMBOLS, lambda target: mpi.wrappers_ir(target.mpi_abi()))
+# every FFT variant in one module: they share their steps
+FFT = Library("fft", fft.SYMBOLS, lambda target: fft.library_ir(target.parallel))
 
-FIXED = (GEMM_F32, GEMM_F64, GEMM_HALF, GEMM_I32, STREAM, THREADS, OPENMP, MPI)
+FIXED = (GEMM_F32, GEMM_F64, GEMM_HALF, GEMM_I32, STREAM, THREADS, OPENMP, MPI, FFT)
 
 
 def sort_library(variant: sort.SortVariant | sort.TopKVariant) -> Library:

@@ -8,9 +8,10 @@
 * `xla.cholesky`, `xla.triangular_solve` -> scf.for loops over the batch, rows and
   columns carrying the result tensor (tensor.extract / tensor.insert), as the
   interpreter's algorithms, on real and complex (Hermitian) matrices;
-* `xla.fft` -> generics on complex<f64> tensors: mixed-radix Cooley-Tukey steps over
-  the small prime factors of each length, Bluestein's algorithm for a length with a
-  larger one.
+* `xla.fft` -> calls of the FFT kernel library (lowering/kernels/fft.py) for lengths
+  whose prime factors are at most 13; else generics on complex<f64> tensors:
+  mixed-radix Cooley-Tukey steps over the small prime factors of each length,
+  Bluestein's algorithm for a length with a larger one.
 
 f16/bf16 accumulate in an f32 tensor, rounded once by a truncating generic (as the
 interpreter does)."""
@@ -18,6 +19,7 @@ interpreter does)."""
 from __future__ import annotations
 
 import math as pymath
+import re
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -28,6 +30,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
+    IntegerAttr,
     TensorType,
     f32,
     f64,
@@ -44,6 +47,7 @@ from xla_opt.dialects import xla
 from xla_opt.dialects.shapes.windows import Window
 from xla_opt.dialects.xla.element_types import elem_of, is_complex, is_float, is_pred, shape_of
 from xla_opt.dialects.xla.element_types import tensor as tensor_type
+from xla_opt.lowering.kernels import fft, libraries
 from xla_opt.lowering.conversions.convert_xla_to_linalg.scalar_ops import (
     ScalarBuilder,
     complex_divide,
@@ -63,6 +67,7 @@ from .common import (
 )
 from .convolution_forms import ConvolutionPhases, FewFeaturesFirst, KernelLayoutForKernel
 from .elementwise import identity_generic
+from .host_calls import call_external
 from .shape_ops import IndexArithmetic
 
 
@@ -926,6 +931,79 @@ def bluestein(z: SSAValue, axis: int, inverse: bool) -> list[Operation]:
     return [*ops, *over_result(reshaped_axis(z_type, axis, n, WORK), axis, dechirp)]
 
 
+def _fft_element(element: Attribute) -> str | None:
+    """The FFT kernel's name of an element type (fft.TYPES), None for another type."""
+    if isinstance(element, ComplexType):
+        return {f32: "c64", f64: "c128"}.get(element.element_type)  # type: ignore[call-overload]
+    return {f32: "f32", f64: "f64"}.get(element)  # type: ignore[call-overload]
+
+
+class FftToKernel(RewritePattern):
+    """xla.fft whose transformed lengths are all ones the FFT kernel takes
+    (`fft.supported`: prime factors up to 13) -> calls of the kernel library
+    (`lowering/kernels/fft.py`), one per transformed axis, in FftToGeneric's order (RFFT:
+    the innermost axis first; the others: the outer axes, then the innermost):
+
+        %r = func.call @xla_opt_fft_<kind>_<dir>_<src>_<dst>__<type>__<type>(outer, n, inner, %x)
+
+    (outer, n, inner: the sizes before, of and after the axis; one private declaration
+    per signature, which the JIT binds to the library's entry). The kernel computes in
+    complex<f64> as FftToGeneric does, and the values between two calls stay
+    complex<f64>: one rounding to the result type, at the end. A row with a NaN or an
+    infinity takes the kernel's exact steps, FftToGeneric's arithmetic term by term
+    (the same NaNs and infinities). Other lengths (Bluestein's, a prime factor above
+    13), zero lengths and empty operands are FftToGeneric's."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xla.FftOp, rewriter: PatternRewriter):
+        operand_type, result_type = op.operand.type, op.results[0].type
+        assert isinstance(operand_type, TensorType) and isinstance(result_type, TensorType)
+        shape, result_shape = list(shape_of(operand_type)), list(shape_of(result_type))
+        kind, lengths = op.get_fft_type(), op.get_fft_length()
+        source, result = _fft_element(elem_of(operand_type)), _fft_element(elem_of(result_type))
+        if source is None or result is None or 0 in shape or 0 in result_shape or 0 in lengths:
+            return
+        rank = len(shape)
+        axes = list(range(rank - len(lengths), rank))
+        last = axes[-1]
+        inverse = kind in (xla.FftType.IFFT, xla.FftType.IRFFT)
+        transformed = [lengths[-1] if kind == xla.FftType.IRFFT and a == last else shape[a] for a in axes]
+        if not all(fft.supported(n) for n in transformed):
+            return
+        # (kind, axis, length) per call, in FftToGeneric's order
+        c2c = "c2c"
+        steps = [(c2c, a, shape[a]) for a in axes[:-1]]
+        if kind == xla.FftType.RFFT:
+            steps = [("r2c", last, shape[last]), *steps]
+        elif kind == xla.FftType.IRFFT:
+            steps.append(("c2r", last, lengths[-1]))
+        else:
+            steps.append((c2c, last, shape[last]))
+        ops: list[Operation] = []
+        x: SSAValue = op.operand
+        current = list(shape)
+        for i, (step, axis, n) in enumerate(steps):
+            final = i == len(steps) - 1
+            out_shape = list(current)
+            if step == "r2c":
+                out_shape[axis] = n // 2 + 1
+            elif step == "c2r":
+                out_shape[axis] = n
+            out_type = result_type if final else tensor_type(out_shape, WORK)
+            out_element = _fft_element(elem_of(out_type))
+            in_element = _fft_element(elem_of(x.type))  # type: ignore[arg-type]
+            assert out_element is not None and in_element is not None
+            variant = fft.FftVariant(step, inverse, in_element, out_element)
+            sizes = [pymath.prod(current[:axis]), n, pymath.prod(current[axis + 1 :])]
+            constants = [arith.ConstantOp(IntegerAttr(size, i64)) for size in sizes]
+            name = "__".join([variant.symbol, *(re.sub(r"[^0-9a-zA-Z]", "_", str(t)) for t in (x.type, out_type))])
+            libraries.declare_alias(name, libraries.FFT, variant.symbol)
+            call = call_external(op, name, [*(c.result for c in constants), x], [out_type])
+            ops += [*constants, call]
+            x, current = call.res[0], out_shape
+        rewriter.replace(op, ops, [x])
+
+
 class FftToGeneric(RewritePattern):
     """xla.fft -> generics on complex<f64> tensors (rounded once to the result type):
 
@@ -1038,6 +1116,7 @@ class FftToGeneric(RewritePattern):
 
 
 PATTERNS: list[RewritePattern] = [
+    FftToKernel(),  # before the generic: the lengths the kernel takes
     FftToGeneric(),
     DotToGeneric(),
     DotGeneralToGeneric(),

@@ -1,0 +1,723 @@
+"""`xla_opt_fft_<variant>`: FFTs of the rows of an array, emitted as LLVM IR text, one
+library of every variant compiled once per process on first use.
+
+    void xla_opt_fft_<variant>(i64 outer, i64 n, i64 inner, ptr src, ptr dst)
+
+transforms every row of `src` (shape outer x length x inner, row-major: the row (o, i)
+has its element k at src[(o * length + k) * inner + i]) into the same place of `dst`,
+n being the transform's length. A variant (`FftVariant`) is one of
+
+* c2c: complex rows of n to complex rows of n, forward (exp(-2 pi i jk/n)) or inverse
+  (exp(+...), times 1/n);
+* r2c: real rows of n to the first n/2 + 1 bins, the imaginary parts of bin 0 and
+  (n even) bin n/2 exactly 0, as a real FFT has them;
+* c2r: the first n/2 + 1 bins to real rows of n (the inverse, times 1/n): the bins
+  extended by Hermitian symmetry (X[k] = conj(X[n - k])), the imaginary parts of bins
+  0 and n/2 ignored (taken as 0, as numpy's irfft and XLA's do);
+
+with the source and result element types (f32, f64, complex<f32>, complex<f64>). Every
+variant computes in f64 (complex<f64>), as the generic lowering (FftToGeneric) does,
+rounding once to the result type; n is any length whose prime factors are among
+`SUPPORTED_PRIMES`.
+
+Per row: the row is read (widened to f64, a real one with imaginary parts +0, an
+Hermitian one extended) into a split (real parts, imaginary parts) buffer, transformed
+by Stockham autosort steps (each reads one buffer and writes the other, the result in
+natural order), one per factor in the generic lowering's order (4 for two 2s, then a
+2, then the odd primes ascending), and written out (scaled by 1/n for an inverse).
+
+A step of radix p on sub-transforms of length L = p m with stride s (s L = n): for j <
+m and q < s, the p inputs x[q + s (j + m j1)] give the outputs y[q + s (p j + k1)] =
+w_L^(j k1) DFT_p(inputs)[k1]. Two ways:
+
+* a row whose values are all finite and below 2^960 (no sum can overflow: f32 rows
+  always) takes the fast steps: a butterfly (radix 2 and 4 by sign changes and
+  swapped parts; odd radices by the symmetric pairs a_j +- a_(p-j), real
+  coefficients), then one product by a twiddle from a per-step table; the innermost
+  loop (over q where s is a vector's length or more, else over j) vectorizes;
+* a row with a NaN, an infinity or a huge value takes the exact steps
+  (`_exact_step`), the generic lowering's arithmetic term by term: each output is the
+  sum over j1, in increasing order, of x_j1 * w_L^(k1 (j + m j1) mod L), the trivial
+  twiddles (1, -1, -i, +i) applied exactly by sign changes and swapped parts (inf *
+  (0 - 1i) is 0 - inf i, not NaN - inf i), so that NaNs and infinities land where
+  FftToGeneric (and XLA's FFT, where it documents agreeing) puts them. The radices 11
+  and 13 take the exact steps always (rare lengths: fast code for them would cost the
+  library's compile time more than they gain).
+
+Twiddles: w_n^k = (cos(2 pi k / n), -+sin(...)) for k < n, computed per call (a
+quarter of them, the rest by exact symmetries when 4 divides n; 1, -1, -+i exactly),
+and each fast step's table gathered from them, shared by the rows. Rows are split over
+`xla_opt_num_threads()` threads (libgomp's `GOMP_parallel`) when there are several
+and at least PARALLEL_MIN_ELEMENTS elements; each thread has its own two buffers.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from dataclasses import dataclass
+
+from xla_opt.lowering.kernels.gemm import Emitter
+from xla_opt.lowering.kernels.threads import NUM_THREADS
+
+PREFIX = "xla_opt_fft_"
+SUPPORTED_PRIMES = (2, 3, 5, 7, 11, 13)
+FAST_ODD_RADICES = (3, 5, 7)  # the odd radices with fast steps; 11 and 13 are exact steps
+MAX_STAGES = 64  # n < 2^63: at most 63 factors
+VECTOR = 8  # doubles in a vector: a step whose stride s is this or more vectorizes over q
+PARALLEL_MIN_ELEMENTS = 1 << 14  # ~0.1 ms of transforms: below that, waking a team costs more
+HUGE = 2.0**960  # a row's values below this cannot overflow in any sum of a transform
+
+KINDS = ("c2c", "r2c", "c2r")
+# element type name -> (LLVM part type, parts per element)
+TYPES = {"f32": ("float", 1), "f64": ("double", 1), "c64": ("float", 2), "c128": ("double", 2)}
+
+
+@dataclass(frozen=True)
+class FftVariant:
+    """One entry of the library: the transform's kind (c2c, r2c, c2r), its direction
+    (r2c is forward, c2r inverse) and the source and result element types."""
+
+    kind: str
+    inverse: bool
+    source: str
+    result: str
+
+    def __post_init__(self) -> None:
+        assert self.kind in KINDS and self.source in TYPES and self.result in TYPES
+        real_in, real_out = TYPES[self.source][1] == 1, TYPES[self.result][1] == 1
+        assert (real_in, real_out) == {"c2c": (False, False), "r2c": (True, False), "c2r": (False, True)}[self.kind]
+        assert self.inverse == (self.kind == "c2r") or self.kind == "c2c"
+
+    @property
+    def symbol(self) -> str:
+        direction = "inv" if self.inverse else "fwd"
+        return f"{PREFIX}{self.kind}_{direction}_{self.source}_{self.result}"
+
+    @property
+    def source_length(self) -> str:
+        """A row's length in the source, in terms of n (an LLVM expression name)."""
+        return "half" if self.kind == "c2r" else "n"
+
+    @property
+    def result_length(self) -> str:
+        return "half" if self.kind == "r2c" else "n"
+
+
+def _variants() -> list[FftVariant]:
+    out = []
+    for s in ("c64", "c128"):
+        for r in ("c64", "c128"):
+            out += [FftVariant("c2c", False, s, r), FftVariant("c2c", True, s, r)]
+    for real in ("f32", "f64"):
+        for c in ("c64", "c128"):
+            out += [FftVariant("r2c", False, real, c), FftVariant("c2r", True, c, real)]
+    return out
+
+
+VARIANTS: tuple[FftVariant, ...] = tuple(_variants())
+SYMBOLS: tuple[str, ...] = tuple(v.symbol for v in VARIANTS)
+PARAMS = [("i64", "outer"), ("i64", "n"), ("i64", "inner"), ("ptr", "src"), ("ptr", "dst")]
+
+
+def supported(n: int) -> bool:
+    """Whether the kernel transforms rows of length n: n >= 1 whose prime factors are
+    all in SUPPORTED_PRIMES."""
+    if n < 1:
+        return False
+    for p in SUPPORTED_PRIMES:
+        while n % p == 0:
+            n //= p
+    return n == 1
+
+
+def _d(x: float) -> str:
+    """A double literal, exactly (LLVM's hexadecimal form)."""
+    return f"0x{struct.unpack('<Q', struct.pack('<d', x))[0]:016X}"
+
+
+def _define(e: Emitter, signature: str, ret: str = "ret void") -> str:
+    e.emit(ret)
+    return "\n".join([f"define {signature} {{", "entry:", *e.allocas, *e.lines, "}"])
+
+
+# complex values are pairs of double SSA names
+Complex = tuple[str, str]
+
+
+def _fadd(e: Emitter, a: str, b: str) -> str:
+    return e.value(f"fadd double {a}, {b}", "f")
+
+
+def _fsub(e: Emitter, a: str, b: str) -> str:
+    return e.value(f"fsub double {a}, {b}", "f")
+
+
+def _fmul(e: Emitter, a: str, b: str) -> str:
+    return e.value(f"fmul double {a}, {b}", "f")
+
+
+def _cadd(e: Emitter, a: Complex, b: Complex) -> Complex:
+    return _fadd(e, a[0], b[0]), _fadd(e, a[1], b[1])
+
+
+def _csub(e: Emitter, a: Complex, b: Complex) -> Complex:
+    return _fsub(e, a[0], b[0]), _fsub(e, a[1], b[1])
+
+
+def _cmul(e: Emitter, a: Complex, w: Complex) -> Complex:
+    """a * w, four products (a and w finite: the fast steps)."""
+    re = _fsub(e, _fmul(e, a[0], w[0]), _fmul(e, a[1], w[1]))
+    im = _fadd(e, _fmul(e, a[0], w[1]), _fmul(e, a[1], w[0]))
+    return re, im
+
+
+def _rotate(e: Emitter, a: Complex) -> Complex:
+    """a * (-i sigma), sigma = %sigma (+1 forward, -1 inverse): (sigma im, -sigma re),
+    exact for finite a (the fast steps)."""
+    return _fmul(e, "%sigma", a[1]), e.value(f"fneg double {_fmul(e, '%sigma', a[0])}", "f")
+
+
+def _load_c(e: Emitter, re: str, im: str, at: str) -> Complex:
+    return (
+        e.value(f"load double, ptr {e.gep(re, at, 'double')}", "a"),
+        e.value(f"load double, ptr {e.gep(im, at, 'double')}", "a"),
+    )
+
+
+def _store_c(e: Emitter, z: Complex, re: str, im: str, at: str) -> None:
+    e.emit(f"store double {z[0]}, ptr {e.gep(re, at, 'double')}")
+    e.emit(f"store double {z[1]}, ptr {e.gep(im, at, 'double')}")
+
+
+def _butterfly(e: Emitter, p: int, a: list[Complex]) -> list[Complex]:
+    """DFT_p of a (forward for sigma = 1, inverse for -1)."""
+    if p == 2:
+        return [_cadd(e, a[0], a[1]), _csub(e, a[0], a[1])]
+    if p == 4:
+        t0, t1 = _cadd(e, a[0], a[2]), _csub(e, a[0], a[2])
+        t2, t3 = _cadd(e, a[1], a[3]), _csub(e, a[1], a[3])
+        r = _rotate(e, t3)
+        return [_cadd(e, t0, t2), _cadd(e, t1, r), _csub(e, t0, t2), _csub(e, t1, r)]
+    # odd p: b_k = a0 + sum_j cos(2 pi jk/p) (a_j + a_(p-j)) + (-i sigma) sin(2 pi jk/p) (a_j - a_(p-j))
+    h = (p - 1) // 2
+    plus = [_cadd(e, a[j], a[p - j]) for j in range(1, h + 1)]
+    minus = [_csub(e, a[j], a[p - j]) for j in range(1, h + 1)]
+    out: list[Complex | None] = [None] * p
+    total = a[0]
+    for pj in plus:
+        total = _cadd(e, total, pj)
+    out[0] = total
+    for k in range(1, h + 1):
+        u, v = a[0], None
+        for j in range(1, h + 1):
+            angle = 2 * math.pi * (j * k % p) / p
+            c, s = _d(math.cos(angle)), _d(math.sin(angle))
+            u = _cadd(e, u, (_fmul(e, plus[j - 1][0], c), _fmul(e, plus[j - 1][1], c)))
+            term = (_fmul(e, minus[j - 1][0], s), _fmul(e, minus[j - 1][1], s))
+            v = term if v is None else _cadd(e, v, term)
+        assert v is not None
+        r = _rotate(e, v)
+        out[k], out[p - k] = _cadd(e, u, r), _csub(e, u, r)
+    return [z for z in out if z is not None]
+
+
+def _fast_step(p: int) -> str:
+    """One Stockham step of radix p on finite values (see the module doc): x -> y, the
+    step's twiddles w_L^(j k1) at w[(k1 - 1) m + j]."""
+    e = Emitter()
+    m = e.value(f"udiv i64 %L, {p}")
+    sm = e.mul("%s", m)
+    sp = e.mul("%s", p)
+
+    def body(q: str, j: str, twiddles: list[Complex] | None) -> None:
+        base = e.add(q, e.mul("%s", j))
+        a = [_load_c(e, "%xr", "%xi", e.add(base, e.mul(sm, j1)) if j1 else base) for j1 in range(p)]
+        b = _butterfly(e, p, a)
+        out = e.add(q, e.mul(sp, j))
+        for k1 in range(p):
+            z = b[k1] if twiddles is None or k1 == 0 else _cmul(e, b[k1], twiddles[k1 - 1])
+            _store_c(e, z, "%yr", "%yi", e.add(out, e.mul("%s", k1)) if k1 else out)
+
+    def twiddles(j: str) -> list[Complex]:
+        return [_load_c(e, "%wr", "%wi", e.add(e.mul(m, k1 - 1), j)) for k1 in range(1, p)]
+
+    last, wide, narrow, done = (e.new_label(h) for h in ("last", "wide", "narrow", "done"))
+    rest = e.new_label("rest")
+    e.emit(f"br i1 {e.value(f'icmp eq i64 {m}, 1')}, label %{last}, label %{rest}")
+    e.label(rest)
+    e.emit(f"br i1 {e.value(f'icmp sge i64 %s, {VECTOR}')}, label %{wide}, label %{narrow}")
+    e.label(last)  # L = p: no twiddles
+    with e.loop(0, "%s", hint="q") as q:
+        body(q, "0", None)
+    e.emit(f"br label %{done}")
+    e.label(wide)  # over q innermost: one twiddle per k1 for s consecutive elements
+    with e.loop(0, m, hint="j") as j:
+        ws = twiddles(j)
+        with e.loop(0, "%s", hint="q") as q:
+            body(q, j, ws)
+    e.emit(f"br label %{done}")
+    e.label(narrow)  # over j innermost (s is short): the twiddles are consecutive in j
+    with e.loop(0, "%s", hint="q") as q, e.loop(0, m, hint="j") as j:
+        body(q, j, twiddles(j))
+    e.emit(f"br label %{done}")
+    e.label(done)
+    return e.function(
+        f"internal void @{PREFIX}step{p}(ptr noalias %xr, ptr noalias %xi, ptr noalias %yr, ptr noalias %yi, "
+        "i64 %L, i64 %s, ptr noalias %wr, ptr noalias %wi, double %sigma) nounwind"
+    )
+
+
+def _exact_step() -> str:
+    """One Stockham step of radix %p, term by term as FftToGeneric's `dft_stage`:
+    y[q + s (p j + k1)] = sum over j1 (increasing) of x[q + s (j + m j1)] * w_L^e,
+    e = k1 (j + m j1) mod L, w_L^e = the table's entry e n / L (%ts = n / L); the trivial
+    twiddles exactly: e = 0 as is, e = L/2 negated, e = L/4 times -i (forward; +i
+    inverse), e = 3L/4 times +i (-i inverse)."""
+    e = Emitter()
+    m = e.value("udiv i64 %L, %p")
+    inverse = e.value("icmp ne i64 %inverse, 0")
+    with e.loop(0, m, hint="j") as j, e.loop(0, "%p", hint="k") as k1, e.loop(0, "%s", hint="q") as q:
+        acc_re, acc_im = e.variable("double", "0.0"), e.variable("double", "0.0")
+        with e.loop(0, "%p", hint="jj") as j1:
+            offset = e.add(j, e.mul(m, j1))
+            ar, ai = _load_c(e, "%xr", "%xi", e.add(q, e.mul("%s", offset)))
+            exponent = e.value(f"urem i64 {e.mul(k1, offset)}, %L")
+            c, s = _load_c(e, "%tr", "%ti", e.mul(exponent, "%ts"))
+            re = _fsub(e, _fmul(e, ar, c), _fmul(e, ai, s))
+            im = _fadd(e, _fmul(e, ar, s), _fmul(e, ai, c))
+            neg_re, neg_im = e.value(f"fneg double {ar}", "f"), e.value(f"fneg double {ai}", "f")
+            four = e.mul(exponent, 4)
+            # x * -i = (im, -re), x * i = (-im, re)
+            minus_i, plus_i = (ai, neg_re), (neg_im, ar)
+            quarter = (
+                e.value(f"select i1 {inverse}, double {plus_i[0]}, double {minus_i[0]}", "f"),
+                e.value(f"select i1 {inverse}, double {plus_i[1]}, double {minus_i[1]}", "f"),
+            )
+            three_quarters = (
+                e.value(f"select i1 {inverse}, double {minus_i[0]}, double {plus_i[0]}", "f"),
+                e.value(f"select i1 {inverse}, double {minus_i[1]}, double {plus_i[1]}", "f"),
+            )
+            for hit, exact in (
+                (e.value(f"icmp eq i64 {exponent}, 0"), (ar, ai)),
+                (e.value(f"icmp eq i64 {e.mul(exponent, 2)}, %L"), (neg_re, neg_im)),
+                (e.value(f"icmp eq i64 {four}, %L"), quarter),
+                (e.value(f"icmp eq i64 {four}, {e.mul('%L', 3)}"), three_quarters),
+            ):
+                re = e.value(f"select i1 {hit}, double {exact[0]}, double {re}", "f")
+                im = e.value(f"select i1 {hit}, double {exact[1]}, double {im}", "f")
+            first = e.value(f"icmp eq i64 {j1}, 0")
+            for acc, part in ((acc_re, re), (acc_im, im)):
+                summed = _fadd(e, e.value(f"load double, ptr {acc}"), part)
+                e.emit(f"store double {e.value(f'select i1 {first}, double {part}, double {summed}')}, ptr {acc}")
+        out = e.add(q, e.mul("%s", e.add(e.mul("%p", j), k1)))
+        total = (e.value(f"load double, ptr {acc_re}"), e.value(f"load double, ptr {acc_im}"))
+        _store_c(e, total, "%yr", "%yi", out)
+    return e.function(
+        f"internal void @{PREFIX}exact_step(ptr noalias %xr, ptr noalias %xi, ptr noalias %yr, ptr noalias %yi, "
+        "i64 %L, i64 %s, i64 %p, ptr noalias %tr, ptr noalias %ti, i64 %ts, i64 %inverse) nounwind"
+    )
+
+
+def _read_part(e: Emitter, ty: str, base: str, index: str) -> str:
+    """The part at `index` of a float or double array, as a double."""
+    value = e.value(f"load {ty}, ptr {e.gep(base, index, ty)}", "v")
+    return value if ty == "double" else e.value(f"fpext float {value} to double", "v")
+
+
+def _write_part(e: Emitter, ty: str, value: str, base: str, index: str) -> None:
+    if ty != "double":
+        value = e.value(f"fptrunc double {value} to float", "v")
+    e.emit(f"store {ty} {value}, ptr {e.gep(base, index, ty)}")
+
+
+def _load(kind: str, source: str) -> str:
+    """Row -> (%xr, %xi), widened to f64; returns 1 (i8) when every value read is finite
+    and below HUGE (the fast steps may take the row)."""
+    e = Emitter()
+    ty, parts = TYPES[source]
+    bad = e.variable("i8", 0)
+
+    def check(value: str) -> None:
+        magnitude = e.value(f"call double @llvm.fabs.f64(double {value})", "v")
+        big = e.value(f"zext i1 {e.value(f'fcmp uge double {magnitude}, {_d(HUGE)}')} to i8")
+        old = e.value(f"load i8, ptr {bad}")
+        e.emit(f"store i8 {e.value(f'or i8 {old}, {big}')}, ptr {bad}")
+
+    with e.loop(0, "%n", hint="k") as k:
+        if kind == "c2r":
+            # X[k] = z[k] for k < half, else conj(z[min(n - k, half - 1)]); the
+            # imaginary parts of bins 0 and n/2 are not read
+            upper = e.value(f"icmp ugt i64 {k}, {e.add('%half', -1)}")
+            mirrored = e.min(e.value(f"sub i64 %n, {k}"), e.add("%half", -1))
+            at = e.value(f"select i1 {upper}, i64 {mirrored}, i64 {k}")
+            index = e.mul(e.mul(at, "%stride"), 2)
+            re = _read_part(e, ty, "%src", index)
+            im = _read_part(e, ty, "%src", e.add(index, 1))
+            im = e.value(f"select i1 {upper}, double {e.value(f'fneg double {im}', 'v')}, double {im}", "v")
+            real_bin = e.value(f"icmp eq i64 {at}, 0")
+            even = e.value("icmp eq i64 %nmod2, 0")
+            middle = e.value(f"and i1 {even}, {e.value(f'icmp eq i64 {e.mul(at, 2)}, %n')}")
+            real_bin = e.value(f"or i1 {real_bin}, {middle}")
+            im = e.value(f"select i1 {real_bin}, double 0.0, double {im}", "v")
+            check(re)
+            check(im)
+        elif parts == 1:
+            re, im = _read_part(e, ty, "%src", e.mul(k, "%stride")), "0.0"
+            check(re)
+        else:
+            index = e.mul(e.mul(k, "%stride"), 2)
+            re, im = _read_part(e, ty, "%src", index), _read_part(e, ty, "%src", e.add(index, 1))
+            check(re)
+            check(im)
+        _store_c(e, (re, im), "%xr", "%xi", k)
+    finite = e.value(f"icmp eq i8 {e.value(f'load i8, ptr {bad}')}, 0")
+    result = e.value(f"zext i1 {finite} to i8")
+    return _define(
+        e,
+        f"internal i8 @{PREFIX}load_{kind}_{source}(ptr noalias %src, i64 %stride, i64 %n, i64 %half, "
+        "i64 %nmod2, ptr noalias %xr, ptr noalias %xi) nounwind",
+        f"ret i8 {result}",
+    )
+
+
+def _store(kind: str, result: str) -> str:
+    """(%zr, %zi) -> the row, scaled by %scale when %scaled, narrowed to the result type:
+    c2c all n, r2c the first n/2 + 1 (the imaginary parts of bins 0 and n/2 zero), c2r
+    the real parts."""
+    e = Emitter()
+    ty, parts = TYPES[result]
+    scaled = e.value("icmp ne i64 %scaled, 0")
+    count = "%half" if kind == "r2c" else "%n"
+    with e.loop(0, count, hint="k") as k:
+        re, im = _load_c(e, "%zr", "%zi", k)
+        re = e.value(f"select i1 {scaled}, double {_fmul(e, re, '%scale')}, double {re}", "v")
+        if parts == 1:
+            _write_part(e, ty, re, "%dst", e.mul(k, "%stride"))
+        else:
+            im = e.value(f"select i1 {scaled}, double {_fmul(e, im, '%scale')}, double {im}", "v")
+            if kind == "r2c":
+                real_bin = e.value(f"icmp eq i64 {k}, 0")
+                even = e.value("icmp eq i64 %nmod2, 0")
+                middle = e.value(f"and i1 {even}, {e.value(f'icmp eq i64 {e.mul(k, 2)}, %n')}")
+                im = e.value(f"select i1 {e.value(f'or i1 {real_bin}, {middle}')}, double 0.0, double {im}", "v")
+            index = e.mul(e.mul(k, "%stride"), 2)
+            _write_part(e, ty, re, "%dst", index)
+            _write_part(e, ty, im, "%dst", e.add(index, 1))
+    return e.function(
+        f"internal void @{PREFIX}store_{kind}_{result}(ptr noalias %dst, i64 %stride, i64 %n, i64 %half, "
+        "i64 %nmod2, ptr noalias %zr, ptr noalias %zi, i64 %scaled, double %scale) nounwind"
+    )
+
+
+_LOADS = sorted({(v.kind, v.source) for v in VARIANTS})
+_STORES = sorted({(v.kind, v.result) for v in VARIANTS})
+
+
+def _switch(e: Emitter, value: str, cases: list[tuple[int, str]], hint: str) -> None:
+    """switch (value) { case c: <line> } for each (c, call line)."""
+    done, default = e.new_label(f"{hint}.end"), e.new_label(f"{hint}.default")
+    labels = [e.new_label(f"{hint}.case") for _ in cases]
+    table = " ".join(f"i64 {c}, label %{label}" for (c, _), label in zip(cases, labels, strict=True))
+    e.emit(f"switch i64 {value}, label %{default} [ {table} ]")
+    for (_, line), label in zip(cases, labels, strict=True):
+        e.label(label)
+        e.emit(line)
+        e.emit(f"br label %{done}")
+    e.label(default)
+    e.emit(f"br label %{done}")
+    e.label(done)
+
+
+def _row() -> str:
+    """One row: loaded by its variant's load (%load, %store: indices into _LOADS and
+    _STORES), transformed by the plan's steps (fast ones for a finite row), stored."""
+    e = Emitter()
+    nmod2 = e.value("urem i64 %n, 2")
+    half = e.add(e.value("udiv i64 %n, 2"), 1)
+    finite = e.variable("i8", 0)
+    cases = []  # each load's call and the store of its flag
+    for i, (kind, source) in enumerate(_LOADS):
+        name = e.fresh("ok")
+        cases.append(
+            (
+                i,
+                (
+                    f"{name} = call i8 @{PREFIX}load_{kind}_{source}(ptr %src, i64 %src_stride, i64 %n, "
+                    f"i64 {half}, i64 {nmod2}, ptr %xr, ptr %xi)\n  store i8 {name}, ptr {finite}"
+                ),
+            )
+        )
+    _switch(e, "%load", cases, "load")
+    fast = e.value(f"icmp ne i8 {e.value(f'load i8, ptr {finite}')}, 0")
+    bufs = [e.variable("ptr", name) for name in ("%xr", "%xi", "%yr", "%yi")]
+    size = e.variable("i64", "%n")  # L
+    stride = e.variable("i64", 1)  # s
+    woff = e.variable("i64", 0)
+    with e.loop(0, "%stages", hint="st") as st:
+        p = e.value(f"load i64, ptr {e.gep('%plan', st, 'i64')}")
+        xr, xi, yr, yi = (e.value(f"load ptr, ptr {b}") for b in bufs)
+        L, s, w = (e.value(f"load i64, ptr {v}") for v in (size, stride, woff))
+        m = e.value(f"udiv i64 {L}, {p}")
+        wr, wi = e.gep("%wr", w, "double"), e.gep("%wi", w, "double")
+        ts = e.value(f"udiv i64 %n, {L}")
+        exact = f"call void @{PREFIX}exact_step(ptr {xr}, ptr {xi}, ptr {yr}, ptr {yi}, i64 {L}, i64 {s}, i64 {p}, ptr %tr, ptr %ti, i64 {ts}, i64 %inverse)"
+        fast_label, exact_label, end = e.new_label("fast"), e.new_label("exact"), e.new_label("stepped")
+        e.emit(f"br i1 {fast}, label %{fast_label}, label %{exact_label}")
+        e.label(fast_label)
+        steps = [
+            (r, f"call void @{PREFIX}step{r}(ptr {xr}, ptr {xi}, ptr {yr}, ptr {yi}, i64 {L}, i64 {s}, ptr {wr}, ptr {wi}, double %sigma)")
+            for r in (4, 2, *FAST_ODD_RADICES)
+        ]  # fmt: skip
+        default = e.new_label("radix.other")
+        labels = [e.new_label("radix") for _ in steps]
+        table = " ".join(f"i64 {r}, label %{label}" for (r, _), label in zip(steps, labels, strict=True))
+        e.emit(f"switch i64 {p}, label %{default} [ {table} ]")
+        for (_, line), label in zip(steps, labels, strict=True):
+            e.label(label)
+            e.emit(line)
+            e.emit(f"br label %{end}")
+        e.label(default)
+        e.emit(f"br label %{exact_label}")
+        e.label(exact_label)
+        e.emit(exact)
+        e.emit(f"br label %{end}")
+        e.label(end)
+        for b, v in zip(bufs, (yr, yi, xr, xi), strict=True):
+            e.emit(f"store ptr {v}, ptr {b}")
+        e.emit(f"store i64 {m}, ptr {size}")
+        e.emit(f"store i64 {e.mul(s, p)}, ptr {stride}")
+        e.emit(f"store i64 {e.add(w, e.mul(e.add(p, -1), m))}, ptr {woff}")
+    zr, zi = (e.value(f"load ptr, ptr {b}") for b in bufs[:2])
+    scale = e.value(f"fdiv double 1.0, {e.value('uitofp i64 %n to double')}")
+    cases = [
+        (
+            i,
+            (
+                f"call void @{PREFIX}store_{kind}_{result}(ptr %dst, i64 %dst_stride, i64 %n, i64 {half}, "
+                f"i64 {nmod2}, ptr {zr}, ptr {zi}, i64 %inverse, double {scale})"
+            ),
+        )
+        for i, (kind, result) in enumerate(_STORES)
+    ]
+    _switch(e, "%store", cases, "store")
+    return e.function(
+        f"internal void @{PREFIX}row(i64 %load, i64 %store, ptr %src, i64 %src_stride, ptr %dst, i64 %dst_stride, "
+        "i64 %n, ptr %xr, ptr %xi, ptr %yr, ptr %yi, ptr %tr, ptr %ti, ptr %wr, ptr %wi, ptr %plan, i64 %stages, "
+        "double %sigma, i64 %inverse) nounwind"
+    )
+
+
+# The dispatcher's state, shared with the workers: the fields of a struct.
+_FIELDS = [
+    ("i64", "%load"), ("i64", "%store"), ("i64", "%outer"), ("i64", "%n"), ("i64", "%inner"),
+    ("ptr", "%src"), ("ptr", "%dst"), ("i64", "%src_len"), ("i64", "%dst_len"), ("i64", "%src_bytes"),
+    ("i64", "%dst_bytes"), ("ptr", "%base"), ("i64", "%n8"), ("ptr", "%plan"), ("i64", "%stages"),
+    ("double", "%sigma"), ("i64", "%inverse"),
+]  # fmt: skip
+_STRUCT = "{ " + ", ".join(ty for ty, _ in _FIELDS) + " }"
+
+
+def _rows(e: Emitter, f: dict[str, str], r0: str, r1: str, t: str) -> None:
+    """Rows [r0, r1) as thread t (its buffers after the shared tables)."""
+    n8 = f["%n8"]
+    table = lambda k: e.gep(f["%base"], e.mul(n8, k), "double")
+    tr, ti, wr, wi = table(0), table(1), table(2), table(4)
+    mine = e.add(6, e.mul(t, 4))
+    xr, xi, yr, yi = (e.gep(f["%base"], e.mul(n8, e.add(mine, k)), "double") for k in range(4))
+    inner = f["%inner"]
+    with e.loop(r0, r1, hint="r") as r:
+        o, i = e.value(f"udiv i64 {r}, {inner}"), e.value(f"urem i64 {r}, {inner}")
+        src_at = e.mul(e.add(e.mul(e.mul(o, f["%src_len"]), inner), i), f["%src_bytes"])
+        dst_at = e.mul(e.add(e.mul(e.mul(o, f["%dst_len"]), inner), i), f["%dst_bytes"])
+        src, dst = e.gep(f["%src"], src_at, "i8"), e.gep(f["%dst"], dst_at, "i8")
+        e.emit(
+            f"call void @{PREFIX}row(i64 {f['%load']}, i64 {f['%store']}, ptr {src}, i64 {inner}, ptr {dst}, "
+            f"i64 {inner}, i64 {f['%n']}, ptr {xr}, ptr {xi}, ptr {yr}, ptr {yi}, ptr {tr}, ptr {ti}, ptr {wr}, "
+            f"ptr {wi}, ptr {f['%plan']}, i64 {f['%stages']}, double {f['%sigma']}, i64 {f['%inverse']})"
+        )
+
+
+def _worker() -> str:
+    e = Emitter()
+    for field, (ty, name) in enumerate(_FIELDS):
+        at = e.value(f"getelementptr inbounds {_STRUCT}, ptr %data, i32 0, i32 {field}", "p")
+        e.emit(f"{name} = load {ty}, ptr {at}, align 8")
+    fields = {name: name for _, name in _FIELDS}
+    t = e.value(f"sext i32 {e.value('call i32 @omp_get_thread_num()')} to i64")
+    team = e.value(f"sext i32 {e.value('call i32 @omp_get_num_threads()')} to i64")
+    rows = e.mul("%outer", "%inner")
+    r0 = e.value(f"udiv i64 {e.mul(rows, t)}, {team}")
+    r1 = e.value(f"udiv i64 {e.mul(rows, e.add(t, 1))}, {team}")
+    _rows(e, fields, r0, r1, t)
+    return e.function(f"internal void @{PREFIX}worker(ptr %data) nounwind")
+
+
+def _tables(e: Emitter, tr: str, ti: str, wr: str, wi: str, plan: str, stages: str) -> None:
+    """The twiddles w_n^k = (cos(2 pi k / n), -sigma sin(2 pi k / n)) for k < n (with 4 | n
+    a quarter computed, the rest by symmetry; 1, -1, -+i exact), then each fast step's
+    w_L^(j k1) = w_n^(j k1 n / L) at w[offset + (k1 - 1) m + j]."""
+    n_f = e.value("uitofp i64 %n to double")
+    sign = e.value("fneg double %sigma")
+    quarter = e.value("udiv i64 %n, 4")
+    by_four = e.value(f"icmp eq i64 {e.value('urem i64 %n, 4')}, 0")
+    count = e.value(f"select i1 {by_four}, i64 {quarter}, i64 %n")
+    with e.loop(0, count, hint="tw") as k:
+        angle = e.value(f"fdiv double {_fmul(e, _d(2 * math.pi), e.value(f'uitofp i64 {k} to double'))}, {n_f}")
+        c = e.value(f"call double @cos(double {angle})")
+        s = _fmul(e, sign, e.value(f"call double @sin(double {angle})"))
+        _store_c(e, (c, s), tr, ti, k)
+        then, skip = e.new_label("sym"), e.new_label("nosym")
+        e.emit(f"br i1 {by_four}, label %{then}, label %{skip}")
+        e.label(then)
+        # w^(k + n/4) = w^k * (-i sigma) etc.: (c, s) -> (-s', ...) with s' = sigma-free sine
+        neg_c, neg_s = e.value(f"fneg double {c}"), e.value(f"fneg double {s}")
+        # with s = -sigma sin a: w^(k + n/4) = (cos(a + pi/2), -sigma sin(a + pi/2))
+        # = (-sin a, -sigma cos a) = (sigma s, -sigma c); w^(k + n/2) = -w^k;
+        # w^(k + 3n/4) = -w^(k + n/4)
+        q1 = (_fmul(e, "%sigma", s), _fmul(e, "%sigma", neg_c))
+        _store_c(e, q1, tr, ti, e.add(k, quarter))
+        _store_c(e, (neg_c, neg_s), tr, ti, e.add(k, e.mul(quarter, 2)))
+        q3 = (e.value(f"fneg double {q1[0]}"), e.value(f"fneg double {q1[1]}"))
+        _store_c(e, q3, tr, ti, e.add(k, e.mul(quarter, 3)))
+        e.emit(f"br label %{skip}")
+        e.label(skip)
+    _store_c(e, ("1.0", "0.0"), tr, ti, "0")
+    even = e.value(f"icmp eq i64 {e.value('urem i64 %n, 2')}, 0")
+    then, skip = e.new_label("half"), e.new_label("nohalf")
+    e.emit(f"br i1 {even}, label %{then}, label %{skip}")
+    e.label(then)
+    _store_c(e, ("-1.0", "0.0"), tr, ti, e.value("udiv i64 %n, 2"))
+    e.emit(f"br label %{skip}")
+    e.label(skip)
+    size, offset = e.variable("i64", "%n"), e.variable("i64", 0)
+    with e.loop(0, stages, hint="ws") as st:
+        p = e.value(f"load i64, ptr {e.gep(plan, st, 'i64')}")
+        L = e.value(f"load i64, ptr {size}")
+        m = e.value(f"udiv i64 {L}, {p}")
+        ts = e.value(f"udiv i64 %n, {L}")
+        w = e.value(f"load i64, ptr {offset}")
+        with e.loop(1, p, hint="k1") as k1, e.loop(0, m, hint="j") as j:
+            at = e.add(w, e.add(e.mul(e.add(k1, -1), m), j))
+            z = _load_c(e, tr, ti, e.mul(e.mul(k1, j), ts))
+            _store_c(e, z, wr, wi, at)
+        e.emit(f"store i64 {m}, ptr {size}")
+        e.emit(f"store i64 {e.add(w, e.mul(e.add(p, -1), m))}, ptr {offset}")
+
+
+def _plan(e: Emitter, plan: str) -> str:
+    """The radices of n in the generic lowering's order (4s, a 2, then the odd primes
+    ascending) into plan; their count."""
+    rest, count = e.variable("i64", "%n"), e.variable("i64", 0)
+
+    def push(radix: int) -> None:
+        c = e.value(f"load i64, ptr {count}")
+        e.emit(f"store i64 {radix}, ptr {e.gep(plan, c, 'i64')}")
+        e.emit(f"store i64 {e.add(c, 1)}, ptr {count}")
+        r = e.value(f"load i64, ptr {rest}")
+        e.emit(f"store i64 {e.value(f'udiv i64 {r}, {radix}')}, ptr {rest}")
+
+    def divides(radix: int) -> str:
+        r = e.value(f"load i64, ptr {rest}")
+        return e.value(f"icmp eq i64 {e.value(f'urem i64 {r}, {radix}')}, 0")
+
+    for radix in (4, 2, *SUPPORTED_PRIMES[1:]):
+        head, body, exit_ = e.new_label("f.head"), e.new_label("f.body"), e.new_label("f.exit")
+        e.emit(f"br label %{head}")
+        e.label(head)
+        e.emit(f"br i1 {divides(radix)}, label %{body}, label %{exit_}")
+        e.label(body)
+        push(radix)
+        e.emit(f"br label %{head}")  # (a 2 is left at most once after the 4s)
+        e.label(exit_)
+    return e.value(f"load i64, ptr {count}")
+
+
+def _dispatch(parallel: bool) -> str:
+    """The library's common entry: the plan, the workspace (the twiddle tables, then two
+    split buffers of n per thread), the tables, then the rows on one thread or split
+    over `xla_opt_num_threads()`."""
+    e = Emitter()
+    plan = e.value(f"alloca [{MAX_STAGES} x i64], align 8")
+    stages = _plan(e, plan)
+    n8 = e.value(f"and i64 {e.add('%n', 7)}, -8")
+    rows = e.mul("%outer", "%inner")
+    if parallel:
+        threads = e.value(f"sext i32 {e.value(f'call i32 @{NUM_THREADS}()')} to i64")
+        many = e.value(f"icmp sgt i64 {threads}, 1")
+        several = e.value(f"icmp sgt i64 {rows}, 1")
+        big = e.value(f"icmp sge i64 {e.mul(rows, '%n')}, {PARALLEL_MIN_ELEMENTS}")
+        go = e.value(f"and i1 {e.value(f'and i1 {many}, {several}')}, {big}")
+        team = e.value(f"select i1 {go}, i64 {e.min(threads, rows)}, i64 1")
+    else:
+        team = "1"
+    doubles = e.mul(n8, e.add(6, e.mul(team, 4)))
+    base = e.value(f"call ptr @aligned_alloc(i64 64, i64 {e.mul(doubles, 8)})")
+    tr, ti, wr, wi = (e.gep(base, e.mul(n8, k), "double") for k in (0, 1, 2, 4))
+    _tables(e, tr, ti, wr, wi, plan, stages)
+    fields = {name: name for _, name in _FIELDS}
+    fields.update({"%base": base, "%n8": n8, "%plan": plan, "%stages": stages})
+    if parallel:
+        then, serial, end = e.new_label("parallel"), e.new_label("serial"), e.new_label("end")
+        e.emit(f"br i1 {e.value(f'icmp sgt i64 {team}, 1')}, label %{then}, label %{serial}")
+        e.label(then)
+        args = e.value(f"alloca {_STRUCT}, align 8")
+        for field, (ty, name) in enumerate(_FIELDS):
+            at = e.value(f"getelementptr inbounds {_STRUCT}, ptr {args}, i32 0, i32 {field}", "p")
+            e.emit(f"store {ty} {fields[name]}, ptr {at}, align 8")
+        team32 = e.value(f"trunc i64 {team} to i32")
+        e.emit(f"call void @GOMP_parallel(ptr @{PREFIX}worker, ptr {args}, i32 {team32}, i32 0)")
+        e.emit(f"br label %{end}")
+        e.label(serial)
+    _rows(e, fields, "0", rows, "0")
+    if parallel:
+        e.emit(f"br label %{end}")
+        e.label(end)
+    e.emit(f"call void @free(ptr {base})")
+    return e.function(
+        f"internal void @{PREFIX}run(i64 %load, i64 %store, i64 %outer, i64 %n, i64 %inner, ptr %src, "
+        "ptr %dst, i64 %src_len, i64 %dst_len, i64 %src_bytes, i64 %dst_bytes, double %sigma, i64 %inverse) "
+        "nounwind"
+    )
+
+
+def _entry(v: FftVariant) -> str:
+    """The variant's entry point: the common dispatcher with its load, store, row
+    lengths, element sizes and direction."""
+    e = Emitter()
+    half = e.add(e.value("udiv i64 %n, 2"), 1)
+    lengths = {"n": "%n", "half": half}
+    size = lambda t: (4 if TYPES[t][0] == "float" else 8) * TYPES[t][1]
+    e.emit(
+        f"call void @{PREFIX}run(i64 {_LOADS.index((v.kind, v.source))}, i64 {_STORES.index((v.kind, v.result))}, "
+        f"i64 %outer, i64 %n, i64 %inner, ptr %src, ptr %dst, i64 {lengths[v.source_length]}, "
+        f"i64 {lengths[v.result_length]}, i64 {size(v.source)}, i64 {size(v.result)}, "
+        f"double {'-1.0' if v.inverse else '1.0'}, i64 {int(v.inverse)})"
+    )
+    params = ", ".join(f"{ty} %{name}" for ty, name in PARAMS)
+    return e.function(f"void @{v.symbol}({params}) nounwind")
+
+
+def library_ir(parallel: bool = False) -> str:
+    """The LLVM IR module defining every variant's entry: single-thread, or
+    (`parallel`, libgomp loaded) with rows split over the runtime's thread count."""
+    parts = [
+        "declare ptr @aligned_alloc(i64, i64)\ndeclare void @free(ptr)",
+        "declare double @cos(double)\ndeclare double @sin(double)\ndeclare double @llvm.fabs.f64(double)",
+    ]
+    if parallel:
+        parts += [
+            "declare void @GOMP_parallel(ptr, ptr, i32, i32)",
+            "declare i32 @omp_get_thread_num()\ndeclare i32 @omp_get_num_threads()",
+            f"declare i32 @{NUM_THREADS}()",
+        ]
+    parts += [_fast_step(p) for p in (4, 2, *FAST_ODD_RADICES)]
+    parts.append(_exact_step())
+    parts += [_load(kind, source) for kind, source in _LOADS]
+    parts += [_store(kind, result) for kind, result in _STORES]
+    parts.append(_row())
+    if parallel:
+        parts.append(_worker())
+    parts.append(_dispatch(parallel))
+    parts += [_entry(v) for v in VARIANTS]
+    return "\n\n".join([*parts, ""])
