@@ -141,131 +141,207 @@ def _define(e: Emitter, signature: str, ret: str = "ret void") -> str:
     return "\n".join([f"define {signature} {{", "entry:", *e.allocas, *e.lines, "}"])
 
 
-# complex values are pairs of double SSA names
+# complex values are pairs of SSA names: doubles, or vectors of LANES doubles
 Complex = tuple[str, str]
+LANES = 4  # the vector steps' doubles per vector (256 bits: AVX2 and up)
+VEC = f"<{LANES} x double>"
 
 
-def _fadd(e: Emitter, a: str, b: str) -> str:
-    return e.value(f"fadd double {a}, {b}", "f")
+def _fadd(e: Emitter, a: str, b: str, t: str = "double") -> str:
+    return e.value(f"fadd {t} {a}, {b}", "f")
 
 
-def _fsub(e: Emitter, a: str, b: str) -> str:
-    return e.value(f"fsub double {a}, {b}", "f")
+def _fsub(e: Emitter, a: str, b: str, t: str = "double") -> str:
+    return e.value(f"fsub {t} {a}, {b}", "f")
 
 
-def _fmul(e: Emitter, a: str, b: str) -> str:
-    return e.value(f"fmul double {a}, {b}", "f")
+def _fmul(e: Emitter, a: str, b: str, t: str = "double") -> str:
+    return e.value(f"fmul {t} {a}, {b}", "f")
 
 
-def _cadd(e: Emitter, a: Complex, b: Complex) -> Complex:
-    return _fadd(e, a[0], b[0]), _fadd(e, a[1], b[1])
+def _cadd(e: Emitter, a: Complex, b: Complex, t: str = "double") -> Complex:
+    return _fadd(e, a[0], b[0], t), _fadd(e, a[1], b[1], t)
 
 
-def _csub(e: Emitter, a: Complex, b: Complex) -> Complex:
-    return _fsub(e, a[0], b[0]), _fsub(e, a[1], b[1])
+def _csub(e: Emitter, a: Complex, b: Complex, t: str = "double") -> Complex:
+    return _fsub(e, a[0], b[0], t), _fsub(e, a[1], b[1], t)
 
 
-def _cmul(e: Emitter, a: Complex, w: Complex) -> Complex:
+def _cmul(e: Emitter, a: Complex, w: Complex, t: str = "double") -> Complex:
     """a * w, four products (a and w finite: the fast steps)."""
-    re = _fsub(e, _fmul(e, a[0], w[0]), _fmul(e, a[1], w[1]))
-    im = _fadd(e, _fmul(e, a[0], w[1]), _fmul(e, a[1], w[0]))
+    re = _fsub(e, _fmul(e, a[0], w[0], t), _fmul(e, a[1], w[1], t), t)
+    im = _fadd(e, _fmul(e, a[0], w[1], t), _fmul(e, a[1], w[0], t), t)
     return re, im
 
 
-def _rotate(e: Emitter, a: Complex) -> Complex:
-    """a * (-i sigma), sigma = %sigma (+1 forward, -1 inverse): (sigma im, -sigma re),
-    exact for finite a (the fast steps)."""
-    return _fmul(e, "%sigma", a[1]), e.value(f"fneg double {_fmul(e, '%sigma', a[0])}", "f")
+def _constant(x: float, t: str) -> str:
+    return _d(x) if t == "double" else f"splat (double {_d(x)})"
 
 
-def _load_c(e: Emitter, re: str, im: str, at: str) -> Complex:
+def _splat(e: Emitter, scalar: str) -> str:
+    one = e.value(f"insertelement {VEC} poison, double {scalar}, i64 0", "f")
+    return e.value(f"shufflevector {VEC} {one}, {VEC} poison, <{LANES} x i32> zeroinitializer", "f")
+
+
+def _rotate(e: Emitter, a: Complex, sigma: str, t: str) -> Complex:
+    """a * (-i sigma), sigma +1 forward, -1 inverse: (sigma im, -sigma re), exact for
+    finite a (the fast steps)."""
+    return _fmul(e, sigma, a[1], t), e.value(f"fneg {t} {_fmul(e, sigma, a[0], t)}", "f")
+
+
+def _load_c(e: Emitter, re: str, im: str, at: str, t: str = "double") -> Complex:
     return (
-        e.value(f"load double, ptr {e.gep(re, at, 'double')}", "a"),
-        e.value(f"load double, ptr {e.gep(im, at, 'double')}", "a"),
+        e.value(f"load {t}, ptr {e.gep(re, at, 'double')}, align 8", "a"),
+        e.value(f"load {t}, ptr {e.gep(im, at, 'double')}, align 8", "a"),
     )
 
 
-def _store_c(e: Emitter, z: Complex, re: str, im: str, at: str) -> None:
-    e.emit(f"store double {z[0]}, ptr {e.gep(re, at, 'double')}")
-    e.emit(f"store double {z[1]}, ptr {e.gep(im, at, 'double')}")
+def _store_c(e: Emitter, z: Complex, re: str, im: str, at: str, t: str = "double") -> None:
+    e.emit(f"store {t} {z[0]}, ptr {e.gep(re, at, 'double')}, align 8")
+    e.emit(f"store {t} {z[1]}, ptr {e.gep(im, at, 'double')}, align 8")
 
 
-def _butterfly(e: Emitter, p: int, a: list[Complex]) -> list[Complex]:
+def _butterfly(e: Emitter, p: int, a: list[Complex], sigma: str, t: str) -> list[Complex]:
     """DFT_p of a (forward for sigma = 1, inverse for -1)."""
     if p == 2:
-        return [_cadd(e, a[0], a[1]), _csub(e, a[0], a[1])]
+        return [_cadd(e, a[0], a[1], t), _csub(e, a[0], a[1], t)]
     if p == 4:
-        t0, t1 = _cadd(e, a[0], a[2]), _csub(e, a[0], a[2])
-        t2, t3 = _cadd(e, a[1], a[3]), _csub(e, a[1], a[3])
-        r = _rotate(e, t3)
-        return [_cadd(e, t0, t2), _cadd(e, t1, r), _csub(e, t0, t2), _csub(e, t1, r)]
+        t0, t1 = _cadd(e, a[0], a[2], t), _csub(e, a[0], a[2], t)
+        t2, t3 = _cadd(e, a[1], a[3], t), _csub(e, a[1], a[3], t)
+        r = _rotate(e, t3, sigma, t)
+        return [_cadd(e, t0, t2, t), _cadd(e, t1, r, t), _csub(e, t0, t2, t), _csub(e, t1, r, t)]
     # odd p: b_k = a0 + sum_j cos(2 pi jk/p) (a_j + a_(p-j)) + (-i sigma) sin(2 pi jk/p) (a_j - a_(p-j))
     h = (p - 1) // 2
-    plus = [_cadd(e, a[j], a[p - j]) for j in range(1, h + 1)]
-    minus = [_csub(e, a[j], a[p - j]) for j in range(1, h + 1)]
+    plus = [_cadd(e, a[j], a[p - j], t) for j in range(1, h + 1)]
+    minus = [_csub(e, a[j], a[p - j], t) for j in range(1, h + 1)]
     out: list[Complex | None] = [None] * p
     total = a[0]
     for pj in plus:
-        total = _cadd(e, total, pj)
+        total = _cadd(e, total, pj, t)
     out[0] = total
     for k in range(1, h + 1):
         u, v = a[0], None
         for j in range(1, h + 1):
             angle = 2 * math.pi * (j * k % p) / p
-            c, s = _d(math.cos(angle)), _d(math.sin(angle))
-            u = _cadd(e, u, (_fmul(e, plus[j - 1][0], c), _fmul(e, plus[j - 1][1], c)))
-            term = (_fmul(e, minus[j - 1][0], s), _fmul(e, minus[j - 1][1], s))
-            v = term if v is None else _cadd(e, v, term)
+            c, s = _constant(math.cos(angle), t), _constant(math.sin(angle), t)
+            u = _cadd(e, u, (_fmul(e, plus[j - 1][0], c, t), _fmul(e, plus[j - 1][1], c, t)), t)
+            term = (_fmul(e, minus[j - 1][0], s, t), _fmul(e, minus[j - 1][1], s, t))
+            v = term if v is None else _cadd(e, v, term, t)
         assert v is not None
-        r = _rotate(e, v)
-        out[k], out[p - k] = _cadd(e, u, r), _csub(e, u, r)
+        r = _rotate(e, v, sigma, t)
+        out[k], out[p - k] = _cadd(e, u, r, t), _csub(e, u, r, t)
     return [z for z in out if z is not None]
+
+
+_STEP_PARAMS = (
+    "ptr noalias %xr, ptr noalias %xi, ptr noalias %yr, ptr noalias %yi, i64 %L, i64 %s, ptr noalias %wr, "
+    "ptr noalias %wi, double %sigma"
+)
+
+
+def _step_body(e: Emitter, p: int, q: str, j: str, m: str, twiddles: list[Complex] | None, sigma: str, t: str) -> None:
+    """The p outputs of (q, j) (q, j the first of LANES consecutive ones in a vector
+    over q: `t` a vector type)."""
+    sm = e.mul("%s", m)
+    base = e.add(q, e.mul("%s", j))
+    a = [_load_c(e, "%xr", "%xi", e.add(base, e.mul(sm, j1)) if j1 else base, t) for j1 in range(p)]
+    b = _butterfly(e, p, a, sigma, t)
+    out = e.add(q, e.mul(e.mul("%s", p), j))
+    for k1 in range(p):
+        z = b[k1] if twiddles is None or k1 == 0 else _cmul(e, b[k1], twiddles[k1 - 1], t)
+        _store_c(e, z, "%yr", "%yi", e.add(out, e.mul("%s", k1)) if k1 else out, t)
+
+
+def _scalar_step(p: int) -> str:
+    """Outputs (q, j) for q in [q0, q1), j in [j0, j1), j innermost, one at a time (the
+    steps' remainders and short strides)."""
+    e = Emitter()
+    m = e.value(f"udiv i64 %L, {p}")
+    with e.loop("%q0", "%q1", hint="q") as q, e.loop("%j0", "%j1", hint="j") as j:
+        twiddles = [_load_c(e, "%wr", "%wi", e.add(e.mul(m, k1 - 1), j)) for k1 in range(1, p)]
+        _step_body(e, p, q, j, m, twiddles, "%sigma", "double")
+    return e.function(
+        f"internal void @{PREFIX}scalar_step{p}({_STEP_PARAMS}, i64 %q0, i64 %q1, i64 %j0, i64 %j1) nounwind"
+    )
+
+
+def _interleave(e: Emitter, vectors: list[str]) -> list[str]:
+    """The LANES x p transpose of p (2 or 4) vectors: lane l of vector k1 goes to
+    element l p + k1 of the result, in p vectors."""
+
+    def shuffle(a: str, b: str, mask: list[int]) -> str:
+        lanes = ", ".join(f"i32 {i}" for i in mask)
+        return e.value(f"shufflevector {VEC} {a}, {VEC} {b}, <{LANES} x i32> <{lanes}>", "f")
+
+    if len(vectors) == 2:
+        b0, b1 = vectors
+        return [shuffle(b0, b1, [0, 4, 1, 5]), shuffle(b0, b1, [2, 6, 3, 7])]
+    b0, b1, b2, b3 = vectors
+    t0, t1 = shuffle(b0, b1, [0, 4, 1, 5]), shuffle(b0, b1, [2, 6, 3, 7])
+    t2, t3 = shuffle(b2, b3, [0, 4, 1, 5]), shuffle(b2, b3, [2, 6, 3, 7])
+    return [shuffle(t0, t2, [0, 1, 4, 5]), shuffle(t0, t2, [2, 3, 6, 7]), shuffle(t1, t3, [0, 1, 4, 5]),
+            shuffle(t1, t3, [2, 3, 6, 7])]  # fmt: skip
 
 
 def _fast_step(p: int) -> str:
     """One Stockham step of radix p on finite values (see the module doc): x -> y, the
-    step's twiddles w_L^(j k1) at w[(k1 - 1) m + j]."""
+    step's twiddles w_L^(j k1) at w[(k1 - 1) m + j]. Vectors of LANES outputs: over q
+    where the stride s has a vector's worth (one twiddle per k1 for them; none where
+    L = p), over j on the first step of a radix 2 or 4 (s = 1: the outputs of LANES
+    consecutive j transposed into place); the rest one at a time (`_scalar_step`)."""
     e = Emitter()
     m = e.value(f"udiv i64 %L, {p}")
-    sm = e.mul("%s", m)
-    sp = e.mul("%s", p)
+    sigma = _splat(e, "%sigma")
+    s_vec = e.value(f"and i64 %s, {-LANES}")
+    m_vec = e.value(f"and i64 {m}, {-LANES}")
+    scalar = f"call void @{PREFIX}scalar_step{p}(ptr %xr, ptr %xi, ptr %yr, ptr %yi, i64 %L, i64 %s, ptr %wr, ptr %wi, double %sigma"
+    labels = {h: e.new_label(h) for h in ("last", "rest", "wide", "first", "narrow", "done")}
 
-    def body(q: str, j: str, twiddles: list[Complex] | None) -> None:
-        base = e.add(q, e.mul("%s", j))
-        a = [_load_c(e, "%xr", "%xi", e.add(base, e.mul(sm, j1)) if j1 else base) for j1 in range(p)]
-        b = _butterfly(e, p, a)
-        out = e.add(q, e.mul(sp, j))
-        for k1 in range(p):
-            z = b[k1] if twiddles is None or k1 == 0 else _cmul(e, b[k1], twiddles[k1 - 1])
-            _store_c(e, z, "%yr", "%yi", e.add(out, e.mul("%s", k1)) if k1 else out)
+    def branch(condition: str, then: str, other: str) -> None:
+        e.emit(f"br i1 {condition}, label %{labels[then]}, label %{labels[other]}")
 
-    def twiddles(j: str) -> list[Complex]:
-        return [_load_c(e, "%wr", "%wi", e.add(e.mul(m, k1 - 1), j)) for k1 in range(1, p)]
-
-    last, wide, narrow, done = (e.new_label(h) for h in ("last", "wide", "narrow", "done"))
-    rest = e.new_label("rest")
-    e.emit(f"br i1 {e.value(f'icmp eq i64 {m}, 1')}, label %{last}, label %{rest}")
-    e.label(rest)
-    e.emit(f"br i1 {e.value(f'icmp sge i64 %s, {VECTOR}')}, label %{wide}, label %{narrow}")
-    e.label(last)  # L = p: no twiddles
-    with e.loop(0, "%s", hint="q") as q:
-        body(q, "0", None)
-    e.emit(f"br label %{done}")
-    e.label(wide)  # over q innermost: one twiddle per k1 for s consecutive elements
+    branch(e.value(f"icmp eq i64 {m}, 1"), "last", "rest")
+    e.label(labels["last"])  # L = p: no twiddles
+    with e.loop(0, s_vec, LANES, hint="q") as q:
+        _step_body(e, p, q, "0", m, None, sigma, VEC)
+    e.emit(f"{scalar}, i64 {s_vec}, i64 %s, i64 0, i64 1)")
+    e.emit(f"br label %{labels['done']}")
+    e.label(labels["rest"])
+    branch(e.value(f"icmp sge i64 %s, {LANES}"), "wide", "first")
+    e.label(labels["wide"])
     with e.loop(0, m, hint="j") as j:
-        ws = twiddles(j)
-        with e.loop(0, "%s", hint="q") as q:
-            body(q, j, ws)
-    e.emit(f"br label %{done}")
-    e.label(narrow)  # over j innermost (s is short): the twiddles are consecutive in j
-    with e.loop(0, "%s", hint="q") as q, e.loop(0, m, hint="j") as j:
-        body(q, j, twiddles(j))
-    e.emit(f"br label %{done}")
-    e.label(done)
-    return e.function(
-        f"internal void @{PREFIX}step{p}(ptr noalias %xr, ptr noalias %xi, ptr noalias %yr, ptr noalias %yi, "
-        "i64 %L, i64 %s, ptr noalias %wr, ptr noalias %wi, double %sigma) nounwind"
-    )
+        twiddles = [
+            tuple(_splat(e, part) for part in _load_c(e, "%wr", "%wi", e.add(e.mul(m, k1 - 1), j)))
+            for k1 in range(1, p)
+        ]
+        with e.loop(0, s_vec, LANES, hint="q") as q:
+            _step_body(e, p, q, j, m, twiddles, sigma, VEC)  # type: ignore[arg-type]
+    e.emit(f"{scalar}, i64 {s_vec}, i64 %s, i64 0, i64 {m})")
+    e.emit(f"br label %{labels['done']}")
+    e.label(labels["first"])
+    if p in (2, 4):
+        first = e.new_label("first.vec")
+        e.emit(f"br i1 {e.value('icmp eq i64 %s, 1')}, label %{first}, label %{labels['narrow']}")
+        e.label(first)
+        with e.loop(0, m_vec, LANES, hint="j") as j:
+            a = [_load_c(e, "%xr", "%xi", e.add(j, e.mul(m, j1)) if j1 else j, VEC) for j1 in range(p)]
+            b = _butterfly(e, p, a, sigma, VEC)
+            for k1 in range(1, p):
+                w = _load_c(e, "%wr", "%wi", e.add(e.mul(m, k1 - 1), j), VEC)
+                b[k1] = _cmul(e, b[k1], w, VEC)
+            out = e.mul(j, p)
+            for part, target in ((0, "%yr"), (1, "%yi")):
+                for l, row in enumerate(_interleave(e, [z[part] for z in b])):
+                    e.emit(f"store {VEC} {row}, ptr {e.gep(target, e.add(out, l * LANES), 'double')}, align 8")
+        e.emit(f"{scalar}, i64 0, i64 1, i64 {m_vec}, i64 {m})")
+        e.emit(f"br label %{labels['done']}")
+    else:
+        e.emit(f"br label %{labels['narrow']}")
+    e.label(labels["narrow"])
+    e.emit(f"{scalar}, i64 0, i64 %s, i64 0, i64 {m})")
+    e.emit(f"br label %{labels['done']}")
+    e.label(labels["done"])
+    return e.function(f"internal void @{PREFIX}step{p}({_STEP_PARAMS}) nounwind")
 
 
 def _exact_step() -> str:
@@ -711,6 +787,7 @@ def library_ir(parallel: bool = False) -> str:
             "declare i32 @omp_get_thread_num()\ndeclare i32 @omp_get_num_threads()",
             f"declare i32 @{NUM_THREADS}()",
         ]
+    parts += [_scalar_step(p) for p in (4, 2, *FAST_ODD_RADICES)]
     parts += [_fast_step(p) for p in (4, 2, *FAST_ODD_RADICES)]
     parts.append(_exact_step())
     parts += [_load(kind, source) for kind, source in _LOADS]
