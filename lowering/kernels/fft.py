@@ -261,7 +261,7 @@ def _scalar_step(p: int) -> str:
         twiddles = [_load_c(e, "%wr", "%wi", e.add(e.mul(m, k1 - 1), j)) for k1 in range(1, p)]
         _step_body(e, p, q, j, m, twiddles, "%sigma", "double")
     return e.function(
-        f"internal void @{PREFIX}scalar_step{p}({_STEP_PARAMS}, i64 %q0, i64 %q1, i64 %j0, i64 %j1) nounwind"
+        f"internal void @{PREFIX}scalar_step{p}({_STEP_PARAMS}, i64 %q0, i64 %q1, i64 %j0, i64 %j1) noinline nounwind"
     )
 
 
@@ -341,7 +341,7 @@ def _fast_step(p: int) -> str:
     e.emit(f"{scalar}, i64 0, i64 %s, i64 0, i64 {m})")
     e.emit(f"br label %{labels['done']}")
     e.label(labels["done"])
-    return e.function(f"internal void @{PREFIX}step{p}({_STEP_PARAMS}) nounwind")
+    return e.function(f"internal void @{PREFIX}step{p}({_STEP_PARAMS}) noinline nounwind")
 
 
 def _exact_step() -> str:
@@ -391,7 +391,7 @@ def _exact_step() -> str:
         _store_c(e, total, "%yr", "%yi", out)
     return e.function(
         f"internal void @{PREFIX}exact_step(ptr noalias %xr, ptr noalias %xi, ptr noalias %yr, ptr noalias %yi, "
-        "i64 %L, i64 %s, i64 %p, ptr noalias %tr, ptr noalias %ti, i64 %ts, i64 %inverse) nounwind"
+        "i64 %L, i64 %s, i64 %p, ptr noalias %tr, ptr noalias %ti, i64 %ts, i64 %inverse) noinline nounwind"
     )
 
 
@@ -452,7 +452,7 @@ def _load(kind: str, source: str) -> str:
     return _define(
         e,
         f"internal i8 @{PREFIX}load_{kind}_{source}(ptr noalias %src, i64 %stride, i64 %n, i64 %half, "
-        "i64 %nmod2, ptr noalias %xr, ptr noalias %xi) nounwind",
+        "i64 %nmod2, ptr noalias %xr, ptr noalias %xi) noinline nounwind",
         f"ret i8 {result}",
     )
 
@@ -482,7 +482,7 @@ def _store(kind: str, result: str) -> str:
             _write_part(e, ty, im, "%dst", e.add(index, 1))
     return e.function(
         f"internal void @{PREFIX}store_{kind}_{result}(ptr noalias %dst, i64 %stride, i64 %n, i64 %half, "
-        "i64 %nmod2, ptr noalias %zr, ptr noalias %zi, i64 %scaled, double %scale) nounwind"
+        "i64 %nmod2, ptr noalias %zr, ptr noalias %zi, i64 %scaled, double %scale) noinline nounwind"
     )
 
 
@@ -580,7 +580,7 @@ def _row() -> str:
     return e.function(
         f"internal void @{PREFIX}row(i64 %load, i64 %store, ptr %src, i64 %src_stride, ptr %dst, i64 %dst_stride, "
         "i64 %n, ptr %xr, ptr %xi, ptr %yr, ptr %yi, ptr %tr, ptr %ti, ptr %wr, ptr %wi, ptr %plan, i64 %stages, "
-        "double %sigma, i64 %inverse) nounwind"
+        "double %sigma, i64 %inverse) noinline nounwind"
     )
 
 
