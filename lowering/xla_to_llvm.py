@@ -1,6 +1,7 @@
 """The progressive lowering pipeline, `xla-to-llvm`, and its LLVM IR output.
 
-    xla  --xla-widen-narrow-types-->  xla (4/2-bit integers, 8/6/4-bit floats as ui8 storage, wide arithmetic)
+    xla  --xla-inline-calls-->        xla (calls replaced by their callees' bodies, as XLA's CallInliner)
+         --xla-widen-narrow-types-->  xla (4/2-bit integers, 8/6/4-bit floats as ui8 storage, wide arithmetic)
          --xla-expand-batch-norm-->   xla (batch norms as reduce, broadcast, arithmetic)
          --xla-legalize-broadcast-->  xla (explicit broadcasts)
          --convert-xla-to-linalg-->   linalg (named matmul, generics)/tensor/arith/math/scf on tensors
@@ -44,6 +45,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 STAGES: tuple[str, ...] = (
+    "xla-inline-calls",
     "xla-widen-narrow-types",
     "xla-expand-batch-norm",
     "xla-legalize-broadcast",

@@ -149,7 +149,9 @@ class JitFunction:
                 linalg["replica_id"] = replica_id
             if host_collectives:
                 linalg["host_collectives"] = True
-            options = {"convert-xla-to-linalg": linalg} if linalg else None
+            options: dict[str, dict[str, Any]] = {"xla-inline-calls": {"entry": entry}}
+            if linalg:
+                options["convert-xla-to-linalg"] = linalg
             program = compile_program(xla_module, self.times, options)
         except DiagnosticError as e:
             raise NotImplementedError(f"the jit backend cannot compile @{entry}:\n{e}") from None
