@@ -44,6 +44,10 @@ w_L^(j k1) DFT_p(inputs)[k1]. Two ways:
   and 13 take the exact steps always (rare lengths: fast code for them would cost the
   library's compile time more than they gain).
 
+A finite real row of even n >= 4 (r2c, c2r) is transformed as a complex row of n / 2
+(`_packed`: even and odd elements as real and imaginary parts, untangled after the
+transform for r2c, tangled before it for c2r): half the steps' work.
+
 Twiddles: w_n^k = (cos(2 pi k / n), -+sin(...)) for k < n, computed per call (a
 quarter of them, the rest by exact symmetries when 4 divides n; 1, -1, -+i exactly),
 and each fast step's table gathered from them, shared by the rows. Rows are split over
@@ -505,39 +509,24 @@ def _switch(e: Emitter, value: str, cases: list[tuple[int, str]], hint: str) -> 
     e.label(done)
 
 
-def _row() -> str:
-    """One row: loaded by its variant's load (%load, %store: indices into _LOADS and
-    _STORES), transformed by the plan's steps (fast ones for a finite row), stored."""
-    e = Emitter()
-    nmod2 = e.value("urem i64 %n, 2")
-    half = e.add(e.value("udiv i64 %n, 2"), 1)
-    finite = e.variable("i8", 0)
-    cases = []  # each load's call and the store of its flag
-    for i, (kind, source) in enumerate(_LOADS):
-        name = e.fresh("ok")
-        cases.append(
-            (
-                i,
-                (
-                    f"{name} = call i8 @{PREFIX}load_{kind}_{source}(ptr %src, i64 %src_stride, i64 %n, "
-                    f"i64 {half}, i64 {nmod2}, ptr %xr, ptr %xi)\n  store i8 {name}, ptr {finite}"
-                ),
-            )
-        )
-    _switch(e, "%load", cases, "load")
-    fast = e.value(f"icmp ne i8 {e.value(f'load i8, ptr {finite}')}, 0")
-    bufs = [e.variable("ptr", name) for name in ("%xr", "%xi", "%yr", "%yi")]
-    size = e.variable("i64", "%n")  # L
+def _steps(e: Emitter, fast: str, bufs: list[str], length: str, plan: str, stages: str, wr0: str, wi0: str) -> None:
+    """The plan's steps on a transform of `length` (the buffers' pointers in the
+    variables `bufs`: the current ones, then the others; swapped after each step):
+    fast steps where `fast` (and the radix has them), else exact ones."""
+    size = e.variable("i64", length)  # L
     stride = e.variable("i64", 1)  # s
     woff = e.variable("i64", 0)
-    with e.loop(0, "%stages", hint="st") as st:
-        p = e.value(f"load i64, ptr {e.gep('%plan', st, 'i64')}")
+    with e.loop(0, stages, hint="st") as st:
+        p = e.value(f"load i64, ptr {e.gep(plan, st, 'i64')}")
         xr, xi, yr, yi = (e.value(f"load ptr, ptr {b}") for b in bufs)
         L, s, w = (e.value(f"load i64, ptr {v}") for v in (size, stride, woff))
         m = e.value(f"udiv i64 {L}, {p}")
-        wr, wi = e.gep("%wr", w, "double"), e.gep("%wi", w, "double")
+        wr, wi = e.gep(wr0, w, "double"), e.gep(wi0, w, "double")
         ts = e.value(f"udiv i64 %n, {L}")
-        exact = f"call void @{PREFIX}exact_step(ptr {xr}, ptr {xi}, ptr {yr}, ptr {yi}, i64 {L}, i64 {s}, i64 {p}, ptr %tr, ptr %ti, i64 {ts}, i64 %inverse)"
+        exact = (
+            f"call void @{PREFIX}exact_step(ptr {xr}, ptr {xi}, ptr {yr}, ptr {yi}, i64 {L}, i64 {s}, i64 {p}, "
+            f"ptr %tr, ptr %ti, i64 {ts}, i64 %inverse)"
+        )
         fast_label, exact_label, end = e.new_label("fast"), e.new_label("exact"), e.new_label("stepped")
         e.emit(f"br i1 {fast}, label %{fast_label}, label %{exact_label}")
         e.label(fast_label)
@@ -564,7 +553,103 @@ def _row() -> str:
         e.emit(f"store i64 {m}, ptr {size}")
         e.emit(f"store i64 {e.mul(s, p)}, ptr {stride}")
         e.emit(f"store i64 {e.add(w, e.mul(e.add(p, -1), m))}, ptr {woff}")
-    zr, zi = (e.value(f"load ptr, ptr {b}") for b in bufs[:2])
+
+
+def _packed(e: Emitter, final: list[str]) -> None:
+    """A finite real transform of even n >= 4 (%packed: 1 r2c, 2 c2r) as a complex one
+    of h = n / 2 (the second plan, its twiddles after the first's): r2c transforms
+    z[k] = x[2k] + i x[2k+1] to Z and untangles X[k] = E + w^k O for k <= h, E =
+    (Z[k] + conj(Z[h-k])) / 2, O = -i (Z[k] - conj(Z[h-k])) / 2; c2r transforms
+    Z[k] = A + i B, A = X[k] + X[k+h], B = (X[k] - X[k+h]) w^-k (the extended bins the
+    load made), to x[2k] = Re z[k], x[2k+1] = Im z[k] (scaled by 1/n by the store).
+    The result's buffers into the variables `final`."""
+    h = e.value("udiv i64 %n, 2")
+    two = e.value("icmp eq i64 %packed, 2")
+    pack, mix, go = e.new_label("pack"), e.new_label("mix"), e.new_label("transform")
+    e.emit(f"br i1 {two}, label %{mix}, label %{pack}")
+    e.label(pack)
+    with e.loop(0, h, hint="pk") as k:
+        at = e.mul(k, 2)
+        re = e.value(f"load double, ptr {e.gep('%xr', at, 'double')}")
+        im = e.value(f"load double, ptr {e.gep('%xr', e.add(at, 1), 'double')}")
+        _store_c(e, (re, im), "%yr", "%yi", k)
+    e.emit(f"br label %{go}")
+    e.label(mix)
+    with e.loop(0, h, hint="mx") as k:
+        lo, hi = _load_c(e, "%xr", "%xi", k), _load_c(e, "%xr", "%xi", e.add(k, h))
+        a, d = _cadd(e, lo, hi), _csub(e, lo, hi)
+        b = _cmul(e, d, _load_c(e, "%tr", "%ti", k))
+        _store_c(e, (_fsub(e, a[0], b[1]), _fadd(e, a[1], b[0])), "%yr", "%yi", k)
+    e.emit(f"br label %{go}")
+    e.label(go)
+    bufs = [e.variable("ptr", name) for name in ("%yr", "%yi", "%xr", "%xi")]
+    n8 = e.value(f"and i64 {e.add('%n', 7)}, -8")
+    _steps(e, "true", bufs, h, e.gep("%plan", MAX_STAGES, "i64"), "%stages2", e.gep("%wr", n8, "double"),
+           e.gep("%wi", n8, "double"))  # fmt: skip
+    zr, zi, outr, outi = (e.value(f"load ptr, ptr {b}") for b in bufs)
+    for var, buf in zip(final, (outr, outi), strict=True):
+        e.emit(f"store ptr {buf}, ptr {var}")
+    untangle, unpack, done = e.new_label("untangle"), e.new_label("unpack"), e.new_label("unpacked")
+    e.emit(f"br i1 {two}, label %{unpack}, label %{untangle}")
+    e.label(untangle)
+    half = _d(0.5)
+    with e.loop(0, e.add(h, 1), hint="ut") as k:
+        at = e.value(f"select i1 {e.value(f'icmp eq i64 {k}, {h}')}, i64 0, i64 {k}")
+        mirror = e.value(f"urem i64 {e.value(f'sub i64 {h}, {k}')}, {h}")
+        zk, zm = _load_c(e, zr, zi, at), _load_c(e, zr, zi, mirror)
+        even_part = (_fmul(e, _fadd(e, zk[0], zm[0]), half), _fmul(e, _fsub(e, zk[1], zm[1]), half))
+        odd_part = (_fmul(e, _fadd(e, zk[1], zm[1]), half), _fmul(e, _fsub(e, zm[0], zk[0]), half))
+        x = _cadd(e, even_part, _cmul(e, odd_part, _load_c(e, "%tr", "%ti", k)))
+        _store_c(e, x, outr, outi, k)
+    e.emit(f"br label %{done}")
+    e.label(unpack)
+    with e.loop(0, h, hint="up") as k:
+        re, im = _load_c(e, zr, zi, k)
+        at = e.mul(k, 2)
+        e.emit(f"store double {re}, ptr {e.gep(outr, at, 'double')}")
+        e.emit(f"store double {im}, ptr {e.gep(outr, e.add(at, 1), 'double')}")
+    e.emit(f"br label %{done}")
+    e.label(done)
+
+
+def _row() -> str:
+    """One row: loaded by its variant's load (%load, %store: indices into _LOADS and
+    _STORES), transformed by the plan's steps (fast ones for a finite row), stored."""
+    e = Emitter()
+    nmod2 = e.value("urem i64 %n, 2")
+    half = e.add(e.value("udiv i64 %n, 2"), 1)
+    finite = e.variable("i8", 0)
+    cases = []  # each load's call and the store of its flag
+    for i, (kind, source) in enumerate(_LOADS):
+        name = e.fresh("ok")
+        cases.append(
+            (
+                i,
+                (
+                    f"{name} = call i8 @{PREFIX}load_{kind}_{source}(ptr %src, i64 %src_stride, i64 %n, "
+                    f"i64 {half}, i64 {nmod2}, ptr %xr, ptr %xi)\n  store i8 {name}, ptr {finite}"
+                ),
+            )
+        )
+    _switch(e, "%load", cases, "load")
+    fast = e.value(f"icmp ne i8 {e.value(f'load i8, ptr {finite}')}, 0")
+    final = [e.variable("ptr", "null"), e.variable("ptr", "null")]
+    even = e.value(f"icmp eq i64 {nmod2}, 0")
+    packs = e.value(f"and i1 {e.value('icmp ne i64 %packed, 0')}, {e.value('icmp uge i64 %n, 4')}")
+    packs = e.value(f"and i1 {e.value(f'and i1 {packs}, {even}')}, {fast}")
+    normal, packed, stored = e.new_label("normal"), e.new_label("packed"), e.new_label("stored")
+    e.emit(f"br i1 {packs}, label %{packed}, label %{normal}")
+    e.label(normal)
+    bufs = [e.variable("ptr", name) for name in ("%xr", "%xi", "%yr", "%yi")]
+    _steps(e, fast, bufs, "%n", "%plan", "%stages", "%wr", "%wi")
+    for var, buf in zip(final, bufs[:2], strict=True):
+        e.emit(f"store ptr {e.value(f'load ptr, ptr {buf}')}, ptr {var}")
+    e.emit(f"br label %{stored}")
+    e.label(packed)
+    _packed(e, final)
+    e.emit(f"br label %{stored}")
+    e.label(stored)
+    zr, zi = (e.value(f"load ptr, ptr {var}") for var in final)
     scale = e.value(f"fdiv double 1.0, {e.value('uitofp i64 %n to double')}")
     cases = [
         (
@@ -580,7 +665,7 @@ def _row() -> str:
     return e.function(
         f"internal void @{PREFIX}row(i64 %load, i64 %store, ptr %src, i64 %src_stride, ptr %dst, i64 %dst_stride, "
         "i64 %n, ptr %xr, ptr %xi, ptr %yr, ptr %yi, ptr %tr, ptr %ti, ptr %wr, ptr %wi, ptr %plan, i64 %stages, "
-        "double %sigma, i64 %inverse) noinline nounwind"
+        "double %sigma, i64 %inverse, i64 %packed, i64 %stages2) noinline nounwind"
     )
 
 
@@ -589,7 +674,7 @@ _FIELDS = [
     ("i64", "%load"), ("i64", "%store"), ("i64", "%outer"), ("i64", "%n"), ("i64", "%inner"),
     ("ptr", "%src"), ("ptr", "%dst"), ("i64", "%src_len"), ("i64", "%dst_len"), ("i64", "%src_bytes"),
     ("i64", "%dst_bytes"), ("ptr", "%base"), ("i64", "%n8"), ("ptr", "%plan"), ("i64", "%stages"),
-    ("double", "%sigma"), ("i64", "%inverse"),
+    ("double", "%sigma"), ("i64", "%inverse"), ("i64", "%packed"), ("i64", "%stages2"),
 ]  # fmt: skip
 _STRUCT = "{ " + ", ".join(ty for ty, _ in _FIELDS) + " }"
 
@@ -610,7 +695,8 @@ def _rows(e: Emitter, f: dict[str, str], r0: str, r1: str, t: str) -> None:
         e.emit(
             f"call void @{PREFIX}row(i64 {f['%load']}, i64 {f['%store']}, ptr {src}, i64 {inner}, ptr {dst}, "
             f"i64 {inner}, i64 {f['%n']}, ptr {xr}, ptr {xi}, ptr {yr}, ptr {yi}, ptr {tr}, ptr {ti}, ptr {wr}, "
-            f"ptr {wi}, ptr {f['%plan']}, i64 {f['%stages']}, double {f['%sigma']}, i64 {f['%inverse']})"
+            f"ptr {wi}, ptr {f['%plan']}, i64 {f['%stages']}, double {f['%sigma']}, i64 {f['%inverse']}, "
+            f"i64 {f['%packed']}, i64 {f['%stages2']})"
         )
 
 
@@ -632,7 +718,7 @@ def _worker() -> str:
 def _tables(e: Emitter, tr: str, ti: str, wr: str, wi: str, plan: str, stages: str) -> None:
     """The twiddles w_n^k = (cos(2 pi k / n), -sigma sin(2 pi k / n)) for k < n (with 4 | n
     a quarter computed, the rest by symmetry; 1, -1, -+i exact), then each fast step's
-    w_L^(j k1) = w_n^(j k1 n / L) at w[offset + (k1 - 1) m + j]."""
+    (`_step_twiddles`)."""
     n_f = e.value("uitofp i64 %n to double")
     sign = e.value("fneg double %sigma")
     quarter = e.value("udiv i64 %n, 4")
@@ -666,7 +752,13 @@ def _tables(e: Emitter, tr: str, ti: str, wr: str, wi: str, plan: str, stages: s
     _store_c(e, ("-1.0", "0.0"), tr, ti, e.value("udiv i64 %n, 2"))
     e.emit(f"br label %{skip}")
     e.label(skip)
-    size, offset = e.variable("i64", "%n"), e.variable("i64", 0)
+    _step_twiddles(e, tr, ti, wr, wi, plan, stages, "%n")
+
+
+def _step_twiddles(e: Emitter, tr: str, ti: str, wr: str, wi: str, plan: str, stages: str, length: str) -> None:
+    """Each fast step's w_L^(j k1) = w_n^(j k1 n / L) of the plan of a transform of
+    `length` at w[offset + (k1 - 1) m + j] (offset: the steps before; n - 1 in all)."""
+    size, offset = e.variable("i64", length), e.variable("i64", 0)
     with e.loop(0, stages, hint="ws") as st:
         p = e.value(f"load i64, ptr {e.gep(plan, st, 'i64')}")
         L = e.value(f"load i64, ptr {size}")
@@ -681,10 +773,10 @@ def _tables(e: Emitter, tr: str, ti: str, wr: str, wi: str, plan: str, stages: s
         e.emit(f"store i64 {e.add(w, e.mul(e.add(p, -1), m))}, ptr {offset}")
 
 
-def _plan(e: Emitter, plan: str) -> str:
-    """The radices of n in the generic lowering's order (4s, a 2, then the odd primes
-    ascending) into plan; their count."""
-    rest, count = e.variable("i64", "%n"), e.variable("i64", 0)
+def _plan(e: Emitter, plan: str, length: str) -> str:
+    """The radices of `length` (>= 1) in the generic lowering's order (4s, a 2, then the
+    odd primes ascending) into plan; their count."""
+    rest, count = e.variable("i64", length), e.variable("i64", 0)
 
     def push(radix: int) -> None:
         c = e.value(f"load i64, ptr {count}")
@@ -714,8 +806,13 @@ def _dispatch(parallel: bool) -> str:
     split buffers of n per thread), the tables, then the rows on one thread or split
     over `xla_opt_num_threads()`."""
     e = Emitter()
-    plan = e.value(f"alloca [{MAX_STAGES} x i64], align 8")
-    stages = _plan(e, plan)
+    plan = e.value(f"alloca [{2 * MAX_STAGES} x i64], align 8")
+    stages = _plan(e, plan, "%n")
+    # the plan of n / 2 for a packed real transform (`_packed`), after n's
+    even = e.value(f"icmp eq i64 {e.value('urem i64 %n, 2')}, 0")
+    half = e.value(f"select i1 {even}, i64 {e.value('udiv i64 %n, 2')}, i64 1")
+    plan2 = e.gep(plan, MAX_STAGES, "i64")
+    stages2 = _plan(e, plan2, half)
     n8 = e.value(f"and i64 {e.add('%n', 7)}, -8")
     rows = e.mul("%outer", "%inner")
     if parallel:
@@ -731,8 +828,9 @@ def _dispatch(parallel: bool) -> str:
     base = e.value(f"call ptr @aligned_alloc(i64 64, i64 {e.mul(doubles, 8)})")
     tr, ti, wr, wi = (e.gep(base, e.mul(n8, k), "double") for k in (0, 1, 2, 4))
     _tables(e, tr, ti, wr, wi, plan, stages)
+    _step_twiddles(e, tr, ti, e.gep(wr, n8, "double"), e.gep(wi, n8, "double"), plan2, stages2, half)
     fields = {name: name for _, name in _FIELDS}
-    fields.update({"%base": base, "%n8": n8, "%plan": plan, "%stages": stages})
+    fields.update({"%base": base, "%n8": n8, "%plan": plan, "%stages": stages, "%stages2": stages2})
     if parallel:
         then, serial, end = e.new_label("parallel"), e.new_label("serial"), e.new_label("end")
         e.emit(f"br i1 {e.value(f'icmp sgt i64 {team}, 1')}, label %{then}, label %{serial}")
@@ -752,8 +850,8 @@ def _dispatch(parallel: bool) -> str:
     e.emit(f"call void @free(ptr {base})")
     return e.function(
         f"internal void @{PREFIX}run(i64 %load, i64 %store, i64 %outer, i64 %n, i64 %inner, ptr %src, "
-        "ptr %dst, i64 %src_len, i64 %dst_len, i64 %src_bytes, i64 %dst_bytes, double %sigma, i64 %inverse) "
-        "nounwind"
+        "ptr %dst, i64 %src_len, i64 %dst_len, i64 %src_bytes, i64 %dst_bytes, double %sigma, i64 %inverse, "
+        "i64 %packed) nounwind"
     )
 
 
@@ -768,7 +866,7 @@ def _entry(v: FftVariant) -> str:
         f"call void @{PREFIX}run(i64 {_LOADS.index((v.kind, v.source))}, i64 {_STORES.index((v.kind, v.result))}, "
         f"i64 %outer, i64 %n, i64 %inner, ptr %src, ptr %dst, i64 {lengths[v.source_length]}, "
         f"i64 {lengths[v.result_length]}, i64 {size(v.source)}, i64 {size(v.result)}, "
-        f"double {'-1.0' if v.inverse else '1.0'}, i64 {int(v.inverse)})"
+        f"double {'-1.0' if v.inverse else '1.0'}, i64 {int(v.inverse)}, i64 {KINDS.index(v.kind)})"
     )
     params = ", ".join(f"{ty} %{name}" for ty, name in PARAMS)
     return e.function(f"void @{v.symbol}({params}) nounwind")
