@@ -6,8 +6,8 @@ Where a pass goes (the rule; `tests/test_layout.py` checks it):
   dialect, or another program format it is exchanged with:
   - `passes/conversions/`: StableHLO in (`convert-stablehlo-to-xla`) and out
     (`convert-xla-to-stablehlo`, `xla-opt -t stablehlo`), one module per op family;
-  - `passes/transforms/`: xla -> xla (`xla-expand-batch-norm`, `xla-legalize-broadcast`,
-    `xla-widen-narrow-types`).
+  - `passes/transforms/`: xla -> xla (`xla-inline-calls`, `xla-expand-batch-norm`,
+    `xla-legalize-broadcast`, `xla-widen-narrow-types`, `xla-spmd-partition`).
 * `lowering/` holds the conversions out of xla and the passes on the dialects below it.
 
 Every pass is one module (or package) named after the pass (`xla-legalize-broadcast`

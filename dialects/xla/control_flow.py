@@ -4,6 +4,9 @@ computations: isolated from above, rank-0 tensors for scalars (see `computation`
 from __future__ import annotations
 
 from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    ModuleOp,
     SymbolRefAttr,
     TensorType,
     i32,
@@ -149,3 +152,24 @@ class CallOp(XlaOp):
 
 CONTROL_FLOW_OPS = (WhileOp, ConditionalOp, CallOp)
 CONTROL_FLOW_ATTRS: tuple = ()
+
+
+def _symbol_names(attr: Attribute, into: set[str]) -> None:
+    if isinstance(attr, SymbolRefAttr):
+        into.add(attr.root_reference.data)
+    elif isinstance(attr, ArrayAttr):
+        for a in attr.data:
+            _symbol_names(a, into)
+    elif isinstance(attr, DictionaryAttr):
+        for a in attr.data.values():
+            _symbol_names(a, into)
+
+
+def referenced_symbols(module: ModuleOp) -> set[str]:
+    """The symbols some op's property or attribute names (a call's callee, a custom
+    call's called computations...): the functions that must stay."""
+    names: set[str] = set()
+    for op in module.walk():
+        for attr in (*op.properties.values(), *op.attributes.values()):
+            _symbol_names(attr, names)
+    return names

@@ -25,12 +25,12 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, SymbolRefAttr
-from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xla_opt.dialects.xla.control_flow import CallOp
+from xla_opt.dialects.xla.control_flow import CallOp, referenced_symbols
 
 
 def _callee_name(call: CallOp) -> str:
@@ -70,26 +70,6 @@ def inline_call(call: CallOp, callee: func.FuncOp) -> None:
         mapping.update(zip(op.results, copy.results, strict=True))
         Rewriter.insert_op(copy, InsertPoint.before(call))
     Rewriter.replace_op(call, [], [mapping.get(v, v) for v in terminator.operands])
-
-
-def _symbol_names(attr: Attribute, into: set[str]) -> None:
-    if isinstance(attr, SymbolRefAttr):
-        into.add(attr.root_reference.data)
-    elif isinstance(attr, ArrayAttr):
-        for a in attr.data:
-            _symbol_names(a, into)
-    elif isinstance(attr, DictionaryAttr):
-        for a in attr.data.values():
-            _symbol_names(a, into)
-
-
-def referenced_symbols(module: ModuleOp) -> set[str]:
-    """The symbols some op's property or attribute names."""
-    names: set[str] = set()
-    for op in module.walk():
-        for attr in (*op.properties.values(), *op.attributes.values()):
-            _symbol_names(attr, names)
-    return names
 
 
 @dataclass(frozen=True)

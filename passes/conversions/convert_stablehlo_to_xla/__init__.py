@@ -50,6 +50,7 @@ from xdsl.pattern_rewriter import (
 )
 from xla_opt.dialects.stablehlo.ops import ShloOp
 from xla_opt.dialects.xla.computation import ReturnOp as XlaReturnOp
+from xla_opt.dialects.xla.control_flow import referenced_symbols
 from xla_opt.passes.conversions import OP_FAMILIES, family_modules
 
 from .common import MalformedAttribute, StablehloConversionError, convert_type, fail
@@ -141,26 +142,12 @@ def convert_module(ctx: Context | None, module: ModuleOp) -> None:
     drop_unused_computations(module)
 
 
-def _symbol_names(attr: Attribute, into: set[str]) -> None:
-    if isinstance(attr, SymbolRefAttr):
-        into.add(attr.root_reference.data)
-    elif isinstance(attr, ArrayAttr):
-        for a in attr.data:
-            _symbol_names(a, into)
-    elif isinstance(attr, DictionaryAttr):
-        for a in attr.data.values():
-            _symbol_names(a, into)
-
-
 def drop_unused_computations(module: ModuleOp) -> None:
     """A function that ends in a stablehlo.return (now xla.return) is a computation a
     custom call named in its `called_computations` (ApproxTopK's comparator); once the
     call is converted nothing names it, and no backend runs a function with no
     func.return: it goes."""
-    used: set[str] = set()
-    for op in module.walk():
-        for attr in (*op.properties.values(), *op.attributes.values()):
-            _symbol_names(attr, used)
+    used = referenced_symbols(module)
     for op in list(module.body.block.ops):
         if isinstance(op, func.FuncOp) and op.sym_name.data not in used and op.body.blocks:
             last = op.body.blocks[-1].last_op
