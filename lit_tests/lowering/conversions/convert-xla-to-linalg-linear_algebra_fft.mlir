@@ -1,4 +1,24 @@
-// RUN: xla-opt %s -p convert-xla-to-linalg | filecheck %s
+// The linalg generics of FftToGeneric (every length, with the FFT kernel off):
+// RUN: xla-opt %s -p 'convert-xla-to-linalg{fft-kernel=false}' | filecheck %s
+// The lengths whose prime factors are at most 13 call the FFT kernel
+// (lowering/kernels/fft.py): one call per axis, (outer, n, inner, operand); 17 and 53
+// keep the generics.
+// RUN: xla-opt %s -p convert-xla-to-linalg | filecheck %s --check-prefix=KERNEL
+// KERNEL-LABEL: func.func @fft_mixed_radix
+// KERNEL:         %[[OUTER:.*]] = arith.constant 2 : i64
+// KERNEL:         %[[N:.*]] = arith.constant 6 : i64
+// KERNEL:         %[[INNER:.*]] = arith.constant 1 : i64
+// KERNEL:         func.call @xla_opt_fft_c2c_fwd_c64_c64__{{.*}}(%[[OUTER]], %[[N]], %[[INNER]], %{{.*}}) : (i64, i64, i64, tensor<2x6xcomplex<f32>>) -> tensor<2x6xcomplex<f32>>
+// KERNEL-LABEL: func.func @fft_bluestein
+// KERNEL-NOT:     func.call
+// KERNEL:         linalg.generic
+// KERNEL-LABEL: func.func @fft_prime_below_50
+// KERNEL-NOT:     func.call
+// KERNEL:         linalg.generic
+// KERNEL-LABEL: func.func @rfft_real_products
+// KERNEL:         func.call @xla_opt_fft_r2c_fwd_f32_c64__{{.*}} : (i64, i64, i64, tensor<8xf32>) -> tensor<5xcomplex<f32>>
+// KERNEL-LABEL: func.func @irfft
+// KERNEL:         func.call @xla_opt_fft_c2r_inv_c128_f64__{{.*}} : (i64, i64, i64, tensor<4xcomplex<f64>>) -> tensor<6xf64>
 
 // FFT of length 6 = 2 * 3 on complex<f32>: widened to complex<f64>, a constant table
 // of the 6th roots of unity, one unrolled Cooley-Tukey step per prime factor (2 terms,

@@ -201,11 +201,18 @@ class ConvertXlaToLinalgPass(ModulePass):
     """Rows shorter than this are merge-sorted instead of radix-sorted (a radix sort
     clears its counters for every row)."""
 
+    fft_kernel: bool = True
+    """An FFT whose lengths the FFT kernel takes calls it (lowering/kernels/fft.py);
+    false: every FFT as linalg generics (FftToGeneric), as for the other lengths."""
+
     def patterns(self) -> list:
         """Every family's patterns, with this pass's options."""
         with_options = {
             collectives: collectives.patterns(self.replica_id, self.host_collectives),
             reductions: reductions.patterns(self.radix_sort_min_length),
+            linear_algebra: [
+                p for p in linear_algebra.PATTERNS if self.fft_kernel or not isinstance(p, linear_algebra.FftToKernel)
+            ],
         }
         return [p for m in FAMILY_MODULES.values() for p in with_options.get(m, m.PATTERNS)]
 
