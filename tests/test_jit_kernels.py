@@ -872,3 +872,159 @@ def test_product_writes_through_the_copy_of_its_result():
     assert not re.search(r'call ccc void @"main_kernel_', ir)
     heads_product = next(line for line in ir.splitlines() if f"(i64 {heads}, i64 {seq}, i64 {hd}, i64 {seq}," in line)
     assert f"i64 {hd}, i64 {heads * hd}, i64 1, ptr null)" in heads_product  # C's batch and row strides
+
+
+# --------------------------------------------------------------------------------------
+# Products as JAX writes them (issue 32): dot_generals whose free or contracting
+# dimensions merge into the kernel's rows, columns and depth, exported by JAX
+# --------------------------------------------------------------------------------------
+
+
+def jax_program(f, *args) -> str:
+    """`f` as JAX exports it (StableHLO text), for `args`' shapes and types."""
+    jax = pytest.importorskip("jax")
+    return jax.jit(f).lower(*args).as_text()
+
+
+def gemm_calls(ir: str) -> list[tuple[str, tuple[int, ...]]]:
+    """Each GEMM call in LLVM IR: its symbol and (batch, M, N, K, flags)."""
+    calls = []
+    for symbol, args in re.findall(r'call ccc void @"?(xla_opt_[a-z]gemm\w*?)"?\((.*)\)', ir):
+        values = [v.strip() for v in args.split(",")]
+        numbers = [int(v.split()[1]) for v in values[:4]] + [int(values[15].split()[1])]
+        calls.append((symbol, tuple(numbers)))
+    return calls
+
+
+def lax_dot(lhs_contracting, rhs_contracting, lhs_batch=(), rhs_batch=()):
+    def f(a, b):
+        from jax import lax
+
+        return lax.dot_general(a, b, ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch)))
+
+    return f
+
+
+def einsum(spec):
+    def f(a, b):
+        import jax.numpy as jnp
+
+        return jnp.einsum(spec, a, b)
+
+    return f
+
+
+# (name, function, lhs shape, rhs shape, the one call's (batch, M, N, K)): the
+# projections of a transformer block (a 3-D or 4-D x by a matrix: the (batch,
+# sequence) rows merge into M), the weight on the left (the columns merge), contracting
+# dimensions that are not last (a transposed x: its free dimensions do not merge, they
+# are the kernel's batch, the weight's stride 0), a weight whose two free dimensions do
+# not merge (the kernel's batch over the outer one), MoE's dispatch and combine einsums
+# (rows merged; two contracting dimensions merged into one depth), attention's q k^T
+# and p v (batch dimensions [0, 1] merged), dimensions of size 1 (they drop out)
+JAX_FORMS = [
+    ("x @ w", lambda x, w: x @ w, (2, 24, 40), (40, 48), (1, 48, 48, 40)),
+    ("4-D x @ w", lambda x, w: x @ w, (2, 3, 8, 40), (40, 24), (1, 48, 24, 40)),
+    ("w^T x", lax_dot((0,), (2,)), (40, 48), (2, 24, 40), (1, 48, 48, 40)),
+    ("contracting not last", lax_dot((1,), (0,)), (2, 40, 24), (40, 48), (2, 24, 48, 40)),
+    ("columns apart", lax_dot((2,), (1,)), (2, 24, 40), (16, 40, 12), (16, 48, 12, 40)),
+    ("tec,td->ecd", einsum("tec,td->ecd"), (40, 4, 10), (40, 24), (1, 40, 24, 40)),
+    ("tec,ecd->td", lax_dot((2, 1), (1, 0)), (24, 4, 10), (4, 10, 32), (1, 24, 32, 40)),
+    ("q k^T", lax_dot((3,), (3,), (0, 1), (0, 1)), (2, 3, 24, 16), (2, 3, 20, 16), (6, 24, 20, 16)),
+    ("p v", lax_dot((3,), (2,), (0, 1), (0, 1)), (2, 3, 24, 20), (2, 3, 20, 16), (6, 24, 16, 20)),
+    ("size-1 batch", lambda x, w: x @ w, (1, 24, 40), (40, 48), (1, 24, 48, 40)),
+    ("size-1 rows", lambda x, w: x @ w, (2, 1, 24, 40), (40, 48), (1, 48, 48, 40)),
+    ("size-1 contracting", lax_dot((2, 3), (0, 1)), (2, 24, 40, 1), (40, 1, 48), (1, 48, 48, 40)),
+]
+
+
+@pytest.mark.parametrize("name,f,lhs_shape,rhs_shape,expected", JAX_FORMS, ids=[form[0] for form in JAX_FORMS])
+@pytest.mark.parametrize("dtype", [F32, F64_], ids=["f32", "f64"])
+def test_jax_dot_forms_are_one_gemm(name, f, lhs_shape, rhs_shape, expected, dtype):
+    """Each dot_general JAX writes for these products is one call of the GEMM, its
+    (batch, M, N, K) the merged dimensions'; small integers: numpy's and the
+    interpreter's values exactly (f64: JAX's f32 export with f64 types)."""
+    rng = np.random.default_rng(sum(lhs_shape) + sum(rhs_shape))
+    lhs, rhs = small_ints(rng, lhs_shape), small_ints(rng, rhs_shape)
+    program = jax_program(f, lhs, rhs)
+    if dtype is F64_:
+        program = program.replace("f32", "f64")
+        lhs, rhs = lhs.astype(F64_), rhs.astype(F64_)
+    compiled = xla_opt.compile(program, backend="jit")
+    calls = gemm_calls(compiled.jit.llvm_ir)
+    assert [numbers[:4] for _, numbers in calls] == [expected]
+    assert calls[0][0].startswith(GEMMS_BY_DTYPE[dtype])
+    (got,) = compiled(lhs, rhs)
+    np.testing.assert_array_equal(got, np.asarray(f(lhs.astype(F64_), rhs.astype(F64_))))
+    np.testing.assert_array_equal(got, xla_opt.run(program, lhs, rhs, backend="interpreter")[0])
+
+
+# Products that stay loops, still right: two contracting dimensions that do not merge
+# (apart in the lhs), an empty batch, an empty contraction (zeros)
+OFF_KERNEL = [
+    ("depth apart", lax_dot((0, 2), (1, 0)), (4, 24, 16), (16, 4, 40)),
+    ("empty rows", lambda x, w: x @ w, (0, 24, 40), (40, 48)),
+    ("empty depth", lambda x, w: x @ w, (2, 24, 0), (0, 48)),
+]
+
+
+@pytest.mark.parametrize("name,f,lhs_shape,rhs_shape", OFF_KERNEL, ids=[form[0] for form in OFF_KERNEL])
+def test_jax_dot_forms_off_the_kernel(name, f, lhs_shape, rhs_shape):
+    rng = np.random.default_rng(3)
+    lhs, rhs = small_ints(rng, lhs_shape), small_ints(rng, rhs_shape)
+    program = jax_program(f, lhs, rhs)
+    compiled = xla_opt.compile(program, backend="jit")
+    assert gemm_calls(compiled.jit.llvm_ir) == []
+    (got,) = compiled(lhs, rhs)
+    expected = np.asarray(f(lhs.astype(F64_), rhs.astype(F64_)))
+    assert got.shape == expected.shape
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_jax_projection_with_bias_and_relu_is_the_epilogue():
+    """relu(x @ w + b) of a 3-D x, as JAX writes it: one GEMM call with the BIAS and
+    RELU epilogue over the merged rows; the values are JAX's."""
+    from xla_opt.lowering.kernels.gemm import BIAS, OVERWRITE, RELU
+
+    jax = pytest.importorskip("jax")
+    rng = np.random.default_rng(5)
+    x, w, b = (rng.standard_normal(s).astype(F32) for s in [(2, 24, 40), (40, 48), (48,)])
+
+    def f(x, w, b):
+        return jax.nn.relu(x @ w + b)
+
+    compiled = xla_opt.compile(jax_program(f, x, w, b), backend="jit")
+    calls = gemm_calls(compiled.jit.llvm_ir)
+    assert calls == [(calls[0][0], (1, 48, 48, 40, OVERWRITE | BIAS | RELU))]
+    assert not re.search(r'call ccc void @"main_kernel_', compiled.jit.llvm_ir)
+    np.testing.assert_allclose(compiled(x, w, b)[0], np.asarray(jax.jit(f)(x, w, b)), rtol=1e-5, atol=1e-5)
+
+
+def test_transformer_block_products_all_on_the_gemm():
+    """A pre-norm transformer block as JAX writes it (benchmarks/models.py's, small):
+    its six dot_generals (the qkv, output and two MLP projections of a 3-D x, the
+    heads' q k^T and p v) are six GEMM calls; the result is JAX's."""
+    jax = pytest.importorskip("jax")
+    import jax.numpy as jnp
+
+    b, seq, d, heads, ff = 2, 16, 32, 2, 64
+    hd = d // heads
+
+    def layer_norm(x, g, bias):
+        mean = x.mean(-1, keepdims=True)
+        return (x - mean) / jnp.sqrt(((x - mean) ** 2).mean(-1, keepdims=True) + 1e-5) * g + bias
+
+    def block(x, wqkv, wo, w1, w2, g, bias):
+        q, k, v = jnp.split(layer_norm(x, g, bias) @ wqkv, 3, axis=-1)
+        q, k, v = (t.reshape(b, seq, heads, hd).transpose(0, 2, 1, 3) for t in (q, k, v))
+        scores = q @ k.transpose(0, 1, 3, 2) / np.float32(np.sqrt(hd))
+        att = jax.nn.softmax(jnp.where(jnp.tril(jnp.ones((seq, seq), bool)), scores, -1e9), axis=-1)
+        x = x + (att @ v).transpose(0, 2, 1, 3).reshape(b, seq, d) @ wo
+        return x + jax.nn.gelu(layer_norm(x, g, bias) @ w1) @ w2
+
+    rng = np.random.default_rng(9)
+    shapes = [(b, seq, d), (d, 3 * d), (d, d), (d, ff), (ff, d), (d,), (d,)]
+    args = [(rng.standard_normal(s) / np.sqrt(s[0] if len(s) == 2 else 1)).astype(F32) for s in shapes]
+    compiled = xla_opt.compile(jax_program(block, *args), backend="jit")
+    assert len(gemm_calls(compiled.jit.llvm_ir)) == 6
+    np.testing.assert_allclose(compiled(*args)[0], np.asarray(jax.jit(block)(*args)), rtol=1e-4, atol=1e-4)

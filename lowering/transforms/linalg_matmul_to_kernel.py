@@ -2,24 +2,32 @@
 becomes a call of the micro-kernel library's GEMM (`lowering/kernels/gemm.py`:
 `xla_opt_sgemm`, `xla_opt_dgemm`, `xla_opt_hgemm`, `xla_opt_bgemm`, `xla_opt_igemm`).
 
-It runs after `xla-bufferize`, on memrefs. It takes a `linalg.generic` that is a plain
-matrix product, or a batch of them, its operands all f32 or all f64: one reduction loop
-k and two or more parallel loops, the output indexed by the parallel loops ([b,] i, j:
-its last dimension j, its rows i), one input by {[b,] i, k} and the other by
-{[b,] k, j} (each in any order: a transposed operand is strides for the kernel's
-packing; an input's indices may be any linear forms of those loops whose address
-has positive strides, `loop_strides`: a slice of a split fused into the product is
-strides and an offset), a body `acc + lhs * rhs`, identity-layout memrefs, and a
-shape the kernel wins (`kernel_wins`: not a matrix-vector product, at least 9
-columns). Data moves the fusion left as copies are read and written through: an
+It runs after `xla-bufferize`, on memrefs. It takes a `linalg.generic` that is a
+matrix product at heart, or a batch of them: reduction loops and parallel loops, the
+output indexed by every parallel loop, the reduction loops read by both inputs, a body
+`acc + lhs * rhs`, identity-layout memrefs (an input's indices may be any linear forms
+of the loops whose address has positive strides, `loop_strides`: a slice of a split
+fused into the product is strides and an offset; a transposed operand is strides for
+the kernel's packing). The loops group as a dot_general's dimensions do
+(`contraction_groups`): the input reading the output's contiguous loop is B and the
+loops only it reads are the columns j, the loops only the other input A reads are the
+rows i, the loops both read are batch loops b, the reduction loops the depth k. Each
+group's loops that form one row-major run in its operands merge into one kernel
+dimension, as a reshape would merge them: JAX's `x @ W` of a 3-D x (a dot_general of
+a 4x128x256 and a 256x768 tensor, no batch dimensions) is one 512 x 256 by 256 x 768
+product, its (batch, sequence) rows merged; a dot_general contracting two dimensions
+(MoE's combine, 'tec,ecd->td') has one depth. Rows or columns that do not merge with
+the others (a transposed operand's) are batch loops of that product (stride 0 in the
+input that does not read them), the depth must merge, and of the batch loops the
+innermost run that merges in every operand is the kernel's batch (attention's
+(batch, heads)); where others do not (flax's 'bqhd,bkhd->bhqk'), the call runs in an
+`scf.for` nest over them, its pointers offset by their strides. The product must be
+one the kernel wins (`kernel_wins`: not a matrix-vector product, at least 9 columns).
+Data moves the fusion left as copies are read and written through: an
 input that is a copy of another buffer (`copied_operand`: a data-move generic, or
 loads at sums of its indices, such as a slice from 0) is read from that buffer, and
 a result only copied into another buffer (`written_through`: attention's heads put
-back side by side) is written there, the copies and their buffers gone. Several batch
-loops [b1, b2, ...] are one batch where they merge in every operand (`merged_batch`:
-a (batch, heads) attention product); where they do not (flax's 'bqhd,bkhd->bhqk'),
-the innermost is the kernel's batch and the call runs in an `scf.for` nest over the
-others, its pointers offset by their strides. Its outs
+back side by side) is written there, the copies and their buffers gone. Its outs
 buffer holds the accumulator's initial value (a generic computes outs += ins product),
 so the call computes C += A @ B just the same; but where the op right before it fills
 that buffer with zeros (the dot's lowering), the fill goes and the call gets the
@@ -55,7 +63,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import pairwise
 from math import prod
 
 import numpy as np
@@ -215,21 +222,78 @@ def loop_strides(shape, results) -> tuple[dict[int, int], int] | None:
     return strides, offset
 
 
-def merged_batch(
+def merged_run(
     loops: list[int], extent: dict[int, int], strides: tuple[dict[int, int], ...]
-) -> tuple[int, tuple[int, ...]] | None:
-    """The batch loops (outermost first) as the kernel's one batch: their count and each
-    operand's stride between consecutive products. Several loops merge when, in every
-    operand, each one's stride is the next one's times that one's extent (one row-major
-    run, as a reshape would merge them: attention's (batch, heads)); loops of extent 1
-    drop out. None when they do not merge."""
-    loops = [b for b in loops if extent[b] != 1]
-    if not loops:
-        return 1, (0,) * len(strides)
-    for outer, inner in pairwise(loops):
-        if any(st[outer] != st[inner] * extent[inner] for st in strides):
-            return None
-    return prod(extent[b] for b in loops), tuple(st[loops[-1]] for st in strides)
+) -> tuple[list[int], list[int]]:
+    """`loops` (outermost first) split into the loops outside and the longest innermost
+    run of them that merges into one dimension in every operand of `strides`: each
+    loop's stride is the next one's times that one's extent (one row-major run, as a
+    reshape would merge them: attention's (batch, heads), a projection's (batch,
+    sequence) rows); a loop an operand does not read has stride 0 there."""
+    run = loops[-1:]
+    for loop in reversed(loops[:-1]):
+        if any(st.get(loop, 0) != st.get(run[0], 0) * extent[run[0]] for st in strides):
+            break
+        run.insert(0, loop)
+    return loops[: len(loops) - len(run)], run
+
+
+@dataclass(frozen=True)
+class ContractionGroups:
+    """A product's loops as the kernel's (`contraction_groups`): which input is A (0 or
+    1), the loops (outermost first) merged into its rows, columns, depth and batch, and
+    the loops the call runs in a nest over."""
+
+    a: int
+    rows: list[int]
+    columns: list[int]
+    depth: list[int]
+    batch: list[int]
+    outer: list[int]
+
+
+def contraction_groups(
+    iterators: list[linalg.IteratorType], strides: list[dict[int, int]], c_rank: int, extent: dict[int, int]
+) -> ContractionGroups | None:
+    """The loops of a multiply-accumulate whose (lhs, rhs, C) read them at `strides` (loop
+    -> stride, in elements) as the kernel's product: C indexed by every parallel loop,
+    each one of its `c_rank` dimensions, and the reduction loops read by both inputs.
+    Loops of extent 1 drop out. A parallel loop read by one input only is free in it:
+    the input that reads C's contiguous loop (stride 1 in C) is B, its free loops the
+    columns, the other's the rows; loops both read are batch loops, reduction loops the
+    depth. Each group sorted by its stride in C (the depth by A's), its innermost run
+    that merges in its operands (`merged_run`: the rows in A and C, the columns in B and
+    C, the depth in A and B: JAX's x @ W of a 3-D x, the (batch, sequence) rows, is one
+    matrix product) is the kernel's dimension; the rows and columns outside it join the
+    batch loops (stride 0 in the input that does not read them). The batch loops' run
+    that merges in A, B and C is the kernel's batch, the call loops over the others.
+    None if the product is not one for the kernel: C not indexed so, a depth that does
+    not merge, or C's contiguous loop read by both inputs."""
+    parallel = [loop for loop, it in enumerate(iterators) if it == PARALLEL.data]
+    reduction = [loop for loop, it in enumerate(iterators) if it == REDUCTION.data]
+    sa, sb, sc = strides
+    if len(sc) != c_rank or set(sc) != set(parallel):
+        return None  # C's dimensions indexed by distinct loops, every parallel loop
+    if any(loop not in sa or loop not in sb for loop in reduction):
+        return None
+    if any(loop not in sa and loop not in sb for loop in parallel):
+        return None  # C broadcast along a loop
+    parallel = [loop for loop in parallel if extent[loop] != 1]
+    reduction = [loop for loop in reduction if extent[loop] != 1]
+    contiguous = [loop for loop in parallel if sc[loop] == 1]
+    if not contiguous or (contiguous[0] in sa) == (contiguous[0] in sb):
+        return None  # C's rows not contiguous along a free loop
+    a = 1 if contiguous[0] in sa else 0
+    sa, sb = (sa, sb) if a == 0 else (sb, sa)
+    by_c = sorted(parallel, key=lambda loop: -sc[loop])
+    rows_apart, rows = merged_run([x for x in by_c if x in sa and x not in sb], extent, (sa, sc))
+    columns_apart, columns = merged_run([x for x in by_c if x in sb and x not in sa], extent, (sb, sc))
+    depth_apart, depth = merged_run(sorted(reduction, key=lambda loop: -sa[loop]), extent, (sa, sb))
+    if depth_apart:
+        return None  # several sums: the call would accumulate
+    batch = [x for x in by_c if (x in sa and x in sb) or x in rows_apart or x in columns_apart]
+    outer, batch = merged_run(batch, extent, (sa, sb, sc))
+    return ContractionGroups(a, rows, columns, depth, batch, outer)
 
 
 def _reads(user: Operation, index: int) -> bool:
@@ -471,7 +535,7 @@ def kernel_matmul(
     body_matches = (
         is_widening_multiply_accumulate(op) if widening else is_multiply_accumulate(op, symbol == IGEMM.symbol)
     )
-    if iterators.count(REDUCTION.data) != 1 or not body_matches:
+    if REDUCTION.data not in iterators or not body_matches:
         return None
     maps = [m.data for m in op.indexing_maps.data]
     if any(m.num_symbols for m in maps):
@@ -496,41 +560,34 @@ def kernel_matmul(
         source_form = loop_strides(moved.source.type.get_shape(), read.results)  # type: ignore[attr-defined]
         if source_form is not None and set(source_form[0]) == set(forms[index][0]):  # type: ignore[index]
             forms[index], copies[index] = source_form, copied
-    strides = [form[0] for form in forms]  # type: ignore[index]
-    k = iterators.index(REDUCTION.data)
-    c_loops = list(strides[2])
-    if len(c_loops) != len(maps[2].results):
-        return None  # C's dimensions indexed by distinct loops
-    if len(c_loops) != len(iterators) - 1 or k in c_loops:
-        return None  # the output indexed by every parallel loop
-    *batch_loops, i, j = c_loops  # the output's rows i, contiguous columns j
-    wanted = [{*batch_loops, i, k}, {*batch_loops, k, j}]
-    if [set(st) for st in strides[:2]] == wanted:  # type: ignore[arg-type]
-        first, second = 0, 1
-    elif [set(st) for st in strides[:2]] == wanted[::-1]:  # type: ignore[arg-type]
-        first, second = 1, 0
-    else:
-        return None
+    strides: list[dict[int, int]] = [form[0] for form in forms]  # type: ignore[index]
     extent = {
         e.position: shape[d]
         for shape, m in zip(shapes, maps, strict=True)
         for d, e in enumerate(m.results)
         if isinstance(e, AffineDimExpr)
     }
-    m, n, depth = extent[i], extent[j], extent[k]
+    if len(extent) != len(iterators):
+        return None  # a loop's extent only in a linear form
+    groups = contraction_groups(iterators, strides, len(maps[2].results), extent)
+    if groups is None:
+        return None
+    first, second = groups.a, 1 - groups.a
+    sa, sb, sc = strides[first], strides[second], strides[2]
+    m, n, depth = (prod(extent[loop] for loop in run) for run in (groups.rows, groups.columns, groups.depth))
     if not kernel_wins(m, n, depth, limits):
         return None
     if symbol == SGEMM.symbol and narrow_product(n):
         symbol = SGEMM_NARROW.symbol
-    sa, sb, sc = strides[first], strides[second], strides[2]
-    all_strides = (sa, sb, sc)
-    outer: tuple[tuple[int, int, int, int], ...] = ()
-    merged = merged_batch(batch_loops, extent, all_strides)  # type: ignore[arg-type]
-    if merged is None:  # the innermost batch loop for the kernel, loops around the call
-        outer = tuple((extent[b], sa[b], sb[b], sc[b]) for b in batch_loops[:-1])  # type: ignore[index]
-        merged = merged_batch(batch_loops[-1:], extent, all_strides)  # type: ignore[arg-type]
-        assert merged is not None  # one loop always merges
-    batch, (ab, bb, cb) = merged
+
+    def inner(run: list[int], operand: dict[int, int]) -> int:
+        """The stride of a merged run in an operand: its innermost loop's (0 for no loop
+        or one the operand does not read)."""
+        return operand.get(run[-1], 0) if run else 0
+
+    outer = tuple((extent[b], sa.get(b, 0), sb.get(b, 0), sc.get(b, 0)) for b in groups.outer)
+    batch = prod(extent[b] for b in groups.batch)
+    ab, bb, cb = (inner(groups.batch, st) for st in (sa, sb, sc))
     read_from = [
         operand if copied is None else copied[1].source for operand, copied in zip(operands, copies, strict=True)
     ]
@@ -541,10 +598,10 @@ def kernel_matmul(
         n,
         depth,
         read_from[first],
-        (ab, sa[i], sa[k]),  # type: ignore[index]
+        (ab, inner(groups.rows, sa), inner(groups.depth, sa)),
         read_from[second],
-        (bb, sb[k], sb[j]),  # type: ignore[index]
-        (cb, sc[i]),  # type: ignore[index]
+        (bb, inner(groups.depth, sb), inner(groups.columns, sb)),
+        (cb, inner(groups.rows, sc)),
         outer,
         forms[first][1],  # type: ignore[index]
         forms[second][1],  # type: ignore[index]
@@ -641,16 +698,26 @@ def _relu_of(total: SSAValue, ops: list[Operation], zero: SSAValue | None) -> SS
 def epilogue_of(product: KernelMatmul, c: SSAValue, op: Operation | None) -> Epilogue | None:
     """`op` as the epilogue of the unbatched product `product` into the buffer `c`
     (see the module doc): identity-indexed C and out of the same shape, the bias
-    indexed by the column, an optional 0-d +0.0 input, a body computing C + bias
-    (either order) then optionally the maximum with +0.0, the out value unread; out
-    a buffer of its own (an argument or an allocation, neither A nor B). Integer
-    products have none: the integer kernel has no epilogue."""
+    indexed by the column (C's last dimension), an optional 0-d +0.0 input, a body
+    computing C + bias (either order) then optionally the maximum with +0.0, the out
+    value unread; out a buffer of its own (an argument or an allocation, neither A nor
+    B). C may have more dimensions than 2 where they are the product's merged rows
+    (JAX's `x @ W + b` of a 3-D x): C is then the m x n matrix the kernel writes, row
+    after row, its last dimension the columns. Integer products have none: the integer
+    kernel has no epilogue."""
     if product.symbol == IGEMM.symbol:
         return None
     if product.batch != 1 or product.outer or not isinstance(op, linalg.GenericOp) or len(op.outputs) != 1:
         return None
     out = op.outputs[0]
     c_type = c.type
+    if not isinstance(c_type, MemRefType) or len(c_shape := c_type.get_shape()) < 2:
+        return None
+    rank = len(c_shape)
+    if c_shape[-1] != product.n or prod(c_shape) != product.m * product.n:
+        return None
+    if product.m > 1 and product.c_strides[1] != product.n:
+        return None  # C's rows not one after the other
     owner = out.owner
     own_buffer = isinstance(owner, memref.AllocOp | memref.AllocaOp) or (
         isinstance(owner, Block) and isinstance(owner.parent_op(), func.FuncOp)
@@ -658,8 +725,8 @@ def epilogue_of(product: KernelMatmul, c: SSAValue, op: Operation | None) -> Epi
     if out.type != c_type or not own_buffer or out in (product.a, product.b, c):
         return None
     maps = [m.data for m in op.indexing_maps.data]
-    identity = AffineMap.identity(2)
-    column = AffineMap(2, 0, (AffineDimExpr(1),))
+    identity = AffineMap.identity(rank)
+    column = AffineMap(rank, 0, (AffineDimExpr(rank - 1),))
     args = op.body.block.args
     roles: dict[str, SSAValue] = {}
     for value, indexing, arg in zip(op.inputs, maps, args, strict=False):
@@ -668,7 +735,7 @@ def epilogue_of(product: KernelMatmul, c: SSAValue, op: Operation | None) -> Epi
             roles["c"] = arg
         elif indexing == column and shape == (product.n,) and "bias" not in roles:
             roles["bias"], bias = arg, value
-        elif indexing == AffineMap(2, 0, ()) and shape == () and _is_positive_zero(value) and "zero" not in roles:
+        elif indexing == AffineMap(rank, 0, ()) and shape == () and _is_positive_zero(value) and "zero" not in roles:
             roles["zero"] = arg
         else:
             return None
