@@ -3,7 +3,9 @@ statically shaped buffers with identity layouts: a buffer is a bare `!llvm.ptr` 
 descriptor: its shape and row-major strides are constants of its type).
 
 * `memref.load/store %m[%i, %j]` -> `getelementptr inbounds T, %p[%i * s0 + %j]` +
-  load/store (one index: the row-major linear offset);
+  load/store (one index: the row-major linear offset); an i1 is its byte, loaded as an
+  i8 (nonzero is true, as numpy's bool) and stored as 0 or 1: LLVM vectorizes no loop
+  that loads an i1 (a causal mask's select: `<N x i1>` in memory is packed bits);
 * `memref.collapse_shape` -> the same pointer (merged dimensions are the same bytes);
 * `memref.alloc/dealloc` -> `malloc`/`free`; `memref.alloca` -> `llvm.alloca`;
   `memref.copy` -> `llvm.memcpy`;
@@ -23,10 +25,12 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     TensorType,
     i1,
+    i8,
     i64,
 )
 from xdsl.ir import Attribute, SSAValue
@@ -51,8 +55,9 @@ def _address(c: FunctionConverter, ref: SSAValue, indices) -> SSAValue:
     t = ref.type
     assert isinstance(t, MemRefType)
     base = c.v(ref)
+    byte = t.get_element_type() == i1  # loaded and stored as an i8 (see _load)
     if not indices:
-        return base
+        return c.emit(llvm.BitcastOp(base, PTR)).results[0] if byte else base
     strides = row_major_strides(t.get_shape())
     offset: SSAValue | None = None
     for idx, stride in zip(indices, strides, strict=True):
@@ -64,7 +69,7 @@ def _address(c: FunctionConverter, ref: SSAValue, indices) -> SSAValue:
     gep = llvm.GEPOp(
         base,
         [llvm.GEP_USE_SSA_VAL],
-        storage_type(t.get_element_type()),
+        i8 if byte else storage_type(t.get_element_type()),
         ssa_indices=[offset],
         inbounds=True,
     )  # one index: the row-major linear offset
@@ -78,13 +83,20 @@ def _byte_size(c: FunctionConverter, t: MemRefType) -> SSAValue:
 @handles(memref.LoadOp)
 def _load(c: FunctionConverter, op: memref.LoadOp):
     ptr = _address(c, op.memref, list(op.indices))
+    if op.res.type == i1:  # its byte, as an i8: LLVM vectorizes no loop that loads an i1
+        byte = c.emit(llvm.LoadOp(ptr, i8)).results[0]
+        ne = IntegerAttr(1, i64)  # llvm's icmp predicate ne
+        return list(c.emit(llvm.ICmpOp(byte, c.const(0, i8), ne)).results)
     return list(c.emit(llvm.LoadOp(ptr, llvm_type(op.res.type))).results)
 
 
 @handles(memref.StoreOp)
 def _store(c: FunctionConverter, op: memref.StoreOp):
     ptr = _address(c, op.memref, list(op.indices))
-    c.emit(llvm.StoreOp(c.v(op.value), ptr))
+    value = c.v(op.value)
+    if op.value.type == i1:  # 0 or 1 in its byte, as an i8 (see _load)
+        value = c.emit(llvm.ZExtOp(value, i8)).results[0]
+    c.emit(llvm.StoreOp(value, ptr))
 
 
 @handles(memref.AllocOp)
