@@ -205,6 +205,10 @@ XLA_COMPLEX_MAX_SIGNED_ZERO = (
     "may give a computed zero real part the other sign (0.25 * -0.5j), so between (0, 0) and (0, -0.125) it "
     "picked the second (fuzz seed 701498; jax.lax.max of the same two values gives the first, as we do)"
 )
+XLA_TWO_BIT_SORT = (
+    "sort with a 2-bit integer operand: XLA's CPU backend rejects it (INTERNAL: Inputs must have the same "
+    "shape; 4-bit and wider are fine: fuzz seed 702702)"
+)
 XLA_TWO_BIT_DOT = (
     "dot or convolution of 2-bit integers: XLA's CPU backend has none (UNIMPLEMENTED: unsupported operand type S2/U2)"
 )
