@@ -953,3 +953,25 @@ def test_complex_logistic_of_a_large_negative_real_part():
     a = np.array([-1000 + 1000j, -200 + 3j, -3e38 - 2j], np.complex64)
     for (got,) in run_both(COMPLEX_LOGISTIC, a):
         np.testing.assert_array_equal(got, np.zeros(3, np.complex64))
+
+
+NARROW_PERMUTE = """
+func.func @main(%x: tensor<3x{t}>) -> tensor<3x{t}> {{
+  %r = xla.collective_permute %x, source_target_pairs = [[0, 0]] : tensor<3x{t}>
+  func.return %r : tensor<3x{t}>
+}}
+"""
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+@pytest.mark.parametrize("t, dtype", [("f8E8M0FNU", ml_dtypes.float8_e8m0fnu), ("f8E4M3FN", ml_dtypes.float8_e4m3fn),
+                                      ("i4", ml_dtypes.int4)])  # fmt: skip
+def test_collective_permute_of_narrow_types_moves_bits(backend, t, dtype):
+    """collective_permute on 2 replicas, replica 0 sending to itself (the program fuzzer's
+    seed 802186): replica 0 keeps its values, replica 1 receives the zero fill, which is
+    the all-zero bits (2^-127 in f8E8M0FNU, which has no zero: the JIT gave NaN, filling
+    in f32 and converting 0 back)."""
+    x = np.array([[2, 4, 8], [16, 0.5, 0.25]], dtype)
+    got = xla_opt.run(NARROW_PERMUTE.format(t=t), x, replicas=2, backend=backend)
+    np.testing.assert_array_equal(got[0][0].view(np.uint8), x[0].view(np.uint8))
+    np.testing.assert_array_equal(got[1][0].view(np.uint8), np.zeros(3, np.uint8))
