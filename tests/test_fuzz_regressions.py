@@ -975,3 +975,22 @@ def test_collective_permute_of_narrow_types_moves_bits(backend, t, dtype):
     got = xla_opt.run(NARROW_PERMUTE.format(t=t), x, replicas=2, backend=backend)
     np.testing.assert_array_equal(got[0][0].view(np.uint8), x[0].view(np.uint8))
     np.testing.assert_array_equal(got[1][0].view(np.uint8), np.zeros(3, np.uint8))
+
+
+COMPLEX_RSQRT = """
+func.func @main(%a: tensor<5xcomplex<f64>>) -> tensor<5xcomplex<f64>> {
+  %r = xla.rsqrt %a : tensor<5xcomplex<f64>>
+  func.return %r : tensor<5xcomplex<f64>>
+}
+"""
+
+
+def test_complex_rsqrt_of_an_infinite_root_is_zero():
+    """1 / sqrt(z) where sqrt(z) has an infinite part is 0 (C99's division by an
+    infinity, XLA's result; numpy's complex division gave NaN on both backends: the
+    program fuzzer's seed 802613); finite values as numpy's."""
+    inf, nan = float("inf"), float("nan")
+    a = np.array([complex(inf, nan), complex(nan, inf), complex(-inf, 1), 4 + 0j, -1 + 0j])
+    want = np.array([0, 0, 0, 0.5, -1j])
+    for (got,) in run_both(COMPLEX_RSQRT, a):
+        np.testing.assert_allclose(got, want, atol=1e-15)

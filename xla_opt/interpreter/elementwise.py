@@ -262,8 +262,16 @@ def logistic(x: np.ndarray) -> np.ndarray:
 
 
 def rsqrt(x: np.ndarray) -> np.ndarray:
+    """1 / sqrt(x); for a complex x whose square root has an infinite part, 0, as C99's
+    division by an infinity and XLA give (numpy's complex division gives NaN there:
+    fuzz seed 802613)."""
     one = np.ones((), x.dtype)
-    return (one / np.sqrt(x)).astype(x.dtype)
+    with np.errstate(all="ignore"):
+        root = np.sqrt(x)
+        result = one / root
+    if x.dtype.kind == "c":
+        result = np.where(np.isinf(root.real) | np.isinf(root.imag), np.zeros((), x.dtype), result)
+    return np.asarray(result).astype(x.dtype)
 
 
 def real_part(x: np.ndarray) -> np.ndarray:

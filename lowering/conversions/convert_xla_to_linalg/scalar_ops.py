@@ -867,8 +867,13 @@ def _complex_unary(b: ScalarBuilder, op: Operation, z: SSAValue) -> SSAValue:
         return _complex_abs(b, z)
     if kind is ew.SignOp:
         return _complex_sign(b, z)
-    if kind is ew.RsqrtOp:  # 1 / sqrt(z), the interpreter's formula
-        return _complex_divide(b, b.complex_const(1.0, 0.0, part), b.add(cplx.SqrtOp(z)))
+    if kind is ew.RsqrtOp:  # 1 / sqrt(z), 0 where sqrt(z) has an infinite part (the interpreter's)
+        root = b.add(cplx.SqrtOp(z))
+        quotient = _complex_divide(b, b.complex_const(1.0, 0.0, part), root)
+        re, im = b.parts(root)
+        inf = b.float_const(float("inf"), part)
+        infinite = b.either(b.cmpf("oeq", b.fabs(re), inf), b.cmpf("oeq", b.fabs(im), inf))
+        return b.select(infinite, b.complex_const(0.0, 0.0, part), quotient)
     if kind is ew.LogisticOp:
         # 1 / (1 + exp(-z)), and exp(z) / (1 + exp(z)) where Re z < 0: exp(-z) overflows
         # there and the division gives NaN (the interpreter's formula; fuzz finding F11)
