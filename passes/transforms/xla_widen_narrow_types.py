@@ -69,7 +69,6 @@ from xdsl.rewriter import InsertPoint
 from xla_opt.dialects.xla import elementwise as ew
 from xla_opt.dialects.xla.computation import ReturnOp
 from xla_opt.dialects.xla.control_flow import CallOp
-from xla_opt.dialects.xla.collectives import CollectivePermuteOp
 from xla_opt.dialects.xla.custom_call import CustomCallOp
 from xla_opt.dialects.xla.element_types import (
     bit_width,
@@ -107,10 +106,6 @@ ui32 = IntegerType(32, Signedness.UNSIGNED)
 # set/get_dimension_size compute nothing on the elements, and convert-xla-to-linalg
 # lowers them only as a pair with nothing in between (a widened set is no such pair).
 _CARRIERS = (
-    # collective_permute moves elements and fills the replicas no one sends to with zero
-    # bits: 2^-127 in f8E8M0FNU, which has no zero (widened, the fill was f32 0, which
-    # converts to NaN there: fuzz seed 802186)
-    CollectivePermuteOp,
     CallOp,
     TupleOp,
     GetTupleElementOp,

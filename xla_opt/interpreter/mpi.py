@@ -129,7 +129,7 @@ class MpiRendezvous:
         everyone = tuple(range(self.num_replicas))
         comm = self._agreed(everyone, (), key, where)
         send = _contiguous(x)
-        out = np.zeros_like(send)
+        out = np.full_like(send, 0)  # the value 0 (NaN in f8E8M0FNU), as XLA fills
         requests = []
         if source is not None:
             requests.append(comm.Irecv(_bytes(out), source=source, tag=_PERMUTE))
