@@ -16,19 +16,10 @@ import pytest
 from xla_opt.lowering.kernels import fft
 
 import xla_opt
-from tests.util import tensor_type, ttype
+from tests.test_jit_fft_special_values import fft_program
 
 RNG = np.random.default_rng(32)
 REAL = {np.complex64: np.float32, np.complex128: np.float64}
-
-
-def fft_program(kind: str, operand: np.ndarray, lengths: list[int], result_shape, result_dtype) -> str:
-    rt = tensor_type(result_shape, result_dtype)
-    return (
-        f"func.func @main(%a: {ttype(operand)}) -> {rt} {{\n"
-        f"  %r = xla.fft %a, fft_type = {kind}, fft_length = {lengths} : ({ttype(operand)}) -> {rt}\n"
-        f"  func.return %r : {rt}\n}}\n"
-    )
 
 
 def random(shape, dtype) -> np.ndarray:
