@@ -12,6 +12,20 @@ import llvmlite.binding as llvm
 _lock = threading.Lock()
 _initialized = False
 
+# LLVM options set once per process, before anything is compiled (and part of the disk
+# cache's key, so object code compiled without them is never reused).
+#
+# No tail folding in the loop vectorizer: LLVM 22.1's X86 backend (llvmlite 0.47) turns a
+# masked store of a truncated vector whose constant mask enables one lane into a scalar
+# store of the untruncated element (llvm/llvm-project#179489, fixed upstream by #179853
+# after 22.1). A short loop storing bf16, f16 or i8 (`tensor<4x9xbf16>`: 8 lanes, then a
+# masked tail of 1) wrote 2 or 3 bytes past its row, corrupting the heap after the
+# result buffer (fuzz seed 804842; tests/test_jit_llvm_workarounds.py). Loops shorter
+# than 16 iterations, which LLVM vectorizes only by folding their tail into masked
+# operations, are vectorized with a scalar epilogue instead, as longer loops are.
+# Drop both once llvmlite ships an LLVM with the fix (the test then still guards it).
+LLVM_OPTIONS: tuple[str, ...] = ("-force-tail-folding-style=none", "-vectorizer-min-trip-count=2")
+
 
 def initialize_llvm() -> None:
     """LLVM's native target and assembly printer, once per process."""
@@ -20,6 +34,8 @@ def initialize_llvm() -> None:
         if not _initialized:
             llvm.initialize_native_target()
             llvm.initialize_native_asmprinter()
+            for option in LLVM_OPTIONS:
+                llvm.set_option("", option)
             _initialized = True
 
 

@@ -11,17 +11,17 @@ import threading
 import llvmlite
 import llvmlite.binding as llvm
 
-from xla_opt.runtime.cpu import cpu_features, cpu_name
+from xla_opt.runtime.cpu import LLVM_OPTIONS, cpu_features, cpu_name
 
 
 class DiskCache:
     """Object code on disk, one file per module: `<key>.o`, the key a SHA-256 of the
-    LLVM IR text, the optimization level, the host CPU's name and features and
-    llvmlite's version (code for another CPU or LLVM is never loaded). A file holds
-    the SHA-256 of its object code, then the code: an entry whose digest does not
-    match (truncated, overwritten) is ignored and rewritten. Files are written to a
-    temporary name and renamed, so a reader never sees half a file; a directory that
-    cannot be written only costs the compile."""
+    LLVM IR text, the optimization level, the host CPU's name and features, llvmlite's
+    version and the LLVM options set (`LLVM_OPTIONS`): code for another CPU, LLVM or
+    options is never loaded. A file holds the SHA-256 of its object code, then the
+    code: an entry whose digest does not match (truncated, overwritten) is ignored and
+    rewritten. Files are written to a temporary name and renamed, so a reader never
+    sees half a file; a directory that cannot be written only costs the compile."""
 
     def __init__(self, directory: str) -> None:
         self.directory = directory
@@ -37,7 +37,16 @@ class DiskCache:
 
     def path(self, ir_text: str, level: int, unroll_threshold: int) -> str:
         h = hashlib.sha256()
-        for part in (ir_text, str(level), str(unroll_threshold), cpu_name(), cpu_features(), llvm.llvm_version_info, llvmlite.__version__):
+        for part in (
+            ir_text,
+            str(level),
+            str(unroll_threshold),
+            cpu_name(),
+            cpu_features(),
+            llvm.llvm_version_info,
+            llvmlite.__version__,
+            LLVM_OPTIONS,
+        ):
             h.update(str(part).encode())
             h.update(b"\0")
         return os.path.join(self.directory, h.hexdigest() + ".o")
@@ -63,5 +72,3 @@ class DiskCache:
                 os.unlink(tmp)
             except OSError:
                 pass
-
-
