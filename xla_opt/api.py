@@ -34,33 +34,39 @@ value; `f.partitions.arguments[i].slices(rank)` says which part of input i a ran
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.func import FuncOp
 
-from xla_opt.diagnostics import DiagnosticError, ProgramError
-from xla_opt.interpreter.dtypes import BFLOAT16
-from xla_opt.loading import import_stablehlo, is_stablehlo_text, load_program
-from xla_opt.signatures import check_inputs, check_inputs_against, find_function, input_specs
+if TYPE_CHECKING:  # imported where used: a compile the disk's executable cache has needs no xDSL
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.dialects.func import FuncOp
 
-__all__ = [
-    "BACKENDS",
-    "CompiledFunction",
-    "ProgramError",
-    "check_inputs",
-    "check_inputs_against",
-    "compile",
-    "find_function",
-    "import_stablehlo",
-    "is_stablehlo_text",
-    "load_program",
-    "optimize",
-    "run",
-]
+    from xla_opt.runtime.executable_cache import Lowered
+
+# What this module exports from others, imported on first use (as xla_opt/__init__.py does).
+_REEXPORTED = {
+    "ProgramError": "xla_opt.diagnostics",
+    "load_program": "xla_opt.loading",
+    "import_stablehlo": "xla_opt.loading",
+    "is_stablehlo_text": "xla_opt.loading",
+    "check_inputs": "xla_opt.signatures",
+    "check_inputs_against": "xla_opt.signatures",
+    "find_function": "xla_opt.signatures",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _REEXPORTED.get(name)
+    if module is None:
+        raise AttributeError(f"module 'xla_opt.api' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+__all__ = ["BACKENDS", "CompiledFunction", "compile", "optimize", "run", *_REEXPORTED]  # noqa: PLE0604
 
 BACKENDS = ("interpreter", "jit")
 LAUNCHERS = ("threads", "mpi")  # how replicas=N runs: threads of this process, or MPI ranks
@@ -70,10 +76,10 @@ def check_callees_defined(entry: FuncOp, name: str = "<program>") -> None:
     """Both backends run only functions the program defines: a call (func.call or
     xla.call) reachable from `entry` of a declaration, an external function, is a
     ProgramError at the call."""
-    from xdsl.dialects.func import CallOp
+    from xdsl.dialects.func import CallOp, FuncOp
     from xdsl.traits import SymbolTable
 
-    from xla_opt.diagnostics import op_diagnostic
+    from xla_opt.diagnostics import ProgramError, op_diagnostic
     from xla_opt.dialects import xla
 
     diagnostics = []
@@ -117,12 +123,14 @@ class CompiledFunction:
         self.replica_timeout = replica_timeout_seconds(replica_timeout)
         if isinstance(replicas, bool) or not isinstance(replicas, int) or replicas < 1:
             raise ValueError(f"the number of replicas must be a positive integer, got {replicas!r}")
+        from xla_opt.signatures import find_function
+
         self.module = module
         self.backend = backend
         self.replicas = replicas
         self.function = find_function(module, default_entry(module, entry))
         self.entry = self.function.sym_name.data
-        self._bf16_parameters = any(bf16_parameters(self.function))  # raw records may stand for them
+        self._bf16_parameters = bf16_parameters(self.function)  # raw records may stand for them
         check_callees_defined(self.function)
         from xla_opt.partitions import partitioned
 
@@ -149,6 +157,35 @@ class CompiledFunction:
         self._run: Callable[[list[Any]], tuple[Any, ...]] = (
             self._jit_runner() if backend == "jit" else self._interpreter_runner()
         )
+
+    @classmethod
+    def from_lowered(cls, program: Any, lowered: Lowered, replica_timeout: float | None = None) -> CompiledFunction:
+        """`program`'s entry on the jit backend, as the executable cache kept it: its
+        code loaded, `module` and `function` parsed from `program` when first asked for
+        (a call on arrays of the parameters' dtypes and shapes does not)."""
+        self = cls.__new__(cls)
+        self.launcher, self.backend, self.replicas, self.partitions = "threads", "jit", 1, None
+        self._rank_program = None
+        self._timeout = replica_timeout  # read on demand: replica_timeout_seconds imports the interpreter
+        self.entry = lowered.entry
+        # The JIT function reads the signature from the same parse, but holds no reference to
+        # this object: a cycle through it would leave LLVM's modules and contexts to the
+        # garbage collector, which may free a context before its module (a crash).
+        self._source = source = _ProgramSource(program, lowered.entry)
+        self.jit = lowered.jit(source.signature)
+        self._bf16_parameters = bf16_specs(self.jit.input_specs)
+        self._run = self.jit.call_checked
+        return self
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("module", "function") and "_source" in self.__dict__:  # from_lowered's
+            source = self.__dict__["_source"]
+            self.module, self.function = source.module(), source.function()
+            return self.__dict__[name]
+        if name == "replica_timeout" and "_timeout" in self.__dict__:
+            self.replica_timeout = replica_timeout_seconds(self.__dict__.pop("_timeout"))
+            return self.replica_timeout
+        raise AttributeError(f"'CompiledFunction' object has no attribute {name!r}")
 
     def _jit_runner(self) -> Callable[[list[Any]], tuple[Any, ...]]:
         """The compiled entry; for N > 1 replicas, one program whose collectives are host
@@ -194,9 +231,12 @@ class CompiledFunction:
         if local:
             return self._run_local(arrays)
         n = self.replicas
-        if self._bf16_parameters:
-            arrays = tuple(raw_bf16_as_bf16(self.function, arrays))
-        inputs = check_replica_inputs(self.function, arrays, n)
+        if any(self._bf16_parameters):
+            arrays = tuple(raw_bf16_as_bf16(self._bf16_parameters, arrays))
+        if n == 1 and self.__dict__.get("jit") is not None and self.partitions is None:
+            inputs = [self.jit.checked_inputs(arrays)]  # exact arrays need no signature (executable_cache.py)
+        else:
+            inputs = check_replica_inputs(self.function, arrays, n)
         if self.partitions is not None:
             return self._run_partitions(inputs[0], infeed, outfeed)
         if self.launcher == "mpi":
@@ -260,6 +300,8 @@ class CompiledFunction:
                 "local=True runs one MPI rank's shards of a partitioned program: it needs a program of "
                 "several partitions, launcher='mpi', and this process started by mpirun as one of its ranks"
             )
+        from xla_opt.signatures import check_inputs
+
         inputs = check_inputs(program.function, shards)
         if self._rank_program is None:  # prepared on the first call (compiled, on the jit backend)
             self._rank_program = RankProgram(
@@ -277,9 +319,34 @@ class CompiledFunction:
         return list(results[0]) if self.replicas == 1 else [list(r) for r in results]
 
 
+class _ProgramSource:
+    """A program the executable cache compiled, parsed when first needed."""
+
+    def __init__(self, program: Any, entry: str):
+        self.program, self.entry = program, entry
+        self._module: ModuleOp | None = None
+
+    def module(self) -> ModuleOp:
+        if self._module is None:
+            from xla_opt.loading import load_program
+
+            self._module = load_program(self.program)
+        return self._module
+
+    def function(self) -> FuncOp:
+        from xla_opt.signatures import find_function
+
+        return find_function(self.module(), self.entry)
+
+    def signature(self) -> Any:
+        return self.function().function_type
+
+
 def default_entry(module: ModuleOp, entry: str | None) -> str:
     """The entry function's name: `entry`, else @main, else the module's only public
     function (`Builder("f")` builds @f, and its callees as private functions)."""
+    from xdsl.dialects.func import FuncOp
+
     if entry is not None:
         return entry
     functions = [op for op in module.body.ops if isinstance(op, FuncOp)]
@@ -289,16 +356,16 @@ def default_entry(module: ModuleOp, entry: str | None) -> str:
     return public[0] if len(public) == 1 else "main"
 
 
-def raw_bf16_as_bf16(function: FuncOp, arrays: Sequence[Any]) -> list[Any]:
+def raw_bf16_as_bf16(bf16: list[bool], arrays: Sequence[Any]) -> list[Any]:
     """numpy has no bf16: an ml_dtypes bfloat16 array saved with np.save loads back as
-    raw 2-byte records (dtype V2). Passed for a bf16 parameter, such an array is read
-    as bf16, as `xla-run --input` reads it."""
+    raw 2-byte records (dtype V2). Passed for a bf16 parameter (`bf16`, by
+    `bf16_parameters`), such an array is read as bf16, as `xla-run --input` reads it."""
+    import ml_dtypes
 
     def as_bf16(a: Any) -> Any:
         raw = isinstance(a, np.ndarray) and a.dtype.kind == "V" and a.dtype.itemsize == 2 and not a.dtype.fields
-        return a.view(BFLOAT16) if raw else a
+        return a.view(ml_dtypes.bfloat16) if raw else a
 
-    bf16 = bf16_parameters(function)
     if not any(bf16):  # the common case
         return list(arrays)
     return [as_bf16(a) if is_bf16 else a for a, is_bf16 in zip(arrays, bf16)] + list(arrays[len(bf16) :])
@@ -306,7 +373,16 @@ def raw_bf16_as_bf16(function: FuncOp, arrays: Sequence[Any]) -> list[Any]:
 
 def bf16_parameters(function: FuncOp) -> list[bool]:
     """Which of the function's parameters are bf16 tensors."""
-    return [spec is not None and spec[0] == BFLOAT16 for spec in input_specs(function.function_type)]
+    from xla_opt.signatures import input_specs
+
+    return bf16_specs(input_specs(function.function_type))
+
+
+def bf16_specs(specs: Sequence[tuple[np.dtype, tuple[int, ...]] | None]) -> list[bool]:
+    """Which of the parameters of these `input_specs` are bf16 tensors."""
+    import ml_dtypes
+
+    return [spec is not None and spec[0] == ml_dtypes.bfloat16 for spec in specs]
 
 
 def optimize(program: str | os.PathLike | ModuleOp, pipeline: str, name: str | None = None) -> ModuleOp:
@@ -316,10 +392,12 @@ def optimize(program: str | os.PathLike | ModuleOp, pipeline: str, name: str | N
     module. Errors are `ProgramError`s with the diagnostics `xla-opt` prints: an
     unknown pass, a bad option, a verifier failure after a pass, each
     `file:line:col: error: ...`."""
+    from xdsl.dialects.builtin import ModuleOp
     from xdsl.utils.exceptions import DiagnosticException
 
     from xla_opt.context import make_context, multiverse
-    from xla_opt.diagnostics import one_line
+    from xla_opt.diagnostics import DiagnosticError, ProgramError, one_line
+    from xla_opt.loading import load_program
     from xla_opt.pass_manager import PassManager, PipelineError, parse_pipeline_text, pipeline_diagnostic
 
     name = name or (str(program) if isinstance(program, os.PathLike) else "<program>")
@@ -361,6 +439,8 @@ def check_replica_inputs(func: FuncOp, arrays: Sequence[Any], replicas: int) -> 
     """Validate inputs for `replicas` replicas: each input is one value for all of them
     or (a leading axis of size `replicas`, or a list for tuple types) one per replica.
     Returns each replica's argument list."""
+    from xla_opt.signatures import check_inputs
+
     if replicas == 1:
         return [check_inputs(func, arrays)]
     from xdsl.dialects.builtin import TensorType
@@ -412,8 +492,22 @@ def compile(  # noqa: A001 - mirrors jax.jit / torch.compile naming
     runs N replicas and returns a list of N result lists: as threads of this process
     (launcher="threads") or as the ranks of an MPI job (launcher="mpi"). A program of
     N partitions (`mhlo.num_partitions`) runs partitioned on N devices, taking and
-    returning global arrays; partitions=1 runs it whole."""
-    return CompiledFunction(load_program(program), entry, backend, replicas, launcher, replica_timeout, partitions)
+    returning global arrays; partitions=1 runs it whole. On the jit backend, a program
+    compiled before, in this process or another, is not lowered again
+    (xla_opt/runtime/executable_cache.py)."""
+    key = None
+    if backend == "jit" and replicas == 1 and launcher == "threads" and partitions is None:
+        from xla_opt.runtime import executable_cache
+
+        key = executable_cache.key_of(program, entry)
+        if key is not None and (lowered := executable_cache.load(key)) is not None:
+            return CompiledFunction.from_lowered(program, lowered, replica_timeout)
+    from xla_opt.loading import load_program
+
+    compiled = CompiledFunction(load_program(program), entry, backend, replicas, launcher, replica_timeout, partitions)
+    if key is not None and compiled.partitions is None and (lowered := executable_cache.Lowered.of(compiled.jit)):
+        executable_cache.store(key, lowered)
+    return compiled
 
 
 def run(

@@ -8,28 +8,38 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from xdsl.dialects.builtin import ModuleOp
+if TYPE_CHECKING:  # xDSL is imported when a program is parsed (not to read a file's bytes)
+    from xdsl.dialects.builtin import ModuleOp
 
-from xla_opt.context import make_context
-from xla_opt.diagnostics import DiagnosticError, ProgramError, parse_source, verify_module
+
+def program_path(program: Any) -> Path | None:
+    """The file `program` names, or None when it is a program itself: a path object, or
+    a one-line string ending in `.mlir`, `.hlo` or `.txt` or naming a file."""
+    if isinstance(program, os.PathLike) or (
+        isinstance(program, str)
+        and "\n" not in program
+        and (program.endswith((".mlir", ".hlo", ".txt")) or _is_file(program))
+    ):
+        return Path(program)
+    return None
 
 
 def load_program(program: str | bytes | os.PathLike | ModuleOp, name: str | None = None) -> ModuleOp:
     """Parse and verify a program given as text, a path, bytes (MLIR bytecode or a
     serialized jax.export.Exported, also as a file) or a module."""
+    from xdsl.dialects.builtin import ModuleOp
+
+    from xla_opt.diagnostics import ProgramError, verify_module
+
     if isinstance(program, ModuleOp):
         module = program
         diags = verify_module(module, name or "<module>")
     elif isinstance(program, bytes | bytearray | memoryview):  # MLIR bytecode, a serialized jax.export
         return import_binary(bytes(program), name or "<program>")
     else:
-        if isinstance(program, os.PathLike) or (
-            isinstance(program, str)
-            and "\n" not in program
-            and (program.endswith((".mlir", ".hlo", ".txt")) or _is_file(program))
-        ):
-            path = Path(program)
+        if (path := program_path(program)) is not None:
             try:
                 data = path.read_bytes()
             except OSError as e:
@@ -70,6 +80,8 @@ def import_binary(data: bytes, name: str = "<program>") -> ModuleOp:
     """MLIR bytecode (a StableHLO portable artifact, as jax.export writes it) or a
     serialized `jax.export.Exported` (xla_opt/formats/binary.py), read as StableHLO,
     converted to xla and verified as StableHLO text is; a ProgramError otherwise."""
+    from xla_opt.context import make_context
+    from xla_opt.diagnostics import DiagnosticError, ProgramError, verify_module
     from xla_opt.formats.binary import read_binary
     from xla_opt.passes.conversions.convert_stablehlo_to_xla import convert_module
 
@@ -89,6 +101,9 @@ def import_binary(data: bytes, name: str = "<program>") -> ModuleOp:
 def _read(text: str, name: str, convert=None) -> ModuleOp:
     """Parse `text`, run `convert(ctx, module)` if given, verify: a ProgramError holding
     the located diagnostics of the first step that fails."""
+    from xla_opt.context import make_context
+    from xla_opt.diagnostics import DiagnosticError, ProgramError, parse_source, verify_module
+
     ctx = make_context()
     try:
         module = parse_source(ctx, text, name)

@@ -27,6 +27,7 @@ compiled code: `convert_xla_to_linalg/host_calls.py` declares them the same way.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
@@ -101,9 +102,7 @@ def sort_library(variant: sort.SortVariant | sort.TopKVariant) -> Library:
 
 
 _lock = threading.Lock()
-_NAMES: dict[str, tuple[Library, str]] = {
-    symbol: (library, symbol) for library in FIXED for symbol in library.symbols
-}
+_NAMES: dict[str, tuple[Library, str]] = {symbol: (library, symbol) for library in FIXED for symbol in library.symbols}
 
 
 def declare_alias(name: str, library: Library, symbol: str) -> None:
@@ -135,6 +134,29 @@ def declare(module: Any, symbol: str, params: Sequence[tuple[str, str]]) -> None
     types = [llvm.LLVMPointerType() if ty == "ptr" else i64 for ty, _ in params]
     signature = llvm.LLVMFunctionType(types, llvm.LLVMVoidType())
     module.body.block.add_op(llvm.FuncOp(symbol, signature, linkage=llvm.LinkageAttr("external")))
+
+
+def describe(name: str) -> dict[str, Any] | None:
+    """What a declared function `name` calls, as data (JSON): the library and entry
+    `resolve` gives, with what rebuilds the library in another process (`redeclare`);
+    None when the name is no library's."""
+    if (found := resolve(name)) is None:
+        return None
+    library, symbol = found
+    if library in FIXED:
+        return {"library": library.name, "symbol": symbol}
+    variant = library.key
+    return {"sort": type(variant).__name__, "variant": dataclasses.asdict(variant), "symbol": symbol}
+
+
+def redeclare(name: str, description: dict[str, Any]) -> None:
+    """Record `name` as `describe` described it (in the process that lowered it)."""
+    if "library" in description:
+        library = next(library for library in FIXED if library.name == description["library"])
+    else:
+        kind = {"SortVariant": sort.SortVariant, "TopKVariant": sort.TopKVariant}[description["sort"]]
+        library = sort_library(kind(**description["variant"]))
+    declare_alias(name, library, description["symbol"])
 
 
 def declared_libraries() -> dict[str, Any]:

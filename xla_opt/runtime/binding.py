@@ -1,8 +1,8 @@
 """What compiled code calls that the runtime provides, bound before LLVM compiles it.
 
-A lowered module declares every function it calls and does not define. `bind_declarations`
-walks those declarations and binds each one the lowering declared through
-lowering/kernels/libraries.py or as a host call:
+A lowered module declares every function it calls and does not define. `bind_names` binds
+each of those `declarations` the lowering declared through lowering/kernels/libraries.py
+or as a host call:
 
 * an entry of a kernel library (the GEMM and convolution micro-kernels, a radix sort's
   variant, the non-temporal stores): the library is compiled once per process, for this
@@ -21,18 +21,23 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import llvmlite.binding as llvm
-from xdsl.dialects import llvm as llvm_dialect
-from xdsl.dialects.builtin import ModuleOp
 
-from xla_opt.lowering.conversions.convert_xla_to_linalg.host_calls import declared_host_call
 from xla_opt.lowering.kernels import gemm, libraries
 from xla_opt.lowering.kernels.libraries import Library
 from xla_opt.lowering.kernels.mpi import Abi
-from xla_opt.runtime import host_calls, mpi, threads
+from xla_opt.runtime import mpi, threads
 from xla_opt.runtime.cpu import cpu_features, initialize_llvm
 from xla_opt.runtime.llvm import NativeModule, compile_llvm_ir
+
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
+
+# The prefixes of the functions a host call declares (host_call_name): only these names
+# need the lowering's registry of call sites, and with it xDSL.
+HOST_CALL_PREFIXES = ("__xla_host_", "__xla_native_")
 
 
 @dataclass
@@ -86,23 +91,27 @@ def load_library(library: Library) -> NativeModule:
 
 def declarations(module: ModuleOp) -> list[str]:
     """The functions a lowered (llvm dialect) module declares without defining them."""
+    from xdsl.dialects import llvm as llvm_dialect
+
     return [
-        op.sym_name.data
-        for op in module.body.block.ops
-        if isinstance(op, llvm_dialect.FuncOp) and not op.body.blocks
+        op.sym_name.data for op in module.body.block.ops if isinstance(op, llvm_dialect.FuncOp) and not op.body.blocks
     ]
 
 
-def bind_declarations(module: ModuleOp) -> Bindings:
-    """Make every function the lowered `module` declares and the runtime provides
-    resolvable by the JIT (see the module doc); what was bound."""
+def bind_names(names: list[str]) -> Bindings:
+    """Make every function of `names` (a lowered module's `declarations`) that the
+    runtime provides resolvable by the JIT (see the module doc); what was bound."""
     bindings = Bindings()
     uses_mpi = False
-    for name in declarations(module):
-        if (host := declared_host_call(name)) is not None:
-            host_calls.bind_host_call(name, *host)
-            bindings.host_calls.add(name)
-            continue
+    for name in names:
+        if name.startswith(HOST_CALL_PREFIXES):
+            from xla_opt.lowering.conversions.convert_xla_to_linalg.host_calls import declared_host_call
+            from xla_opt.runtime import host_calls
+
+            if (host := declared_host_call(name)) is not None:
+                host_calls.bind_host_call(name, *host)
+                bindings.host_calls.add(name)
+                continue
         if (found := libraries.resolve(name)) is None:
             continue
         library, symbol = found

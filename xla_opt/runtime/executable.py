@@ -16,18 +16,16 @@ import ctypes
 import os
 import sys
 import threading
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp, TensorType
 
-from xla_opt.diagnostics import DiagnosticError
-from xla_opt.lowering.conversions.xla_bufferize import is_scalar
-from xla_opt.interpreter.dtypes import numpy_dtype, scalar_dtype
 from xla_opt.runtime.allocator import keep_freed_memory
-from xla_opt.runtime.host_calls import run_with_host
-from xla_opt.runtime.program import StageTimes, compile_program
-from xla_opt.signatures import check_inputs_against, find_function
+from xla_opt.runtime.program import CompiledProgram, StageTimes, compile_program
+
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import FunctionType, ModuleOp
 
 
 def _address(array: np.ndarray) -> int:
@@ -87,7 +85,9 @@ def check_buffers_fit(module: ModuleOp, limit: int | None = None) -> None:
     """A value larger than memory (say a 78 GiB splat constant the interpreter keeps as
     a broadcast view) is a located error before compiling: compiled code would have to
     materialize it, and a failed allocation there cannot be reported."""
-    from xla_opt.diagnostics import op_diagnostic
+    from xdsl.dialects.builtin import TensorType
+
+    from xla_opt.diagnostics import DiagnosticError, op_diagnostic
     from xla_opt.dialects.xla.element_types import bit_width
 
     limit = memory_limit() if limit is None else limit
@@ -99,9 +99,18 @@ def check_buffers_fit(module: ModuleOp, limit: int | None = None) -> None:
             size = int(np.prod(t.get_shape(), dtype=object)) * max(1, bit_width(t.get_element_type()) // 8)
             if size > limit:
                 raise DiagnosticError(
-                    [op_diagnostic(op, f"its result {t} takes {size / 2**30:.1f} GiB, more than the "
-                                       f"{limit / 2**30:.1f} GiB this process may allocate")]  # fmt: skip
+                    [
+                        op_diagnostic(
+                            op,
+                            f"its result {t} takes {size / 2**30:.1f} GiB, more than the "
+                            f"{limit / 2**30:.1f} GiB this process may allocate",
+                        )
+                    ]  # fmt: skip
                 )
+
+
+Spec = tuple[tuple[int, ...], np.dtype]  # a result's shape and numpy dtype
+InputSpec = tuple[np.dtype, tuple[int, ...]] | None  # signatures.input_specs' entries
 
 
 class JitFunction:
@@ -119,27 +128,26 @@ class JitFunction:
         one replica, `replica_id` (an MPI rank's own: its collectives become MPI calls),
         or with `host_collectives` for replicas that are threads of this process (its
         collectives become host calls; one program for every replica)."""
+        from xdsl.dialects.builtin import TensorType
+
+        from xla_opt.diagnostics import DiagnosticError
+        from xla_opt.interpreter.dtypes import numpy_dtype, scalar_dtype
+        from xla_opt.lowering.conversions.xla_bufferize import is_scalar
+        from xla_opt.signatures import find_function, input_specs
+
         self.entry = entry
         fn = find_function(xla_module, entry)
         self.signature = fn.function_type
         for t in (*self.signature.inputs.data, *self.signature.outputs.data):
             if not isinstance(t, TensorType) and not is_scalar(t):
-                raise ValueError(
-                    f"the jit backend passes tensors and scalars across @{entry}'s boundary; got {t}"
-                )
-        self.out_specs = [
+                raise ValueError(f"the jit backend passes tensors and scalars across @{entry}'s boundary; got {t}")
+        out_specs = [
             (tuple(t.get_shape()), numpy_dtype(t.get_element_type()))  # type: ignore[attr-defined]
             if isinstance(t, TensorType) else ((), scalar_dtype(t))
             for t in self.signature.outputs.data
         ]  # fmt: skip
         # the results returned as numpy scalars (scalar results: rank-0 buffers)
-        self._scalar_results = [i for i, t in enumerate(self.signature.outputs.data) if is_scalar(t)]
-        # per result: its shape, dtype and, when it is to be aligned, its element count
-        self._out_allocations = [
-            (shape, dtype, count if count * dtype.itemsize >= ALIGN_MIN_BYTES else 0)
-            for shape, dtype in self.out_specs
-            for count in [int(np.prod(shape, dtype=np.int64))]
-        ]
+        scalar_results = [i for i, t in enumerate(self.signature.outputs.data) if is_scalar(t)]
         self.times = times or StageTimes()
         keep_freed_memory()  # a call's temporary buffers stay mapped for the next (allocator.py)
         try:
@@ -155,15 +163,71 @@ class JitFunction:
             program = compile_program(xla_module, self.times, options)
         except DiagnosticError as e:
             raise NotImplementedError(f"the jit backend cannot compile @{entry}:\n{e}") from None
+        self._load(program, out_specs, scalar_results, input_specs(self.signature))
+
+    @classmethod
+    def from_lowered(
+        cls,
+        entry: str,
+        program: CompiledProgram,
+        out_specs: list[Spec],
+        scalar_results: list[int],
+        in_specs: list[InputSpec],
+        signature: Callable[[], FunctionType],
+    ) -> JitFunction:
+        """@`entry` of a program lowered before (executable_cache.py), its code compiled
+        from `program`'s LLVM IR; `signature` gives the entry's type when a call's
+        inputs are not exactly `in_specs` (a Python number, a list) and must be checked
+        against it (which parses the program: a hit in the cache needs no xDSL)."""
+        self = cls.__new__(cls)
+        self.entry = entry
+        self._signature = signature
+        self.times = StageTimes()
+        keep_freed_memory()
+        self._load(program, out_specs, scalar_results, in_specs)
+        return self
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "signature" and "_signature" in self.__dict__:  # from_lowered's: read on demand
+            self.signature = self._signature()
+            return self.signature
+        raise AttributeError(f"'JitFunction' object has no attribute {name!r}")
+
+    def _load(
+        self, program: CompiledProgram, out_specs: list[Spec], scalar_results: list[int], in_specs: list[InputSpec]
+    ) -> None:
+        """Take `program`'s code and what calls need to know of the entry's signature."""
+        self.program = program
+        self.out_specs = out_specs
+        self._scalar_results = scalar_results
+        self.input_specs = in_specs
+        # per result: its shape, dtype and, when it is to be aligned, its element count
+        self._out_allocations = [
+            (shape, dtype, count if count * dtype.itemsize >= ALIGN_MIN_BYTES else 0)
+            for shape, dtype in out_specs
+            for count in [int(np.prod(shape, dtype=np.int64))]
+        ]
         self.native, self.llvm_ir = program.native, program.llvm_ir
         self.calls_host = program.bindings.calls_host
         self._spare: list[np.ndarray | None] = []  # the last results, for _output_buffers
         self._spare_lock = threading.Lock()
-        n_args = len(self.signature.inputs.data) + len(self.out_specs)
-        self._cfunc = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * n_args))(self.native.address(entry))
+        n_args = len(in_specs) + len(out_specs)
+        self._cfunc = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * n_args))(self.native.address(self.entry))
+
+    def checked_inputs(self, arrays: Sequence[Any]) -> list[Any]:
+        """`arrays` checked against the signature (`check_inputs_against`); arrays that
+        are exactly the parameters' dtypes and shapes pass as they are, without it."""
+        specs = self.input_specs
+        if len(arrays) == len(specs) and all(
+            type(a) is np.ndarray and spec is not None and (a.dtype, a.shape) == spec for a, spec in zip(arrays, specs)
+        ):
+            return list(arrays)
+        from xla_opt.signatures import check_inputs_against
+
+        return check_inputs_against(self.signature, arrays, self.entry)
 
     def __call__(self, *arrays: Any) -> list[np.ndarray]:
-        return self.call_checked(check_inputs_against(self.signature, arrays, self.entry))
+        return self.call_checked(self.checked_inputs(arrays))
 
     def call_checked(self, inputs: list[np.ndarray], context: Any = None, replica: int = 0) -> list[np.ndarray]:
         """Run on inputs already checked against the signature. `context` (a
@@ -174,6 +238,8 @@ class JitFunction:
         outputs = self._output_buffers()
         pointers = [*map(_address, inputs), *map(_address, outputs)]
         if self.calls_host:
+            from xla_opt.runtime.host_calls import run_with_host
+
             run_with_host(self._cfunc, pointers, context, replica)
         else:
             self._cfunc(*pointers)
@@ -200,4 +266,3 @@ class JitFunction:
                 outputs.append(aligned_empty(shape, dtype, count) if count else np.empty(shape, dtype))
             old = None
         return outputs
-

@@ -399,7 +399,7 @@ def _compile_part_at(text: str, level: int, disk: DiskCache | None, unroll_thres
     return compile_part(text, level, disk, (level, unroll_threshold))
 
 
-def _in_parallel(jobs: list[Any]) -> list[Any]:
+def in_parallel(jobs: list[Any]) -> list[Any]:
     """Run the callables `jobs`, all but the first on threads of their own; their
     results in order, or the first error raised."""
     results: list[Any] = [None] * len(jobs)
@@ -441,7 +441,7 @@ def compile_llvm_ir(ir_text: str, unroll_threshold: int = LLVM_UNROLL_THRESHOLD,
         disk = DiskCache.from_environment()
         texts = split_llvm_ir(ir_text, compile_threads() if split and level > 0 else 1)
         with unroll_gate.set_to(unroll_threshold):
-            parts: list[Part] = _in_parallel(
+            parts: list[Part] = in_parallel(
                 [functools.partial(_compile_part_at, text, level, disk, unroll_threshold) for text in texts]
             )
         native = link(parts, level)

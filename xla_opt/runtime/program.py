@@ -5,20 +5,22 @@ the next."""
 
 from __future__ import annotations
 
+import functools
 import queue
 import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
-
-from xdsl.dialects.builtin import ModuleOp
+from typing import TYPE_CHECKING, Any
 
 from xla_opt.runtime import llvm
-from xla_opt.runtime.binding import Bindings, bind_declarations
+from xla_opt.runtime.binding import Bindings, bind_names, declarations
 from xla_opt.runtime.disk_cache import DiskCache
 from xla_opt.runtime.llvm import PROGRAM_UNROLL_THRESHOLD, NativeModule, Part
+
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
 
 
 @dataclass
@@ -36,11 +38,16 @@ class StageTimes:
 @dataclass
 class CompiledProgram:
     """A program's native code, its LLVM IR (the parts' texts one after the other when
-    pipelined) and what its code calls that the runtime bound."""
+    pipelined), what its code calls that the runtime bound, and how it was lowered:
+    `parts`, the LLVM IR modules as the pipeline printed them (one, or the pipelined
+    parts), and `declarations`, the functions they declare, from which
+    `compile_lowered` makes the same program again without lowering it."""
 
     native: NativeModule
     llvm_ir: str
     bindings: Bindings
+    parts: list[str] = field(default_factory=list)
+    declarations: list[str] = field(default_factory=list)
 
 
 # Pipelined compilation: a program of at most PIPELINE_MAX_OPS ops once outlined (O3
@@ -82,11 +89,41 @@ def compile_program(
         if len(modules) == 1:
             text = lower_outlined(outlined, times, options)
             start = time.perf_counter()
-            bindings = bind_declarations(outlined)
-            native = llvm.compile_llvm_ir(text, PROGRAM_UNROLL_THRESHOLD, split=True)
+            names = declarations(outlined)
+            bindings = bind_names(names)
+            native = compile_lowered([text])
             times.record(f"llvm-O{native.opt}+codegen", start)
-            return CompiledProgram(native, text, bindings)
+            return CompiledProgram(native, text, bindings, [text], names)
         return _compile_pipelined(modules, times, options)
+
+
+def compile_lowered(parts: list[str]) -> NativeModule:
+    """The native code of a program lowered to the LLVM IR `parts` (`CompiledProgram.parts`;
+    what they call already bound): one module compiled by `compile_llvm_ir`, split for
+    the compile threads; pipelined parts compiled each on its own (on threads, at the
+    level `opt_level` gives the whole program), as `_compile_pipelined` compiles them.
+    Each step hits the process's and the disk's caches the first compile filled."""
+    if len(parts) == 1:
+        return llvm.compile_llvm_ir(parts[0], PROGRAM_UNROLL_THRESHOLD, split=True)
+    key = ("\n".join(parts), PROGRAM_UNROLL_THRESHOLD, True)
+    if (native := llvm.cached_program(key)) is not None:
+        return native
+    level = llvm.opt_level(key[0])
+    disk = DiskCache.from_environment()
+    llvm.target_machine(level)  # initializes LLVM's target before the threads
+
+    def compile_one(text: str) -> Part:
+        part_level = llvm.part_level(text, level)
+        part_key = (text, part_level, PROGRAM_UNROLL_THRESHOLD)
+        if (part := _parts.get(part_key)) is None:
+            part = _parts.setdefault(
+                part_key, llvm.compile_part(text, part_level, disk, (part_level, PROGRAM_UNROLL_THRESHOLD))
+            )
+        return part
+
+    with llvm.unroll_gate.set_to(PROGRAM_UNROLL_THRESHOLD):
+        compiled = llvm.in_parallel([functools.partial(compile_one, text) for text in parts])
+    return llvm.remember_program(key, llvm.link(compiled, level))
 
 
 _switch = {"users": 0, "saved": 0.005}
@@ -155,10 +192,13 @@ def _compile_pipelined(
     _short_switch_interval(+1)
     worker.start()
     texts: list[str] = []
+    names: list[str] = []
     try:
         for index, module in enumerate(modules):
             texts.append(lower_outlined(module, times, options))
-            bindings.update(bind_declarations(module))
+            declared = declarations(module)
+            names += [name for name in declared if name not in names]
+            bindings.update(bind_names(declared))
             pending.put((index, texts[-1]))
         pending.put(None)  # the compile thread's end, after the parts
         start = time.perf_counter()
@@ -176,7 +216,7 @@ def _compile_pipelined(
     key = (text, PROGRAM_UNROLL_THRESHOLD, True)  # compile_llvm_ir's key of a program
     if (native := llvm.cached_program(key)) is not None:
         times.record(f"llvm-O{native.opt}+codegen", start)
-        return CompiledProgram(native, text, bindings)
+        return CompiledProgram(native, text, bindings, texts, names)
     parts = [compiled[i] for i in range(len(texts))]
     if (level := llvm.opt_level(text)) != 3:
         for i, part_text in enumerate(texts):
@@ -186,10 +226,13 @@ def _compile_pipelined(
         parts = [compiled[i] for i in range(len(texts))]
     native = llvm.remember_program(key, llvm.link(parts, level))
     times.record(f"llvm-O{level}+codegen", start)
-    return CompiledProgram(native, text, bindings)
+    return CompiledProgram(native, text, bindings, texts, names)
 
 
 def clear_cache() -> None:
     """Forget every program and part compiled in this process (the disk cache stays)."""
+    from xla_opt.runtime import executable_cache
+
     llvm.clear_cache()
     _parts.clear()
+    executable_cache.clear_memory()
