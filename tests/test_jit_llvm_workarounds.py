@@ -1,11 +1,18 @@
-"""LLVM bugs the JIT works around (`LLVM_OPTIONS` in xla_opt/runtime/cpu.py), each with
-the programs that found it. Compiled code must write its results and not one byte more:
-the entry function is called on buffers with guard bytes on both sides, which must come
-back untouched, and the results must be the interpreter's."""
+"""LLVM and llvmlite bugs the JIT works around, each with the programs that found it.
+
+`LLVM_OPTIONS` (xla_opt/runtime/cpu.py): compiled code must write its results and not one
+byte more: the entry function is called on buffers with guard bytes on both sides,
+which must come back untouched, and the results must be the interpreter's.
+
+The order modules and contexts are disposed in (`_own` in xla_opt/runtime/llvm.py):
+compiled code in a reference cycle is freed without crashing."""
 
 from __future__ import annotations
 
 import ctypes
+import os
+import subprocess
+import sys
 
 import ml_dtypes
 import numpy as np
@@ -78,3 +85,45 @@ func.func @main(%x: tensor<{dims}xf32>, %b: tensor<{shape[0]}xf32>) -> tensor<{d
     rng = np.random.default_rng(1)
     x = (rng.standard_normal(shape) * 20).astype(np.float32)
     assert_writes_only_its_results(program, x, rng.standard_normal(shape[0]).astype(np.float32))
+
+
+CYCLE = """
+import gc, sys
+import numpy as np
+import xla_opt
+
+xla_opt.set_program_cache_size(0)  # nothing but the cycle holds the code
+
+
+class Model:  # holds its compiled function, which refers back to it
+    pass
+
+
+for i in range(int(sys.argv[1])):
+    model = Model()
+    model.f = xla_opt.compile(
+        f"func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {{\\n"
+        f"  %c = xla.constant dense<{i}.0> : tensor<4xf32>\\n"
+        f"  %y = xla.add %x, %c : tensor<4xf32>\\n"
+        f"  func.return %y : tensor<4xf32>\\n}}",
+        backend="jit",
+    )
+    model.f.jit.model = model
+    assert model.f(np.zeros(4, np.float32))[0][0] == i
+    del model
+    gc.collect()
+print("ok")
+"""
+
+
+def test_compiled_code_in_a_reference_cycle_is_freed_safely(tmp_path):
+    """llvmlite leaves a module and its context to Python's collector: in a reference
+    cycle, it could dispose the context first (which frees the module), then the
+    module: a segfault (found as test_program_cache's rotation soak crashing once the
+    executable cache's hit made a cycle). The runtime disposes them itself, in order."""
+    env = {**os.environ, "XLA_OPT_CACHE_DIR": str(tmp_path)}
+    for _ in range(2):  # compiled, then from the disk caches
+        done = subprocess.run(
+            [sys.executable, "-c", CYCLE, "20"], env=env, capture_output=True, text=True, timeout=600, check=False
+        )
+        assert (done.returncode, done.stdout.strip()) == (0, "ok"), done.stderr[-2000:]

@@ -13,6 +13,7 @@ import functools
 import os
 import re
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
@@ -352,22 +353,59 @@ def _unlocked(name: str) -> Any:
 
 @dataclass
 class Part:
-    module: Any  # the optimized llvmlite module (it holds its own LLVMContext)
+    module: Any  # the optimized llvmlite module (in an LLVMContext of its own: `_own`)
     code: bytes  # its object code
     from_disk: bool
+
+
+# Each part's module and context, disposed in that order when the part is gone. llvmlite
+# leaves the order to Python: a module in a reference cycle (a user's object holding a
+# compiled function that refers back to it) is collected with its context, and the
+# collector may dispose the context first, which frees the module, then the module
+# again: a segfault (tests/test_jit_llvm_workarounds.py). Held here, neither is ever
+# cyclic garbage; the part's finalizer disposes them, module first.
+_owned: dict[int, tuple[Any, Any]] = {}
+_owned_lock = threading.Lock()
+
+
+def _own(part: Part, context: Any) -> Part:
+    key = id(part.module)
+    with _owned_lock:
+        _owned[key] = (part.module, context)
+    weakref.finalize(part, _dispose_owned, key)
+    return part
+
+
+def _dispose_owned(key: int) -> None:
+    with _owned_lock:
+        module, context = _owned.pop(key)
+    module.close()
+    context.close()
 
 
 def compile_part(text: str, level: int, disk: DiskCache | None, cache_key: tuple) -> Part:
     """Parse, verify, optimize and compile one module to object code in a context of
     its own (run on a compile thread); object code from the disk cache when it has it."""
+    context = llvm.create_context()
+    mod = llvm.parse_assembly(text, context=context)
+    try:
+        return _own(Part(mod, *_object_code(mod, text, level, disk, cache_key)), context)
+    except BaseException:
+        mod.close()  # before its context, whatever holds the failure's frames
+        context.close()
+        raise
+
+
+def _object_code(mod: Any, text: str, level: int, disk: DiskCache | None, cache_key: tuple) -> tuple[bytes, bool]:
+    """`compile_part`'s object code of `mod` (parsed from `text`) and whether it came
+    from the disk cache."""
     tm = target_machine(level)
-    mod = llvm.parse_assembly(text, context=llvm.create_context())
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
     mod.verify()
     path = disk.path(text, *cache_key) if disk else None
     if disk and path and (code := disk.load(path)) is not None:
-        return Part(mod, code, True)
+        return code, True
     if level > 0:
         pto = llvm.create_pipeline_tuning_options(speed_level=level)
         pto.loop_vectorization = pto.slp_vectorization = level >= 2
@@ -384,7 +422,7 @@ def compile_part(text: str, level: int, disk: DiskCache | None, cache_key: tuple
         llvm.ffi.lib.LLVMPY_DisposeMemoryBuffer(buffer)
     if disk and path:
         disk.store(path, code)
-    return Part(mod, code, False)
+    return code, False
 
 
 def part_level(text: str, level: int) -> int:
