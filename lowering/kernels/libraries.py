@@ -105,12 +105,33 @@ _lock = threading.Lock()
 _NAMES: dict[str, tuple[Library, str]] = {symbol: (library, symbol) for library in FIXED for symbol in library.symbols}
 
 
+# Told of each library as a lowering declares one of its entries: the runtime starts
+# compiling the library then, while the rest of the program is lowered (binding.py's
+# `prefetch`). The lowering does not import the runtime; it tells whoever listens.
+_listeners: list[Callable[[Library], None]] = []
+
+
+def on_declare(listener: Callable[[Library], None]) -> None:
+    """Call `listener(library)` whenever a library's entry is declared from now on."""
+    with _lock:
+        if listener not in _listeners:
+            _listeners.append(listener)
+
+
+def _declared(library: Library) -> None:
+    with _lock:
+        listeners = tuple(_listeners)
+    for listener in listeners:
+        listener(library)
+
+
 def declare_alias(name: str, library: Library, symbol: str) -> None:
     """Record that a module's declaration `name` calls `symbol` of `library` (a name of
     the lowering's own: one per call signature)."""
     assert symbol in library.symbols, (symbol, library.name)
     with _lock:
         _NAMES[name] = (library, symbol)
+    _declared(library)
 
 
 def resolve(name: str) -> tuple[Library, str] | None:
@@ -129,6 +150,7 @@ def declare(module: Any, symbol: str, params: Sequence[tuple[str, str]]) -> None
     from xdsl.traits import SymbolTable
 
     assert symbol in _NAMES, f"{symbol} is no library's entry"
+    _declared(_NAMES[symbol][0])
     if SymbolTable.lookup_symbol(module, symbol) is not None:
         return
     types = [llvm.LLVMPointerType() if ty == "ptr" else i64 for ty, _ in params]

@@ -20,6 +20,7 @@ Anything else a module declares (libc, libm, LLVM's intrinsics) is the process's
 from __future__ import annotations
 
 import threading
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -76,17 +77,58 @@ class HostTarget:
 
 HOST = HostTarget()
 _lock = threading.Lock()
-_compiled: dict[str, NativeModule] = {}  # library name -> its compiled module, kept alive
+# library name -> its compiled module (kept alive), or the compile under way
+_compiled: dict[str, Future[NativeModule]] = {}
 
 
 def load_library(library: Library) -> NativeModule:
-    """`library` compiled for this host, once per process."""
+    """`library` compiled for this host, once per process (a compile another thread
+    started is waited for)."""
     if library is libraries.MPI:
         return mpi.load(lambda: library.build(HOST))
     with _lock:
-        if library.name not in _compiled:
-            _compiled[library.name] = compile_llvm_ir(library.build(HOST))
-        return _compiled[library.name]
+        compiled = _compiled.get(library.name)
+        compiling = compiled is None
+        if compiling:
+            compiled = _compiled[library.name] = Future()
+    if compiling:
+        try:
+            compiled.set_result(compile_llvm_ir(library.build(HOST)))
+        except BaseException as e:  # noqa: BLE001 - raised by result(), here and to whoever waits
+            with _lock:
+                del _compiled[library.name]  # the next load tries again
+            compiled.set_exception(e)
+    return compiled.result()
+
+
+# Libraries not compiled ahead: the thread count and libgomp's serial stand-ins are a few
+# lines of IR, MPI's wrappers need the MPI library loaded where they are bound.
+_NOT_PREFETCHED = (libraries.THREADS, libraries.OPENMP, libraries.MPI)
+
+
+def prefetch(library: Library) -> None:
+    """Start compiling `library` on a thread of its own unless it is compiled or
+    compiling: the lowering declares a library as soon as it calls it (`on_declare`),
+    and LLVM (which lets go of the GIL) compiles it while Python lowers the rest of the
+    program. With an empty disk cache the f32 GEMM takes ~1.4 s and the FFTs ~1.6 s, a
+    third of a first compile that waited for them at the end. Not a daemon thread: the
+    interpreter waits for it at exit rather than leave LLVM running."""
+    if library in _NOT_PREFETCHED:
+        return
+    with _lock:
+        if library.name in _compiled:
+            return
+    threading.Thread(target=_load_quietly, args=(library,), name=f"xla-opt-{library.name}").start()
+
+
+def _load_quietly(library: Library) -> None:
+    try:
+        load_library(library)
+    except BaseException:  # noqa: BLE001, S110 - raised again where the library is bound
+        pass
+
+
+libraries.on_declare(prefetch)
 
 
 def declarations(module: ModuleOp) -> list[str]:

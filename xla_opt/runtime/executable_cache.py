@@ -17,7 +17,8 @@ entry asked for, the build (`build_fingerprint`: every source file of the instal
 package by size and modification time, the versions of Python, xDSL, llvmlite, numpy
 and ml_dtypes) and what else decides the code (the CPU, LLVM's options, the compile
 threads). Files live next to the object code (XLA_OPT_CACHE_DIR, ~/.cache/xla-opt; off
-with XLA_OPT_CACHE=0) as `<key>.program`, JSON behind its own digest (`DiskCache`). What
+with XLA_OPT_CACHE=0) as `<key>.program`, compressed JSON behind its own digest
+(`DiskCache`). What
 calls back into Python (host calls: callbacks, infeed) or runs on several replicas or
 partitions is compiled as before and not kept.
 """
@@ -32,6 +33,7 @@ import json
 import os
 import sys
 import threading
+import zlib
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +44,7 @@ from xla_opt.runtime.disk_cache import DiskCache
 if TYPE_CHECKING:
     from xla_opt.runtime.executable import JitFunction
 
-FORMAT = 1  # of the files: a change makes every older file a miss
+FORMAT = 2  # of the files: a change makes every older file a miss
 # the installed package's folders (pyproject.toml's package-dir): xla_opt and what maps into it
 PACKAGES = ("xla_opt", "xla_opt.dialects", "xla_opt.passes", "xla_opt.lowering")
 VERSIONED = ("xdsl", "llvmlite", "numpy", "ml_dtypes")
@@ -192,9 +194,9 @@ def load(key: str) -> Lowered | None:
     if data is None:
         return None
     try:
-        record = json.loads(data)
+        record = json.loads(zlib.decompress(data))
         lowered = Lowered(**record) if record.pop("format", None) == FORMAT else None
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, zlib.error):
         return None
     if lowered is not None:
         with _lock:
@@ -207,7 +209,7 @@ def store(key: str, lowered: Lowered) -> None:
     with _lock:
         _memory[key] = lowered
     if (file := _file(key)) is not None:
-        file[0].store(file[1], json.dumps({"format": FORMAT, **asdict(lowered)}).encode())
+        file[0].store(file[1], zlib.compress(json.dumps({"format": FORMAT, **asdict(lowered)}).encode(), 1))
 
 
 def clear_memory() -> None:

@@ -1,0 +1,66 @@
+"""Kernel libraries compiled ahead (`prefetch` in xla_opt/runtime/binding.py): a library
+starts compiling when the lowering declares it, and whoever binds it waits for that
+compile (or gets its error) instead of compiling it again."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import threading
+
+import pytest
+from xla_opt.lowering.kernels.libraries import Library
+
+from xla_opt.runtime import binding
+
+
+def test_lowering_a_dot_starts_compiling_the_gemm_library(tmp_path):
+    """In a fresh process, lowering alone (no JIT compile, nothing bound) declares the
+    f32 GEMM and so starts its compile; a later load gets that compile's module."""
+    script = textwrap.dedent(
+        """
+        import xla_opt
+        from xla_opt.runtime import binding
+        from xla_opt.lowering.kernels import libraries
+        program = '''
+        func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+          %c = xla.dot %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+          func.return %c : tensor<64x64xf32>
+        }'''
+        assert "gemm-f32" not in binding._compiled
+        xla_opt.optimize(program, "xla-to-llvm")
+        started = binding._compiled["gemm-f32"]
+        assert binding.load_library(libraries.GEMM_F32) is started.result()
+        print("ok", sorted(binding._compiled))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env={"XLA_OPT_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["ok", "['gemm-f32']"]  # only what the program calls
+
+
+def test_a_library_that_fails_to_build_fails_where_it_is_bound_and_is_tried_again():
+    builds = []
+    release = threading.Event()
+
+    def build(target) -> str:
+        builds.append(threading.current_thread().name)
+        release.wait(10)
+        raise RuntimeError("no IR for this library")
+
+    library = Library("test-broken-library", ("nothing",), build)
+    binding.prefetch(library)
+    while not builds:  # the prefetch's thread is building it
+        threading.Event().wait(0.01)
+    binding.prefetch(library)  # one compile at a time
+    release.set()
+    with pytest.raises(RuntimeError, match="no IR for this library"):
+        binding.load_library(library)  # waits for the prefetch's compile, gets its error
+    with pytest.raises(RuntimeError, match="no IR for this library"):
+        binding.load_library(library)  # a failed compile is not kept: tried again
+    assert builds == ["xla-opt-test-broken-library", "MainThread"]
