@@ -32,13 +32,13 @@ import importlib.util
 import json
 import os
 import sys
-import threading
 import zlib
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from xla_opt.runtime import llvm
 from xla_opt.runtime.disk_cache import DiskCache
 
 if TYPE_CHECKING:
@@ -174,8 +174,9 @@ class Lowered:
         )
 
 
-_memory: dict[str, Lowered] = {}  # what this process read or wrote, by key
-_lock = threading.Lock()
+# what this process read or wrote, by key, as many as it keeps programs (cleared with them)
+_memory = llvm.ProgramCache()
+llvm._caches.append(_memory)
 
 
 def _file(key: str) -> tuple[DiskCache, str] | None:
@@ -186,9 +187,8 @@ def _file(key: str) -> tuple[DiskCache, str] | None:
 def load(key: str) -> Lowered | None:
     """The entry kept under `key`, or None (a file that is not one, damaged or of
     another format, is a miss and is rewritten)."""
-    with _lock:
-        if key in _memory:
-            return _memory[key]
+    if (kept := _memory.get(key)) is not None:
+        return kept
     file = _file(key)
     data = file[0].load(file[1]) if file else None
     if data is None:
@@ -198,21 +198,16 @@ def load(key: str) -> Lowered | None:
         lowered = Lowered(**record) if record.pop("format", None) == FORMAT else None
     except (ValueError, TypeError, zlib.error):
         return None
-    if lowered is not None:
-        with _lock:
-            _memory[key] = lowered
-    return lowered
+    return _memory.setdefault(key, lowered) if lowered is not None else None
 
 
 def store(key: str, lowered: Lowered) -> None:
     """Keep `lowered` under `key`, in the process and on disk."""
-    with _lock:
-        _memory[key] = lowered
+    _memory.setdefault(key, lowered)
     if (file := _file(key)) is not None:
         file[0].store(file[1], zlib.compress(json.dumps({"format": FORMAT, **asdict(lowered)}).encode(), 1))
 
 
 def clear_memory() -> None:
     """Forget what this process read or wrote (the files stay)."""
-    with _lock:
-        _memory.clear()
+    _memory.clear()

@@ -550,7 +550,10 @@ def remember_program(key: tuple[str, int, bool], native: NativeModule) -> Native
 
 
 def clear_cache() -> None:
-    """Forget every module compiled in this process (the disk cache stays; what a
-    compiled function or a library holds stays alive with it)."""
+    """Forget every module compiled in this process and whatever else the caches that
+    registered in `_caches` keep (program.py's parts, executable_cache.py's lowered
+    programs); the disk cache stays, and what a compiled function or a library holds
+    stays alive with it."""
     with _lock:
-        _cache.clear()
+        for cache in _caches:
+            cache.clear()

@@ -230,9 +230,6 @@ def _compile_pipelined(
 
 
 def clear_cache() -> None:
-    """Forget every program and part compiled in this process (the disk cache stays)."""
-    from xla_opt.runtime import executable_cache
-
+    """Forget every program and part compiled or lowered in this process (the disk
+    cache stays)."""
     llvm.clear_cache()
-    _parts.clear()
-    executable_cache.clear_memory()
