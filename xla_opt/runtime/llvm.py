@@ -16,7 +16,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -218,10 +218,15 @@ def target_machine(opt: int = 3) -> llvm.TargetMachine:
 @dataclass
 class NativeModule:
     engine: Any
-    llvm_modules: list[Any]  # the optimized modules its object code was compiled from
+    parts: list[Part]  # what its object code was compiled from (kept: they own their modules)
     opt: int = 3
     from_disk: bool = False  # loaded from the on-disk cache
     addresses: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def llvm_modules(self) -> list[Any]:
+        """The optimized modules its object code was compiled from."""
+        return [part.module for part in self.parts]
 
     @property
     def optimized_ir(self) -> str:
@@ -358,7 +363,8 @@ class Part:
     from_disk: bool
 
 
-# Each part's module and context, disposed in that order when the part is gone. llvmlite
+# Each part's module and context, disposed in that order when the part is gone (whatever
+# uses the module holds the part: a NativeModule its parts). llvmlite
 # leaves the order to Python: a module in a reference cycle (a user's object holding a
 # compiled function that refers back to it) is collected with its context, and the
 # collector may dispose the context first, which frees the module, then the module
@@ -478,7 +484,7 @@ def compile_llvm_ir(ir_text: str, unroll_threshold: int = LLVM_UNROLL_THRESHOLD,
         target_machine(level)  # initializes LLVM's target before any thread
         disk = DiskCache.from_environment()
         texts = split_llvm_ir(ir_text, compile_threads() if split and level > 0 else 1)
-        with unroll_gate.set_to(unroll_threshold):
+        with unroll_gate.set_to(unroll_threshold) if level >= 2 else nullcontext():
             parts: list[Part] = in_parallel(
                 [functools.partial(_compile_part_at, text, level, disk, unroll_threshold) for text in texts]
             )
@@ -503,7 +509,7 @@ def link(parts: list[Part], level: int) -> NativeModule:
     for part in parts:
         engine.add_object_file(llvm.ObjectFileRef.from_data(part.code))
     engine.finalize_object()
-    return NativeModule(engine, [p.module for p in parts], level, from_disk=all(p.from_disk for p in parts))
+    return NativeModule(engine, list(parts), level, from_disk=all(p.from_disk for p in parts))
 
 
 class _UnrollGate:
@@ -511,7 +517,10 @@ class _UnrollGate:
     module is optimized: compiles that want the same value run together, one that wants
     another value waits until they are done (and they for it). A program's modules are
     compiled at PROGRAM_UNROLL_THRESHOLD, the micro-kernel libraries at LLVM's default,
-    and a library can be compiled on first use while a program's parts are compiling."""
+    and a library can be compiled on first use while a program's parts are compiling.
+    Below O2 nothing reads the option (LLVM unrolls only at O2 and up: the pipeline
+    tuning options in `compile_part`), so those compiles do not pass the gate: the f32
+    GEMM library, compiled at O1 for its size, compiles beside a program's parts."""
 
     def __init__(self) -> None:
         self._changed = threading.Condition()

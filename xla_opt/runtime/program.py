@@ -169,7 +169,6 @@ def _compile_pipelined(
     disk = DiskCache.from_environment()
     pending: queue.SimpleQueue[tuple[int, str] | None] = queue.SimpleQueue()
     compiled: dict[int, Part] = {}
-    bindings = Bindings()
     errors: list[BaseException] = []
 
     def compile_one(index: int, text: str, level: int = 3) -> None:
@@ -198,7 +197,6 @@ def _compile_pipelined(
             texts.append(lower_outlined(module, times, options))
             declared = declarations(module)
             names += [name for name in declared if name not in names]
-            bindings.update(bind_names(declared))
             pending.put((index, texts[-1]))
         pending.put(None)  # the compile thread's end, after the parts
         start = time.perf_counter()
@@ -212,6 +210,10 @@ def _compile_pipelined(
         _short_switch_interval(-1)
     if errors:
         raise errors[0]
+    # Bound once every part is lowered and compiled: code generation does not need what
+    # the parts call, and a library the lowering declared is compiling meanwhile
+    # (binding.prefetch); the link does.
+    bindings = bind_names(names)
     text = "\n".join(texts)
     key = (text, PROGRAM_UNROLL_THRESHOLD, True)  # compile_llvm_ir's key of a program
     if (native := llvm.cached_program(key)) is not None:
