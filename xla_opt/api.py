@@ -159,7 +159,9 @@ class CompiledFunction:
         )
 
     @classmethod
-    def from_lowered(cls, program: Any, lowered: Lowered, replica_timeout: float | None = None) -> CompiledFunction:
+    def from_lowered(
+        cls, program: Any, lowered: Lowered, replica_timeout: float | None = None, name: str | None = None
+    ) -> CompiledFunction:
         """`program`'s entry on the jit backend, as the executable cache kept it: its
         code loaded, `module` and `function` parsed from `program` when first asked for
         (a call on arrays of the parameters' dtypes and shapes does not)."""
@@ -171,7 +173,7 @@ class CompiledFunction:
         # The JIT function reads the signature from the same parse, but holds no reference to
         # this object: a cycle through it would leave LLVM's modules and contexts to the
         # garbage collector, which may free a context before its module (a crash).
-        self._source = source = _ProgramSource(program, lowered.entry)
+        self._source = source = _ProgramSource(program, lowered.entry, name)
         self.jit = lowered.jit(source.signature)
         self._bf16_parameters = bf16_specs(self.jit.input_specs)
         self._run = self.jit.call_checked
@@ -322,15 +324,15 @@ class CompiledFunction:
 class _ProgramSource:
     """A program the executable cache compiled, parsed when first needed."""
 
-    def __init__(self, program: Any, entry: str):
-        self.program, self.entry = program, entry
+    def __init__(self, program: Any, entry: str, name: str | None = None):
+        self.program, self.entry, self.name = program, entry, name
         self._module: ModuleOp | None = None
 
     def module(self) -> ModuleOp:
         if self._module is None:
             from xla_opt.loading import load_program
 
-            self._module = load_program(self.program)
+            self._module = load_program(self.program, self.name)
         return self._module
 
     def function(self) -> FuncOp:
@@ -486,6 +488,7 @@ def compile(  # noqa: A001 - mirrors jax.jit / torch.compile naming
     launcher: str = "threads",
     replica_timeout: float | None = None,
     partitions: int | None = None,
+    name: str | None = None,
 ) -> CompiledFunction:
     """The entry function of `program` (by default @main, or the only function),
     callable on numpy arrays; with replicas=N a call
@@ -494,17 +497,18 @@ def compile(  # noqa: A001 - mirrors jax.jit / torch.compile naming
     N partitions (`mhlo.num_partitions`) runs partitioned on N devices, taking and
     returning global arrays; partitions=1 runs it whole. On the jit backend, a program
     compiled before, in this process or another, is not lowered again
-    (xla_opt/runtime/executable_cache.py)."""
+    (xla_opt/runtime/executable_cache.py). `name` is the program's in diagnostics (a
+    path's own by default)."""
     key = None
     if backend == "jit" and replicas == 1 and launcher == "threads" and partitions is None:
         from xla_opt.runtime import executable_cache
 
         key = executable_cache.key_of(program, entry)
         if key is not None and (lowered := executable_cache.load(key)) is not None:
-            return CompiledFunction.from_lowered(program, lowered, replica_timeout)
+            return CompiledFunction.from_lowered(program, lowered, replica_timeout, name)
     from xla_opt.loading import load_program
 
-    compiled = CompiledFunction(load_program(program), entry, backend, replicas, launcher, replica_timeout, partitions)
+    compiled = CompiledFunction(load_program(program, name), entry, backend, replicas, launcher, replica_timeout, partitions)
     if key is not None and compiled.partitions is None and (lowered := executable_cache.Lowered.of(compiled.jit)):
         executable_cache.store(key, lowered)
     return compiled

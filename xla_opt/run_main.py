@@ -33,7 +33,7 @@ from typing import Any, NoReturn
 import numpy as np
 from xdsl.dialects.builtin import TensorType, TupleType
 
-from xla_opt.api import BACKENDS, LAUNCHERS, ProgramError, compile, load_program
+from xla_opt.api import BACKENDS, LAUNCHERS, ProgramError, compile
 from xla_opt.diagnostics import one_line, silence_broken_pipe
 from xla_opt.interpreter.dtypes import Token, is_ml_dtype, numpy_dtype, scalar_dtype
 from xla_opt.interpreter.replicas import ReplicaError
@@ -239,9 +239,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.backend not in BACKENDS:
         raise UsageError(f"unknown backend '{args.backend}'; expected one of {', '.join(BACKENDS)}")
     text, name = _read_program(args.file)
-    module = load_program(text, name)
-    f = compile(
-        module,
+    f = compile(  # a program the JIT compiled before is not parsed or lowered again
+        text,
+        name=name,
         entry=args.entry,
         backend=args.backend,
         replicas=args.replicas,
