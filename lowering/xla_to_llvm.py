@@ -3,6 +3,7 @@
     xla  --xla-inline-calls-->        xla (calls replaced by their callees' bodies, as XLA's CallInliner)
          --xla-widen-narrow-types-->  xla (4/2-bit integers, 8/6/4-bit floats as ui8 storage, wide arithmetic)
          --xla-expand-batch-norm-->   xla (batch norms as reduce, broadcast, arithmetic)
+         --xla-fold-dot-transpose-->  xla (a transposed dot_general's result as the swapped operands' product)
          --xla-legalize-broadcast-->  xla (explicit broadcasts)
          --convert-xla-to-linalg-->   linalg (named matmul, generics)/tensor/arith/math/scf on tensors
          --linalg-generalize-named-ops--> every linalg op a generic
@@ -48,6 +49,7 @@ STAGES: tuple[str, ...] = (
     "xla-inline-calls",
     "xla-widen-narrow-types",
     "xla-expand-batch-norm",
+    "xla-fold-dot-transpose",
     "xla-legalize-broadcast",
     "convert-xla-to-linalg",
     "linalg-generalize-named-ops",
