@@ -995,3 +995,38 @@ def test_complex_rsqrt_of_an_infinite_root_is_zero():
     want = np.array([0, 0, 0, 0.5, -1j])
     for (got,) in run_both(COMPLEX_RSQRT, a):
         np.testing.assert_allclose(got, want, atol=1e-15)
+
+
+COLLECTIVE_OF_A_BRANCH = """
+func.func @main(%p: tensor<i1>, %x: tensor<i32>, %y: tensor<1xi1>) -> tensor<ui16> {
+  %c = xla.conditional %p, %x, %y branches({
+  ^bb0(%a: tensor<i32>):
+    %b = xla.convert %a : (tensor<i32>) -> tensor<i1>
+    xla.return %b : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<1xi1>):
+    %b = xla.reshape %a : (tensor<1xi1>) -> tensor<i1>
+    xla.return %b : tensor<i1>
+  }) : (tensor<i1>, tensor<i32>, tensor<1xi1>) -> tensor<i1>
+  %u = xla.convert %c : (tensor<i1>) -> tensor<ui16>
+  %r = xla.collective_permute %u, source_target_pairs = [[0, 1], [1, 0]] : tensor<ui16>
+  func.return %r : tensor<ui16>
+}"""
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "jit"])
+def test_replicas_agree_on_a_scalar_each_computed_by_another_branch(backend):
+    """Fuzz seed 806313: the interpreter's convert to i1 of a rank-0 value gave a numpy
+    bool, not a 0-d array, so the replica that took that branch contributed a `uint16`
+    to the collective_permute where the other contributed a `uint16[]`: "the replicas
+    reached different collectives", all at the same op. Replica 0 takes the first branch
+    (3 -> true -> 1), replica 1 the second (false -> 0); each gets the other's."""
+    results = xla_opt.run(
+        COLLECTIVE_OF_A_BRANCH,
+        np.array([True, False]),
+        np.array([3, 3], np.int32),
+        np.array([[False], [False]]),
+        backend=backend,
+        replicas=2,
+    )
+    assert [int(r[0]) for r in results] == [0, 1]

@@ -332,7 +332,7 @@ def convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
             real = np.real(x) if x.dtype.kind == "c" else x
             return real.astype(np.float32).astype(dtype)
     if dtype.kind == "b":
-        return x != 0
+        return np.asarray(x != 0)  # a 0-d array stays one (not a numpy bool: fuzz seed 806313)
     if dtype.kind in "iu" and (x.dtype.kind in "fc" or is_ml_float_dtype(x.dtype)):
         real = np.real(x).astype(np.float64)
         info = np.iinfo(dtype)
