@@ -18,9 +18,8 @@ package by size and modification time, the versions of Python, xDSL, llvmlite, n
 and ml_dtypes) and what else decides the code (the CPU, LLVM's options, the compile
 threads). Files live next to the object code (XLA_OPT_CACHE_DIR, ~/.cache/xla-opt; off
 with XLA_OPT_CACHE=0) as `<key>.program`, compressed JSON behind its own digest
-(`DiskCache`). What
-calls back into Python (host calls: callbacks, infeed) or runs on several replicas or
-partitions is compiled as before and not kept.
+(`DiskCache`). What calls back into Python (host calls: callbacks, infeed) or runs on
+several replicas or partitions is compiled as before and not kept.
 """
 
 from __future__ import annotations
