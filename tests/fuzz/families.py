@@ -35,6 +35,7 @@ from tests.fuzz.values import (
     PRED,
     RTOL,
     STD_FLOATS,
+    XLA_FFT_GATHER_LAYOUT,
     XLA_RNG_HALF_REACHES_B,
     XLA_S2_MIN_MAX,
     XLA_TWO_BIT_SORT,
@@ -1090,6 +1091,8 @@ class FamilyGenerators:
         skip = self.collective_flags(x.elem)["xla_skip"]
         if not shape[dim]:  # fuzz seed 300006
             skip.add(XLA_EMPTY_COLLECTIVE_DIMENSION)
+        if dim and self.defined_by(x, "xla.fft"):
+            skip.add(XLA_FFT_GATHER_LAYOUT)
         return self.emit1(f"xla.all_gather {x.name}, all_gather_dim = {dim}, {groups}{self.channel()}{shard} "
                           f"{signature([x], [t])}", t, [x], finite="keep", xla_skip=skip)  # fmt: skip
 

@@ -353,6 +353,11 @@ class ProgramGenerator(FamilyGenerators):
     def emit1(self, expr: str, t: TensorT, operands: Sequence[Value], **flags) -> Value:
         return self.emit(expr, [t], operands, **flags)[0]
 
+    def defined_by(self, v: Value, op_name: str) -> bool:
+        """Whether `v` is a result of an `op_name` op of the current block."""
+        base = v.name.split("#")[0]
+        return any(base in s.defines and f"= {op_name} " in s.text for s in self.scope.statements)
+
     def pick(self, accept: Callable[[Value], bool] = lambda v: True) -> Value | None:
         """A live value satisfying `accept`, preferring recent and unused ones."""
         scalar_only = self.scope.scalar_only
