@@ -10,6 +10,7 @@ quickly.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Any
 
 __version__ = "0.1.0"
@@ -32,8 +33,17 @@ _API = {
 __all__ = list(_API)
 
 
-def __getattr__(name: str) -> Any:
-    module = _API.get(name)
-    if module is None:
-        raise AttributeError(f"module 'xla_opt' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+def lazy_attributes(module_name: str, table: dict[str, str]) -> Callable[[str], Any]:
+    """A module's `__getattr__` (PEP 562) giving each name of `table` from the module
+    the table names, imported on first use."""
+
+    def getattr_(name: str) -> Any:
+        module = table.get(name)
+        if module is None:
+            raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(module), name)
+
+    return getattr_
+
+
+__getattr__ = lazy_attributes(__name__, _API)

@@ -34,12 +34,13 @@ value; `f.partitions.arguments[i].slices(rank)` says which part of input i a ran
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from xla_opt import lazy_attributes
 
 if TYPE_CHECKING:  # imported where used: a compile the disk's executable cache has needs no xDSL
     from xdsl.dialects.builtin import ModuleOp
@@ -59,11 +60,7 @@ _REEXPORTED = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _REEXPORTED.get(name)
-    if module is None:
-        raise AttributeError(f"module 'xla_opt.api' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_attributes(__name__, _REEXPORTED)
 
 
 __all__ = ["BACKENDS", "CompiledFunction", "compile", "optimize", "run", *_REEXPORTED]  # noqa: PLE0604
@@ -508,7 +505,9 @@ def compile(  # noqa: A001 - mirrors jax.jit / torch.compile naming
             return CompiledFunction.from_lowered(program, lowered, replica_timeout, name)
     from xla_opt.loading import load_program
 
-    compiled = CompiledFunction(load_program(program, name), entry, backend, replicas, launcher, replica_timeout, partitions)
+    compiled = CompiledFunction(
+        load_program(program, name), entry, backend, replicas, launcher, replica_timeout, partitions
+    )
     if key is not None and compiled.partitions is None and (lowered := executable_cache.Lowered.of(compiled.jit)):
         executable_cache.store(key, lowered)
     return compiled

@@ -14,11 +14,17 @@ import llvmlite.binding as llvm
 from xla_opt.runtime.cpu import LLVM_OPTIONS, cpu_features, cpu_name
 
 
+def toolchain() -> tuple:
+    """What compiled code depends on besides its LLVM IR and how it is optimized: the
+    host CPU's name and features, LLVM's and llvmlite's versions and the LLVM options
+    set (`LLVM_OPTIONS`). Part of every key on disk (this cache's, executable_cache's)."""
+    return (cpu_name(), cpu_features(), llvm.llvm_version_info, llvmlite.__version__, LLVM_OPTIONS)
+
+
 class DiskCache:
     """Object code on disk, one file per module: `<key>.o`, the key a SHA-256 of the
-    LLVM IR text, the optimization level, the host CPU's name and features, llvmlite's
-    version and the LLVM options set (`LLVM_OPTIONS`): code for another CPU, LLVM or
-    options is never loaded. A file holds the SHA-256 of its object code, then the
+    LLVM IR text, the optimization level, the unroll threshold and the `toolchain`:
+    code for another CPU, LLVM or options is never loaded. A file holds the SHA-256 of its object code, then the
     code: an entry whose digest does not match (truncated, overwritten) is ignored and
     rewritten. Files are written to a temporary name and renamed, so a reader never
     sees half a file; a directory that cannot be written only costs the compile."""
@@ -37,16 +43,7 @@ class DiskCache:
 
     def path(self, ir_text: str, level: int, unroll_threshold: int) -> str:
         h = hashlib.sha256()
-        for part in (
-            ir_text,
-            str(level),
-            str(unroll_threshold),
-            cpu_name(),
-            cpu_features(),
-            llvm.llvm_version_info,
-            llvmlite.__version__,
-            LLVM_OPTIONS,
-        ):
+        for part in (ir_text, str(level), str(unroll_threshold), *toolchain()):
             h.update(str(part).encode())
             h.update(b"\0")
         return os.path.join(self.directory, h.hexdigest() + ".o")

@@ -98,15 +98,11 @@ def check_buffers_fit(module: ModuleOp, limit: int | None = None) -> None:
                 continue
             size = int(np.prod(t.get_shape(), dtype=object)) * max(1, bit_width(t.get_element_type()) // 8)
             if size > limit:
-                raise DiagnosticError(
-                    [
-                        op_diagnostic(
-                            op,
-                            f"its result {t} takes {size / 2**30:.1f} GiB, more than the "
-                            f"{limit / 2**30:.1f} GiB this process may allocate",
-                        )
-                    ]  # fmt: skip
+                message = (
+                    f"its result {t} takes {size / 2**30:.1f} GiB, more than the "
+                    f"{limit / 2**30:.1f} GiB this process may allocate"
                 )
+                raise DiagnosticError([op_diagnostic(op, message)])
 
 
 Spec = tuple[tuple[int, ...], np.dtype]  # a result's shape and numpy dtype

@@ -14,11 +14,11 @@ the program then, on demand.
 
 An entry's key is a SHA-256 of the program's bytes (text, a file's content, bytecode), the
 entry asked for, the build (`build_fingerprint`: every source file of the installed
-package by size and modification time, the versions of Python, xDSL, llvmlite, numpy
-and ml_dtypes) and what else decides the code (the CPU, LLVM's options, the compile
-threads). Files live next to the object code (XLA_OPT_CACHE_DIR, ~/.cache/xla-opt; off
-with XLA_OPT_CACHE=0) as `<key>.program`, compressed JSON behind its own digest
-(`DiskCache`). What calls back into Python (host calls: callbacks, infeed) or runs on
+package by size and modification time, the versions of Python, xDSL, numpy and
+ml_dtypes), the `toolchain` the object code's key holds too (the CPU, LLVM, its options)
+and the compile threads. Files live next to the object code (XLA_OPT_CACHE_DIR,
+~/.cache/xla-opt; off with XLA_OPT_CACHE=0) as `<key>.program`, compressed JSON behind
+its own digest (`DiskCache`). What calls back into Python (host calls: callbacks, infeed) or runs on
 several replicas or partitions is compiled as before and not kept.
 """
 
@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from xla_opt.runtime import llvm
-from xla_opt.runtime.disk_cache import DiskCache
+from xla_opt.runtime.disk_cache import DiskCache, toolchain
 
 if TYPE_CHECKING:
     from xla_opt.runtime.executable import JitFunction
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 FORMAT = 2  # of the files: a change makes every older file a miss
 # the installed package's folders (pyproject.toml's package-dir): xla_opt and what maps into it
 PACKAGES = ("xla_opt", "xla_opt.dialects", "xla_opt.passes", "xla_opt.lowering")
-VERSIONED = ("xdsl", "llvmlite", "numpy", "ml_dtypes")
+VERSIONED = ("xdsl", "numpy", "ml_dtypes")  # (LLVM and llvmlite: the `toolchain`)
 
 
 @functools.cache
@@ -96,17 +96,13 @@ def key_of(program: Any, entry: str | None) -> str | None:
     disk = DiskCache.from_environment()
     if disk is None or (data := program_bytes(program)) is None:
         return None
-    from xla_opt.runtime.cpu import LLVM_OPTIONS, cpu_features, cpu_name, num_threads
+    from xla_opt.runtime.cpu import num_threads
 
     h = hashlib.sha256()
-    for part in (FORMAT, build_fingerprint(), entry, cpu_name(), cpu_features(), LLVM_OPTIONS, num_threads()):
+    for part in (FORMAT, build_fingerprint(), entry, *toolchain(), num_threads()):
         h.update(f"{part}\0".encode())
     h.update(data)
     return h.hexdigest()
-
-
-def _dtype_name(dtype: np.dtype) -> str:
-    return dtype.name
 
 
 def _dtype(name: str) -> np.dtype:
@@ -143,8 +139,8 @@ class Lowered:
             jit.entry,
             program.parts,
             {name: libraries.describe(name) for name in program.declarations},
-            [None if spec is None else (_dtype_name(spec[0]), list(spec[1])) for spec in jit.input_specs],
-            [(list(shape), _dtype_name(dtype)) for shape, dtype in jit.out_specs],
+            [None if spec is None else (spec[0].name, list(spec[1])) for spec in jit.input_specs],
+            [(list(shape), dtype.name) for shape, dtype in jit.out_specs],
             jit._scalar_results,
         )
 

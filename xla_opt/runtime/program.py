@@ -111,19 +111,21 @@ def compile_lowered(parts: list[str]) -> NativeModule:
     level = llvm.opt_level(key[0])
     disk = DiskCache.from_environment()
     llvm.target_machine(level)  # initializes LLVM's target before the threads
-
-    def compile_one(text: str) -> Part:
-        part_level = llvm.part_level(text, level)
-        part_key = (text, part_level, PROGRAM_UNROLL_THRESHOLD)
-        if (part := _parts.get(part_key)) is None:
-            part = _parts.setdefault(
-                part_key, llvm.compile_part(text, part_level, disk, (part_level, PROGRAM_UNROLL_THRESHOLD))
-            )
-        return part
-
-    with llvm.unroll_gate.set_to(PROGRAM_UNROLL_THRESHOLD):
-        compiled = llvm.in_parallel([functools.partial(compile_one, text) for text in parts])
+    compiled = llvm.in_parallel([functools.partial(_program_part, text, level, disk) for text in parts])
     return llvm.remember_program(key, llvm.link(compiled, level))
+
+
+def _program_part(text: str, level: int, disk: DiskCache | None) -> Part:
+    """One part of a program compiled at `level` (O0 if it is straight-line:
+    `part_level`), kept in `_parts` by its text and level, its object code from the
+    disk cache when that has it."""
+    level = llvm.part_level(text, level)
+    key = (text, level, PROGRAM_UNROLL_THRESHOLD)
+    if (part := _parts.get(key)) is None:
+        with llvm.unroll_gate.set_to(PROGRAM_UNROLL_THRESHOLD):
+            part = llvm.compile_part(text, level, disk, (level, PROGRAM_UNROLL_THRESHOLD))
+        part = _parts.setdefault(key, part)
+    return part
 
 
 _switch = {"users": 0, "saved": 0.005}
@@ -172,14 +174,8 @@ def _compile_pipelined(
     errors: list[BaseException] = []
 
     def compile_one(index: int, text: str, level: int = 3) -> None:
-        level = llvm.part_level(text, level)
-        key = (text, level, PROGRAM_UNROLL_THRESHOLD)
         try:
-            if (part := _parts.get(key)) is None:
-                with llvm.unroll_gate.set_to(PROGRAM_UNROLL_THRESHOLD):
-                    part = llvm.compile_part(text, level, disk, (level, PROGRAM_UNROLL_THRESHOLD))
-                part = _parts.setdefault(key, part)
-            compiled[index] = part
+            compiled[index] = _program_part(text, level, disk)
         except BaseException as e:  # noqa: BLE001 - re-raised on the lowering thread
             errors.append(e)
 
