@@ -218,6 +218,9 @@ SHAPE_CASES = [
      [(2, 3), (2, 2)], "tensor<2x5xf32>"),
     ("xla.pad %a0, %a1, edge_padding_low = [-1, 2], edge_padding_high = [1, -1], interior_padding = [1, 2] : "
      "(tensor<3x4xf32>, tensor<f32>) -> tensor<5x11xf32>", [(3, 4), ()], "tensor<5x11xf32>"),
+    # a pad of nothing is its operand (JAX's irfft pads so): the result is still a copy
+    ("xla.pad %a0, %a1, edge_padding_low = [0, 0], edge_padding_high = [0, 0], interior_padding = [0, 0] : "
+     "(tensor<3x4xf32>, tensor<f32>) -> tensor<3x4xf32>", [(3, 4), ()], "tensor<3x4xf32>"),
 ]
 
 

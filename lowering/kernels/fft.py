@@ -44,9 +44,11 @@ w_L^(j k1) DFT_p(inputs)[k1]. Two ways:
   and 13 take the exact steps always (rare lengths: fast code for them would cost the
   library's compile time more than they gain).
 
-A finite real row of even n >= 4 (r2c, c2r) is transformed as a complex row of n / 2
-(`_packed`: even and odd elements as real and imaginary parts, untangled after the
-transform for r2c, tangled before it for c2r): half the steps' work.
+A finite real row of even n >= 4 (r2c, c2r) is transformed as a complex row of n / 2:
+even and odd elements as real and imaginary parts, half the steps' work. One pass reads
+the source into the split buffer (`_pack`; `_mix` for c2r, which tangles the bins as it
+reads them), one writes the result from it (`_untangle` for r2c; `_unpack`): each is a
+contiguous loop that vectorizes, with no copy of the row in between.
 
 Twiddles: w_n^k = (cos(2 pi k / n), -+sin(...)) for k < n, computed per call (a
 quarter of them, the rest by exact symmetries when 4 divides n; 1, -1, -+i exactly),
@@ -59,6 +61,7 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xla_opt.lowering.kernels.gemm import Emitter
@@ -411,11 +414,9 @@ def _write_part(e: Emitter, ty: str, value: str, base: str, index: str) -> None:
     e.emit(f"store {ty} {value}, ptr {e.gep(base, index, ty)}")
 
 
-def _load(kind: str, source: str) -> str:
-    """Row -> (%xr, %xi), widened to f64; returns 1 (i8) when every value read is finite
-    and below HUGE (the fast steps may take the row)."""
-    e = Emitter()
-    ty, parts = TYPES[source]
+def _finite_flag(e: Emitter) -> tuple[str, Callable[[str], None]]:
+    """An i8 variable that a check of a value makes nonzero when the value is a NaN,
+    an infinity or at least HUGE; the check."""
     bad = e.variable("i8", 0)
 
     def check(value: str) -> None:
@@ -424,6 +425,20 @@ def _load(kind: str, source: str) -> str:
         old = e.value(f"load i8, ptr {bad}")
         e.emit(f"store i8 {e.value(f'or i8 {old}, {big}')}, ptr {bad}")
 
+    return bad, check
+
+
+def _finite_result(e: Emitter, bad: str) -> str:
+    flag = e.value(f"load i8, ptr {bad}")
+    return e.value(f"zext i1 {e.value(f'icmp eq i8 {flag}, 0')} to i8")
+
+
+def _load(kind: str, source: str) -> str:
+    """Row -> (%xr, %xi), widened to f64; returns 1 (i8) when every value read is finite
+    and below HUGE (the fast steps may take the row)."""
+    e = Emitter()
+    ty, parts = TYPES[source]
+    bad, check = _finite_flag(e)
     with e.loop(0, "%n", hint="k") as k:
         if kind == "c2r":
             # X[k] = z[k] for k < half, else conj(z[min(n - k, half - 1)]); the
@@ -451,8 +466,7 @@ def _load(kind: str, source: str) -> str:
             check(re)
             check(im)
         _store_c(e, (re, im), "%xr", "%xi", k)
-    finite = e.value(f"icmp eq i8 {e.value(f'load i8, ptr {bad}')}, 0")
-    result = e.value(f"zext i1 {finite} to i8")
+    result = _finite_result(e, bad)
     return _define(
         e,
         f"internal i8 @{PREFIX}load_{kind}_{source}(ptr noalias %src, i64 %stride, i64 %n, i64 %half, "
@@ -492,6 +506,14 @@ def _store(kind: str, result: str) -> str:
 
 _LOADS = sorted({(v.kind, v.source) for v in VARIANTS})
 _STORES = sorted({(v.kind, v.result) for v in VARIANTS})
+
+
+def _spacing(e: Emitter) -> str:
+    """The doubles between two of the workspace's arrays: n rounded up to a vector of 8,
+    plus 3 cache lines, so that equal indices of different arrays (a row's real and
+    imaginary parts, a step's source and result) fall in different sets of the L1 cache,
+    not all in one when n is a power of two (the steps' streams would evict each other)."""
+    return e.add(e.value(f"and i64 {e.add('%n', 7)}, -8"), 24)
 
 
 def _switch(e: Emitter, value: str, cases: list[tuple[int, str]], hint: str) -> None:
@@ -555,102 +577,200 @@ def _steps(e: Emitter, fast: str, bufs: list[str], length: str, plan: str, stage
         e.emit(f"store i64 {e.add(w, e.mul(e.add(p, -1), m))}, ptr {woff}")
 
 
-def _packed(e: Emitter, final: list[str]) -> None:
-    """A finite real transform of even n >= 4 (%packed: 1 r2c, 2 c2r) as a complex one
-    of h = n / 2 (the second plan, its twiddles after the first's): r2c transforms
-    z[k] = x[2k] + i x[2k+1] to Z and untangles X[k] = E + w^k O for k <= h, E =
-    (Z[k] + conj(Z[h-k])) / 2, O = -i (Z[k] - conj(Z[h-k])) / 2; c2r transforms
-    Z[k] = A + i B, A = X[k] + X[k+h], B = (X[k] - X[k+h]) w^-k (the extended bins the
-    load made), to x[2k] = Re z[k], x[2k+1] = Im z[k] (scaled by 1/n by the store).
-    The result's buffers into the variables `final`."""
-    h = e.value("udiv i64 %n, 2")
-    two = e.value("icmp eq i64 %packed, 2")
-    pack, mix, go = e.new_label("pack"), e.new_label("mix"), e.new_label("transform")
-    e.emit(f"br i1 {two}, label %{mix}, label %{pack}")
-    e.label(pack)
-    with e.loop(0, h, hint="pk") as k:
-        at = e.mul(k, 2)
-        re = e.value(f"load double, ptr {e.gep('%xr', at, 'double')}")
-        im = e.value(f"load double, ptr {e.gep('%xr', e.add(at, 1), 'double')}")
-        _store_c(e, (re, im), "%yr", "%yi", k)
-    e.emit(f"br label %{go}")
-    e.label(mix)
-    with e.loop(0, h, hint="mx") as k:
-        lo, hi = _load_c(e, "%xr", "%xi", k), _load_c(e, "%xr", "%xi", e.add(k, h))
-        a, d = _cadd(e, lo, hi), _csub(e, lo, hi)
-        b = _cmul(e, d, _load_c(e, "%tr", "%ti", k))
-        _store_c(e, (_fsub(e, a[0], b[1]), _fadd(e, a[1], b[0])), "%yr", "%yi", k)
-    e.emit(f"br label %{go}")
-    e.label(go)
-    bufs = [e.variable("ptr", name) for name in ("%yr", "%yi", "%xr", "%xi")]
-    n8 = e.value(f"and i64 {e.add('%n', 7)}, -8")
-    _steps(e, "true", bufs, h, e.gep("%plan", MAX_STAGES, "i64"), "%stages2", e.gep("%wr", n8, "double"),
-           e.gep("%wi", n8, "double"))  # fmt: skip
-    zr, zi, outr, outi = (e.value(f"load ptr, ptr {b}") for b in bufs)
-    for var, buf in zip(final, (outr, outi), strict=True):
-        e.emit(f"store ptr {buf}, ptr {var}")
-    untangle, unpack, done = e.new_label("untangle"), e.new_label("unpack"), e.new_label("unpacked")
-    e.emit(f"br i1 {two}, label %{unpack}, label %{untangle}")
-    e.label(untangle)
-    half = _d(0.5)
-    with e.loop(0, e.add(h, 1), hint="ut") as k:
-        at = e.value(f"select i1 {e.value(f'icmp eq i64 {k}, {h}')}, i64 0, i64 {k}")
-        mirror = e.value(f"urem i64 {e.value(f'sub i64 {h}, {k}')}, {h}")
-        zk, zm = _load_c(e, zr, zi, at), _load_c(e, zr, zi, mirror)
-        even_part = (_fmul(e, _fadd(e, zk[0], zm[0]), half), _fmul(e, _fsub(e, zk[1], zm[1]), half))
-        odd_part = (_fmul(e, _fadd(e, zk[1], zm[1]), half), _fmul(e, _fsub(e, zm[0], zk[0]), half))
-        x = _cadd(e, even_part, _cmul(e, odd_part, _load_c(e, "%tr", "%ti", k)))
-        _store_c(e, x, outr, outi, k)
-    e.emit(f"br label %{done}")
-    e.label(unpack)
-    with e.loop(0, h, hint="up") as k:
-        re, im = _load_c(e, zr, zi, k)
-        at = e.mul(k, 2)
-        e.emit(f"store double {re}, ptr {e.gep(outr, at, 'double')}")
-        e.emit(f"store double {im}, ptr {e.gep(outr, e.add(at, 1), 'double')}")
-    e.emit(f"br label %{done}")
+def _by_stride(e: Emitter, body: Callable[[str], None]) -> None:
+    """body(stride) twice: for %stride 1 (a contiguous row: its loops vectorize) and
+    for any other."""
+    unit, other, done = e.new_label("unit"), e.new_label("strided"), e.new_label("strided.end")
+    e.emit(f"br i1 {e.value('icmp eq i64 %stride, 1')}, label %{unit}, label %{other}")
+    for label, stride in ((unit, "1"), (other, "%stride")):
+        e.label(label)
+        body(stride)
+        e.emit(f"br label %{done}")
     e.label(done)
 
 
+# A finite real row of even n >= 4 is transformed as a complex one of h = n / 2 (the
+# second plan, its twiddles after the first's), between two passes that read the source
+# and write the result directly:
+# * r2c: `_pack` reads z[k] = x[2k] + i x[2k+1]; after the transform to Z, `_untangle`
+#   writes X[k] = E + w^k O for k <= h, E = (Z[k] + conj(Z[h-k])) / 2,
+#   O = -i (Z[k] - conj(Z[h-k])) / 2 (indices mod h);
+# * c2r: `_mix` reads Z[k] = A + i B, A = X[k] + X[k+h], B = (X[k] - X[k+h]) w^-k (X
+#   extended by Hermitian symmetry, the imaginary parts of bins 0 and h taken as 0); after
+#   the transform to z, `_unpack` writes x[2k] = Re z[k], x[2k+1] = Im z[k], times 1/n.
+# A row with a NaN, an infinity or a huge value takes the general way instead.
+
+
+def _pack(source: str) -> str:
+    """Real row -> (%zr, %zi) of h, its even and odd elements; 1 (i8) when every value
+    is finite and below HUGE."""
+    e = Emitter()
+    ty = TYPES[source][0]
+    bad, check = _finite_flag(e)
+
+    def body(stride: str) -> None:
+        with e.loop(0, "%h", hint="pk") as k:
+            at = e.mul(e.mul(k, 2), stride)
+            re, im = _read_part(e, ty, "%src", at), _read_part(e, ty, "%src", e.add(at, stride))
+            check(re)
+            check(im)
+            _store_c(e, (re, im), "%zr", "%zi", k)
+
+    _by_stride(e, body)
+    return _define(
+        e,
+        f"internal i8 @{PREFIX}pack_{source}(ptr noalias %src, i64 %stride, i64 %h, ptr noalias %zr, "
+        "ptr noalias %zi) noinline nounwind",
+        f"ret i8 {_finite_result(e, bad)}",
+    )
+
+
+def _untangle(result: str) -> str:
+    """(%zr, %zi), the transform of a packed row of 2h, -> the h + 1 bins of the r2c
+    result, the imaginary parts of bins 0 and h exactly 0."""
+    e = Emitter()
+    ty = TYPES[result][0]
+    half = _d(0.5)
+
+    def write(stride: str, k: str, at: str, mirror: str, real_bin: bool) -> None:
+        zk, zm = _load_c(e, "%zr", "%zi", at), _load_c(e, "%zr", "%zi", mirror)
+        even_part = (_fmul(e, _fadd(e, zk[0], zm[0]), half), _fmul(e, _fsub(e, zk[1], zm[1]), half))
+        odd_part = (_fmul(e, _fadd(e, zk[1], zm[1]), half), _fmul(e, _fsub(e, zm[0], zk[0]), half))
+        x = _cadd(e, even_part, _cmul(e, odd_part, _load_c(e, "%tr", "%ti", k)))
+        index = e.mul(e.mul(k, stride), 2)
+        _write_part(e, ty, x[0], "%dst", index)
+        _write_part(e, ty, "0.0" if real_bin else x[1], "%dst", e.add(index, 1))
+
+    def body(stride: str) -> None:
+        write(stride, "0", "0", "0", True)
+        with e.loop(1, "%h", hint="ut") as k:
+            write(stride, k, k, e.value(f"sub i64 %h, {k}"), False)
+        write(stride, "%h", "0", "0", True)
+
+    _by_stride(e, body)
+    return e.function(
+        f"internal void @{PREFIX}untangle_{result}(ptr noalias %dst, i64 %stride, i64 %h, ptr noalias %zr, "
+        "ptr noalias %zi, ptr noalias %tr, ptr noalias %ti) noinline nounwind"
+    )
+
+
+def _mix(source: str) -> str:
+    """The h + 1 bins of a c2r row -> (%zr, %zi), the packed row of 2h to transform; 1
+    (i8) when every value read is finite and below HUGE."""
+    e = Emitter()
+    ty = TYPES[source][0]
+    bad, check = _finite_flag(e)
+
+    def read(stride: str, k: str, real_bin: bool, conjugate: bool = False) -> Complex:
+        index = e.mul(e.mul(k, stride), 2)
+        re = _read_part(e, ty, "%src", index)
+        if real_bin:
+            im = "0.0"
+        else:
+            im = _read_part(e, ty, "%src", e.add(index, 1))
+            im = e.value(f"fneg double {im}", "v") if conjugate else im
+        check(re)
+        check(im)
+        return re, im
+
+    def write(k: str, lo: Complex, hi: Complex) -> None:
+        a, d = _cadd(e, lo, hi), _csub(e, lo, hi)
+        b = _cmul(e, d, _load_c(e, "%tr", "%ti", k))
+        _store_c(e, (_fsub(e, a[0], b[1]), _fadd(e, a[1], b[0])), "%zr", "%zi", k)
+
+    def body(stride: str) -> None:
+        write("0", read(stride, "0", True), read(stride, "%h", True))
+        with e.loop(1, "%h", hint="mx") as k:
+            write(k, read(stride, k, False), read(stride, e.value(f"sub i64 %h, {k}"), False, conjugate=True))
+
+    _by_stride(e, body)
+    return _define(
+        e,
+        f"internal i8 @{PREFIX}mix_{source}(ptr noalias %src, i64 %stride, i64 %h, ptr noalias %zr, "
+        "ptr noalias %zi, ptr noalias %tr, ptr noalias %ti) noinline nounwind",
+        f"ret i8 {_finite_result(e, bad)}",
+    )
+
+
+def _unpack(result: str) -> str:
+    """(%zr, %zi), the transform of a mixed row, -> the real row of 2h, times %scale."""
+    e = Emitter()
+    ty = TYPES[result][0]
+
+    def body(stride: str) -> None:
+        with e.loop(0, "%h", hint="up") as k:
+            re, im = _load_c(e, "%zr", "%zi", k)
+            at = e.mul(e.mul(k, 2), stride)
+            _write_part(e, ty, _fmul(e, re, "%scale"), "%dst", at)
+            _write_part(e, ty, _fmul(e, im, "%scale"), "%dst", e.add(at, stride))
+
+    _by_stride(e, body)
+    return e.function(
+        f"internal void @{PREFIX}unpack_{result}(ptr noalias %dst, i64 %stride, i64 %h, ptr noalias %zr, "
+        "ptr noalias %zi, double %scale) noinline nounwind"
+    )
+
+
 def _row() -> str:
-    """One row: loaded by its variant's load (%load, %store: indices into _LOADS and
-    _STORES), transformed by the plan's steps (fast ones for a finite row), stored."""
+    """One row: a finite real row of even n >= 4 packed (see above), else loaded by its
+    variant's load (%load, %store: indices into _LOADS and _STORES), transformed by the
+    plan's steps (fast ones for a finite row), stored."""
     e = Emitter()
     nmod2 = e.value("urem i64 %n, 2")
-    half = e.add(e.value("udiv i64 %n, 2"), 1)
+    h = e.value("udiv i64 %n, 2")
+    half = e.add(h, 1)
+    scale = e.value(f"fdiv double 1.0, {e.value('uitofp i64 %n to double')}")
+    packs = e.value(f"and i1 {e.value('icmp ne i64 %packed, 0')}, {e.value('icmp uge i64 %n, 4')}")
+    packs = e.value(f"and i1 {packs}, {e.value(f'icmp eq i64 {nmod2}, 0')}")
+    packing, packed, general, done = (e.new_label(x) for x in ("packing", "packed", "general", "done"))
+    e.emit(f"br i1 {packs}, label %{packing}, label %{general}")
+    e.label(packing)
     finite = e.variable("i8", 0)
+    reads = {"r2c": ("pack", ""), "c2r": ("mix", ", ptr %tr, ptr %ti")}
+    cases = []
+    for i, (kind, source) in enumerate(_LOADS):
+        if kind in reads:
+            name, extra = reads[kind]
+            ok = e.fresh("ok")
+            call = f"call i8 @{PREFIX}{name}_{source}(ptr %src, i64 %src_stride, i64 {h}, ptr %yr, ptr %yi{extra})"
+            cases.append((i, f"{ok} = {call}\n  store i8 {ok}, ptr {finite}"))
+    _switch(e, "%load", cases, "pack")
+    ok = e.value(f"icmp ne i8 {e.value(f'load i8, ptr {finite}')}, 0")
+    e.emit(f"br i1 {ok}, label %{packed}, label %{general}")
+    e.label(packed)
+    bufs = [e.variable("ptr", name) for name in ("%yr", "%yi", "%xr", "%xi")]
+    n8 = _spacing(e)
+    _steps(e, "true", bufs, h, e.gep("%plan", MAX_STAGES, "i64"), "%stages2", e.gep("%wr", n8, "double"),
+           e.gep("%wi", n8, "double"))  # fmt: skip
+    zr, zi = (e.value(f"load ptr, ptr {b}") for b in bufs[:2])
+    writes = {"r2c": ("untangle", "ptr %tr, ptr %ti"), "c2r": ("unpack", f"double {scale}")}
+    cases = []
+    for i, (kind, result) in enumerate(_STORES):
+        if kind in writes:
+            name, extra = writes[kind]
+            call = f"call void @{PREFIX}{name}_{result}(ptr %dst, i64 %dst_stride, i64 {h}, ptr {zr}, ptr {zi}"
+            cases.append((i, f"{call}, {extra})"))
+    _switch(e, "%store", cases, "unpack")
+    e.emit(f"br label %{done}")
+    e.label(general)
+    e.emit(f"store i8 0, ptr {finite}")
     cases = []  # each load's call and the store of its flag
     for i, (kind, source) in enumerate(_LOADS):
-        name = e.fresh("ok")
+        ok = e.fresh("ok")
         cases.append(
             (
                 i,
                 (
-                    f"{name} = call i8 @{PREFIX}load_{kind}_{source}(ptr %src, i64 %src_stride, i64 %n, "
-                    f"i64 {half}, i64 {nmod2}, ptr %xr, ptr %xi)\n  store i8 {name}, ptr {finite}"
+                    f"{ok} = call i8 @{PREFIX}load_{kind}_{source}(ptr %src, i64 %src_stride, i64 %n, "
+                    f"i64 {half}, i64 {nmod2}, ptr %xr, ptr %xi)\n  store i8 {ok}, ptr {finite}"
                 ),
             )
         )
     _switch(e, "%load", cases, "load")
     fast = e.value(f"icmp ne i8 {e.value(f'load i8, ptr {finite}')}, 0")
-    final = [e.variable("ptr", "null"), e.variable("ptr", "null")]
-    even = e.value(f"icmp eq i64 {nmod2}, 0")
-    packs = e.value(f"and i1 {e.value('icmp ne i64 %packed, 0')}, {e.value('icmp uge i64 %n, 4')}")
-    packs = e.value(f"and i1 {e.value(f'and i1 {packs}, {even}')}, {fast}")
-    normal, packed, stored = e.new_label("normal"), e.new_label("packed"), e.new_label("stored")
-    e.emit(f"br i1 {packs}, label %{packed}, label %{normal}")
-    e.label(normal)
     bufs = [e.variable("ptr", name) for name in ("%xr", "%xi", "%yr", "%yi")]
     _steps(e, fast, bufs, "%n", "%plan", "%stages", "%wr", "%wi")
-    for var, buf in zip(final, bufs[:2], strict=True):
-        e.emit(f"store ptr {e.value(f'load ptr, ptr {buf}')}, ptr {var}")
-    e.emit(f"br label %{stored}")
-    e.label(packed)
-    _packed(e, final)
-    e.emit(f"br label %{stored}")
-    e.label(stored)
-    zr, zi = (e.value(f"load ptr, ptr {var}") for var in final)
-    scale = e.value(f"fdiv double 1.0, {e.value('uitofp i64 %n to double')}")
+    zr, zi = (e.value(f"load ptr, ptr {b}") for b in bufs[:2])
     cases = [
         (
             i,
@@ -662,6 +782,8 @@ def _row() -> str:
         for i, (kind, result) in enumerate(_STORES)
     ]
     _switch(e, "%store", cases, "store")
+    e.emit(f"br label %{done}")
+    e.label(done)
     return e.function(
         f"internal void @{PREFIX}row(i64 %load, i64 %store, ptr %src, i64 %src_stride, ptr %dst, i64 %dst_stride, "
         "i64 %n, ptr %xr, ptr %xi, ptr %yr, ptr %yi, ptr %tr, ptr %ti, ptr %wr, ptr %wi, ptr %plan, i64 %stages, "
@@ -808,12 +930,12 @@ def _dispatch(parallel: bool) -> str:
     e = Emitter()
     plan = e.value(f"alloca [{2 * MAX_STAGES} x i64], align 8")
     stages = _plan(e, plan, "%n")
-    # the plan of n / 2 for a packed real transform (`_packed`), after n's
+    # the plan of n / 2 for a packed real transform (`_row`), after n's
     even = e.value(f"icmp eq i64 {e.value('urem i64 %n, 2')}, 0")
     half = e.value(f"select i1 {even}, i64 {e.value('udiv i64 %n, 2')}, i64 1")
     plan2 = e.gep(plan, MAX_STAGES, "i64")
     stages2 = _plan(e, plan2, half)
-    n8 = e.value(f"and i64 {e.add('%n', 7)}, -8")
+    n8 = _spacing(e)
     rows = e.mul("%outer", "%inner")
     if parallel:
         threads = e.value(f"sext i32 {e.value(f'call i32 @{NUM_THREADS}()')} to i64")
@@ -890,6 +1012,10 @@ def library_ir(parallel: bool = False) -> str:
     parts.append(_exact_step())
     parts += [_load(kind, source) for kind, source in _LOADS]
     parts += [_store(kind, result) for kind, result in _STORES]
+    parts += [_pack(source) for kind, source in _LOADS if kind == "r2c"]
+    parts += [_mix(source) for kind, source in _LOADS if kind == "c2r"]
+    parts += [_untangle(result) for kind, result in _STORES if kind == "r2c"]
+    parts += [_unpack(result) for kind, result in _STORES if kind == "c2r"]
     parts.append(_row())
     if parallel:
         parts.append(_worker())

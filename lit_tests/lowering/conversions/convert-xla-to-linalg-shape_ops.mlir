@@ -234,6 +234,15 @@ func.func @pad_empty(%x: tensor<0xf32>, %p: tensor<f32>) -> tensor<2xf32> {
   func.return %r : tensor<2xf32>
 }
 
+// A pad of nothing anywhere (JAX's irfft pads its operand so) is its operand, no copy.
+// CHECK-LABEL: func.func @pad_nothing
+// CHECK-SAME:    (%[[X:.*]]: tensor<2x3xf32>, %{{.*}}: tensor<f32>)
+// CHECK-NEXT:    func.return %[[X]] : tensor<2x3xf32>
+func.func @pad_nothing(%x: tensor<2x3xf32>, %p: tensor<f32>) -> tensor<2x3xf32> {
+  %r = xla.pad %x, %p, edge_padding_low = [0, 0], edge_padding_high = [0, 0], interior_padding = [0, 0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  func.return %r : tensor<2x3xf32>
+}
+
 // get_tuple_element of xla.tuple and optimization_barrier forward their operands.
 // CHECK-LABEL: func.func @tuples
 // CHECK-SAME:    (%[[A:.*]]: tensor<2xf32>, %[[B:.*]]: tensor<i32>)

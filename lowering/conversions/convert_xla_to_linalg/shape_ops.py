@@ -485,11 +485,16 @@ class PadToGeneric(RewritePattern):
     """xla.pad (negative edges and interior padding included): a generic over the
     result; position p of a dimension maps to operand index (p - low) / (interior + 1)
     when that divides exactly and lands inside the operand, which is then read at that
-    (clamped) index; elsewhere the padding value."""
+    (clamped) index; elsewhere the padding value. A pad of nothing anywhere (JAX's
+    irfft pads its operand so) is its operand, no copy (as MLIR folds tensor.pad)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: so.PadOp, rewriter: PatternRewriter, /) -> None:
         if in_computation(op):
+            return
+        paddings = (op.get_edge_padding_low(), op.get_edge_padding_high(), op.get_interior_padding())
+        if not any(any(p) for p in paddings):
+            rewriter.replace_op(op, [], [op.operand])
             return
         operand_shape = shape_of(op.operand.type)
         rank = len(shape_of(op.result.type))
