@@ -84,12 +84,14 @@ CASES = [
     ("RFFT", (2, 60), [60], np.float64),
     ("RFFT", (8, 4096), [4096], np.float32),
     ("RFFT", (3, 6, 12), [6, 12], np.float32),
+    ("RFFT", (3, 336), [336], np.float32),  # packed: 168 = 8 x 3 x 7, radix 8 then odd steps
     ("RFFT", (2, 4, 5, 9), [4, 5, 9], np.float64),
     ("IRFFT", (1,), [1], np.complex64),
     ("IRFFT", (3, 2), [2], np.complex128),
     ("IRFFT", (2, 12), [12], np.complex64),
     ("IRFFT", (2, 120), [120], np.complex128),
     ("IRFFT", (4, 1024), [1024], np.complex64),
+    ("IRFFT", (2, 80), [80], np.complex128),  # packed: 40 = 8 x 5
     ("IRFFT", (3, 4, 8), [4, 8], np.complex128),
     ("IRFFT", (2, 3, 5, 6), [3, 5, 6], np.complex64),
 ]

@@ -32,9 +32,11 @@ w_L^(j k1) DFT_p(inputs)[k1]. Two ways:
 
 * a row whose values are all finite and below 2^960 (no sum can overflow: f32 rows
   always) takes the fast steps: a butterfly (radix 2 and 4 by sign changes and
-  swapped parts; odd radices by the symmetric pairs a_j +- a_(p-j), real
-  coefficients), then one product by a twiddle from a per-step table; the innermost
-  loop (over q where s is a vector's length or more, else over j) vectorizes;
+  swapped parts; radix 8 as two of 4 and products by (1 -+ i) / sqrt 2; odd radices
+  by the symmetric pairs a_j +- a_(p-j), real coefficients), then one product by a
+  twiddle from a per-step table; the innermost loop (over q where s is a vector's
+  length or more, else over j) vectorizes. The last step (m = 1, no twiddles) works
+  in place (`_last_step`);
 * a row with a NaN, an infinity or a huge value takes the exact steps
   (`_exact_step`), the generic lowering's arithmetic term by term: each output is the
   sum over j1, in increasing order, of x_j1 * w_L^(k1 (j + m j1) mod L), the trivial
@@ -70,6 +72,11 @@ from xla_opt.lowering.kernels.threads import NUM_THREADS
 PREFIX = "xla_opt_fft_"
 SUPPORTED_PRIMES = (2, 3, 5, 7, 11, 13)
 FAST_ODD_RADICES = (3, 5, 7)  # the odd radices with fast steps; 11 and 13 are exact steps
+FAST_RADICES = (8, 4, 2, *FAST_ODD_RADICES)  # the radices with fast steps
+EXACT_ORDER = (4, 2, *SUPPORTED_PRIMES[1:])  # the generic lowering's order of factors
+# A packed real row only ever takes fast steps: its plan takes 8s first (fewer passes
+# over the row than 4s: the steps are bound by the cache's bandwidth)
+PACKED_ORDER = (8, *EXACT_ORDER)
 MAX_STAGES = 64  # n < 2^63: at most 63 factors
 VECTOR = 8  # doubles in a vector: a step whose stride s is this or more vectorizes over q
 PARALLEL_MIN_ELEMENTS = 1 << 14  # ~0.1 ms of transforms: below that, waking a team costs more
@@ -212,6 +219,15 @@ def _butterfly(e: Emitter, p: int, a: list[Complex], sigma: str, t: str) -> list
     """DFT_p of a (forward for sigma = 1, inverse for -1)."""
     if p == 2:
         return [_cadd(e, a[0], a[1], t), _csub(e, a[0], a[1], t)]
+    if p == 8:
+        # two DFT_4 of the even and odd inputs, then X[k], X[k + 4] = E[k] +- w_8^k O[k]:
+        # w_8 = (1 - i sigma) / sqrt 2, w_8^2 = -i sigma, w_8^3 = (-1 - i sigma) / sqrt 2
+        even, odd = _butterfly(e, 4, a[0::2], sigma, t), _butterfly(e, 4, a[1::2], sigma, t)
+        r = _constant(math.sqrt(0.5), t)
+        scale = lambda z: (_fmul(e, z[0], r, t), _fmul(e, z[1], r, t))
+        o1, o3 = _cadd(e, odd[1], _rotate(e, odd[1], sigma, t), t), _csub(e, _rotate(e, odd[3], sigma, t), odd[3], t)
+        odd = [odd[0], scale(o1), _rotate(e, odd[2], sigma, t), scale(o3)]
+        return [_cadd(e, even[k], odd[k], t) for k in range(4)] + [_csub(e, even[k], odd[k], t) for k in range(4)]
     if p == 4:
         t0, t1 = _cadd(e, a[0], a[2], t), _csub(e, a[0], a[2], t)
         t2, t3 = _cadd(e, a[1], a[3], t), _csub(e, a[1], a[3], t)
@@ -246,9 +262,11 @@ _STEP_PARAMS = (
 )
 
 
-def _step_body(e: Emitter, p: int, q: str, j: str, m: str, twiddles: list[Complex] | None, sigma: str, t: str) -> None:
+def _step_body(
+    e: Emitter, p: int, q: str, j: str, m: str, twiddles: list[Complex] | None, sigma: str, t: str, into: str = "%y"
+) -> None:
     """The p outputs of (q, j) (q, j the first of LANES consecutive ones in a vector
-    over q: `t` a vector type)."""
+    over q: `t` a vector type), into the buffers `into`r and `into`i."""
     sm = e.mul("%s", m)
     base = e.add(q, e.mul("%s", j))
     a = [_load_c(e, "%xr", "%xi", e.add(base, e.mul(sm, j1)) if j1 else base, t) for j1 in range(p)]
@@ -256,7 +274,23 @@ def _step_body(e: Emitter, p: int, q: str, j: str, m: str, twiddles: list[Comple
     out = e.add(q, e.mul(e.mul("%s", p), j))
     for k1 in range(p):
         z = b[k1] if twiddles is None or k1 == 0 else _cmul(e, b[k1], twiddles[k1 - 1], t)
-        _store_c(e, z, "%yr", "%yi", e.add(out, e.mul("%s", k1)) if k1 else out, t)
+        _store_c(e, z, f"{into}r", f"{into}i", e.add(out, e.mul("%s", k1)) if k1 else out, t)
+
+
+def _last_step(p: int) -> str:
+    """The last step of radix p (L = p: m = 1, no twiddles), in place: the p inputs of
+    a q are x[q + s j1] and its outputs x[q + s k1], the same places. A step from one
+    buffer to another would keep 4p streams s apart in flight (s n / p: a multiple of
+    4 KiB for a power of two, all in one set of the L1 cache), in place it keeps 2p."""
+    e = Emitter()
+    s_vec = e.value(f"and i64 %s, {-LANES}")
+    with e.loop(0, s_vec, LANES, hint="q") as q:
+        _step_body(e, p, q, "0", "1", None, _splat(e, "%sigma"), VEC, into="%x")
+    with e.loop(s_vec, "%s", hint="qs") as q:
+        _step_body(e, p, q, "0", "1", None, "%sigma", "double", into="%x")
+    return e.function(
+        f"internal void @{PREFIX}last{p}(ptr noalias %xr, ptr noalias %xi, i64 %s, double %sigma) noinline nounwind"
+    )
 
 
 def _scalar_step(p: int) -> str:
@@ -273,13 +307,16 @@ def _scalar_step(p: int) -> str:
 
 
 def _interleave(e: Emitter, vectors: list[str]) -> list[str]:
-    """The LANES x p transpose of p (2 or 4) vectors: lane l of vector k1 goes to
+    """The LANES x p transpose of p (2, 4 or 8) vectors: lane l of vector k1 goes to
     element l p + k1 of the result, in p vectors."""
 
     def shuffle(a: str, b: str, mask: list[int]) -> str:
         lanes = ", ".join(f"i32 {i}" for i in mask)
         return e.value(f"shufflevector {VEC} {a}, {VEC} {b}, <{LANES} x i32> <{lanes}>", "f")
 
+    if len(vectors) == 8:  # two 4 x 4 transposes, interleaved
+        low, high = _interleave(e, vectors[:4]), _interleave(e, vectors[4:])
+        return [v for pair in zip(low, high, strict=True) for v in pair]
     if len(vectors) == 2:
         b0, b1 = vectors
         return [shuffle(b0, b1, [0, 4, 1, 5]), shuffle(b0, b1, [2, 6, 3, 7])]
@@ -302,17 +339,12 @@ def _fast_step(p: int) -> str:
     s_vec = e.value(f"and i64 %s, {-LANES}")
     m_vec = e.value(f"and i64 {m}, {-LANES}")
     scalar = f"call void @{PREFIX}scalar_step{p}(ptr %xr, ptr %xi, ptr %yr, ptr %yi, i64 %L, i64 %s, ptr %wr, ptr %wi, double %sigma"
-    labels = {h: e.new_label(h) for h in ("last", "rest", "wide", "first", "narrow", "done")}
+    labels = {h: e.new_label(h) for h in ("rest", "wide", "first", "narrow", "done")}
 
     def branch(condition: str, then: str, other: str) -> None:
         e.emit(f"br i1 {condition}, label %{labels[then]}, label %{labels[other]}")
 
-    branch(e.value(f"icmp eq i64 {m}, 1"), "last", "rest")
-    e.label(labels["last"])  # L = p: no twiddles
-    with e.loop(0, s_vec, LANES, hint="q") as q:
-        _step_body(e, p, q, "0", m, None, sigma, VEC)
-    e.emit(f"{scalar}, i64 {s_vec}, i64 %s, i64 0, i64 1)")
-    e.emit(f"br label %{labels['done']}")
+    e.emit(f"br label %{labels['rest']}")  # (L = p, the last step, is `_last_step`)
     e.label(labels["rest"])
     branch(e.value(f"icmp sge i64 %s, {LANES}"), "wide", "first")
     e.label(labels["wide"])
@@ -326,7 +358,7 @@ def _fast_step(p: int) -> str:
     e.emit(f"{scalar}, i64 {s_vec}, i64 %s, i64 0, i64 {m})")
     e.emit(f"br label %{labels['done']}")
     e.label(labels["first"])
-    if p in (2, 4):
+    if p in (2, 4, 8):
         first = e.new_label("first.vec")
         e.emit(f"br i1 {e.value('icmp eq i64 %s, 1')}, label %{first}, label %{labels['narrow']}")
         e.label(first)
@@ -516,19 +548,25 @@ def _spacing(e: Emitter) -> str:
     return e.add(e.value(f"and i64 {e.add('%n', 7)}, -8"), 24)
 
 
-def _switch(e: Emitter, value: str, cases: list[tuple[int, str]], hint: str) -> None:
-    """switch (value) { case c: <line> } for each (c, call line)."""
-    done, default = e.new_label(f"{hint}.end"), e.new_label(f"{hint}.default")
+def _switch(e: Emitter, value: str, cases: list[tuple[int, str]], hint: str, default: str = "", done: str = "") -> None:
+    """switch (value) { case c: <line> } for each (c, call line), then on to `done`; any
+    other value goes to `default` (by default: on to `done`, doing nothing). Without a
+    `done` label of the caller's, the code goes on after the switch."""
+    after = not done
+    done = done or e.new_label(f"{hint}.end")
+    other = default or e.new_label(f"{hint}.default")
     labels = [e.new_label(f"{hint}.case") for _ in cases]
     table = " ".join(f"i64 {c}, label %{label}" for (c, _), label in zip(cases, labels, strict=True))
-    e.emit(f"switch i64 {value}, label %{default} [ {table} ]")
+    e.emit(f"switch i64 {value}, label %{other} [ {table} ]")
     for (_, line), label in zip(cases, labels, strict=True):
         e.label(label)
         e.emit(line)
         e.emit(f"br label %{done}")
-    e.label(default)
-    e.emit(f"br label %{done}")
-    e.label(done)
+    if not default:
+        e.label(other)
+        e.emit(f"br label %{done}")
+    if after:
+        e.label(done)
 
 
 def _steps(e: Emitter, fast: str, bufs: list[str], length: str, plan: str, stages: str, wr0: str, wi0: str) -> None:
@@ -552,9 +590,15 @@ def _steps(e: Emitter, fast: str, bufs: list[str], length: str, plan: str, stage
         fast_label, exact_label, end = e.new_label("fast"), e.new_label("exact"), e.new_label("stepped")
         e.emit(f"br i1 {fast}, label %{fast_label}, label %{exact_label}")
         e.label(fast_label)
+        last, not_last, kept = e.new_label("last"), e.new_label("notlast"), e.new_label("kept")
+        e.emit(f"br i1 {e.value(f'icmp eq i64 {m}, 1')}, label %{last}, label %{not_last}")
+        e.label(last)
+        lasts = [(r, f"call void @{PREFIX}last{r}(ptr {xr}, ptr {xi}, i64 {s}, double %sigma)") for r in FAST_RADICES]
+        _switch(e, p, lasts, "inplace", default=exact_label, done=kept)
+        e.label(not_last)
         steps = [
             (r, f"call void @{PREFIX}step{r}(ptr {xr}, ptr {xi}, ptr {yr}, ptr {yi}, i64 {L}, i64 {s}, ptr {wr}, ptr {wi}, double %sigma)")
-            for r in (4, 2, *FAST_ODD_RADICES)
+            for r in FAST_RADICES
         ]  # fmt: skip
         default = e.new_label("radix.other")
         labels = [e.new_label("radix") for _ in steps]
@@ -572,6 +616,11 @@ def _steps(e: Emitter, fast: str, bufs: list[str], length: str, plan: str, stage
         e.label(end)
         for b, v in zip(bufs, (yr, yi, xr, xi), strict=True):
             e.emit(f"store ptr {v}, ptr {b}")
+        advance = e.new_label("advance")
+        e.emit(f"br label %{advance}")
+        e.label(kept)  # an in-place step: the buffers stay
+        e.emit(f"br label %{advance}")
+        e.label(advance)
         e.emit(f"store i64 {m}, ptr {size}")
         e.emit(f"store i64 {e.mul(s, p)}, ptr {stride}")
         e.emit(f"store i64 {e.add(w, e.mul(e.add(p, -1), m))}, ptr {woff}")
@@ -895,9 +944,10 @@ def _step_twiddles(e: Emitter, tr: str, ti: str, wr: str, wi: str, plan: str, st
         e.emit(f"store i64 {e.add(w, e.mul(e.add(p, -1), m))}, ptr {offset}")
 
 
-def _plan(e: Emitter, plan: str, length: str) -> str:
-    """The radices of `length` (>= 1) in the generic lowering's order (4s, a 2, then the
-    odd primes ascending) into plan; their count."""
+def _plan(e: Emitter, plan: str, length: str, order: tuple[int, ...] = EXACT_ORDER) -> str:
+    """The radices of `length` (>= 1) into plan, as many of each as divide it in `order`
+    (by default the generic lowering's: 4s, a 2, then the odd primes ascending); their
+    count."""
     rest, count = e.variable("i64", length), e.variable("i64", 0)
 
     def push(radix: int) -> None:
@@ -911,14 +961,14 @@ def _plan(e: Emitter, plan: str, length: str) -> str:
         r = e.value(f"load i64, ptr {rest}")
         return e.value(f"icmp eq i64 {e.value(f'urem i64 {r}, {radix}')}, 0")
 
-    for radix in (4, 2, *SUPPORTED_PRIMES[1:]):
+    for radix in order:
         head, body, exit_ = e.new_label("f.head"), e.new_label("f.body"), e.new_label("f.exit")
         e.emit(f"br label %{head}")
         e.label(head)
         e.emit(f"br i1 {divides(radix)}, label %{body}, label %{exit_}")
         e.label(body)
         push(radix)
-        e.emit(f"br label %{head}")  # (a 2 is left at most once after the 4s)
+        e.emit(f"br label %{head}")
         e.label(exit_)
     return e.value(f"load i64, ptr {count}")
 
@@ -934,7 +984,7 @@ def _dispatch(parallel: bool) -> str:
     even = e.value(f"icmp eq i64 {e.value('urem i64 %n, 2')}, 0")
     half = e.value(f"select i1 {even}, i64 {e.value('udiv i64 %n, 2')}, i64 1")
     plan2 = e.gep(plan, MAX_STAGES, "i64")
-    stages2 = _plan(e, plan2, half)
+    stages2 = _plan(e, plan2, half, PACKED_ORDER)
     n8 = _spacing(e)
     rows = e.mul("%outer", "%inner")
     if parallel:
@@ -1007,8 +1057,9 @@ def library_ir(parallel: bool = False) -> str:
             "declare i32 @omp_get_thread_num()\ndeclare i32 @omp_get_num_threads()",
             f"declare i32 @{NUM_THREADS}()",
         ]
-    parts += [_scalar_step(p) for p in (4, 2, *FAST_ODD_RADICES)]
-    parts += [_fast_step(p) for p in (4, 2, *FAST_ODD_RADICES)]
+    parts += [_scalar_step(p) for p in FAST_RADICES]
+    parts += [_fast_step(p) for p in FAST_RADICES]
+    parts += [_last_step(p) for p in FAST_RADICES]
     parts.append(_exact_step())
     parts += [_load(kind, source) for kind, source in _LOADS]
     parts += [_store(kind, result) for kind, result in _STORES]
