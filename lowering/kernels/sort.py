@@ -790,8 +790,9 @@ def _vq_encoded(e: Emitter, v: SortVariant, src: str, j: str) -> str:
 def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
     """The keys of a[0, n) below the pivot (`strict`; else at most the pivot) to
     b[0, l), the others to b[l, n) (in reverse chunks from the end), l in lr[0]: a
-    vector at a time, each side compressed and stored under a mask of its count's
-    first lanes (made in an integer register: vector ops all compete for one port).
+    vector at a time, each side compressed; the low side stored whole (its extra
+    lanes are overwritten later), the high side under a mask of its count's first
+    lanes (made in an integer register: vector ops all compete for one port).
     `encoding`: a holds the source's elements, encoded as they are read (a sort's
     first partition reads the row itself: no pass of its own to encode it)."""
     e, k = Emitter(), _vq_lanes(v)
@@ -810,10 +811,15 @@ def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
         compress = f"@llvm.experimental.vector.compress.{k.suffix}"
         packed = e.value(f"call {k.vec} {compress}({k.vec} {values}, {k.mask} {mask}, {k.vec} poison)")
         at = e.value(f"load i64, ptr {cursor}")
-        if not up:
+        if up:
+            # the whole vector: its lanes past `count` land in [left, right), where
+            # the keys not yet partitioned (this vector's included, so at least L of
+            # them) will go: this store stays below `right`, the later ones overwrite it
+            e.emit(f"store {k.vec} {packed}, ptr {e.gep('%b', at, k.ty)}, align {k.bits // 8}")
+        else:
             at = e.value(f"sub i64 {at}, {count}")
-        store = f"@llvm.masked.store.{k.suffix}.p0({k.vec} {packed}, ptr {e.gep('%b', at, k.ty)}"
-        e.emit(f"call void {store}, i32 {k.bits // 8}, {k.mask} {first_lanes(count)})")
+            store = f"@llvm.masked.store.{k.suffix}.p0({k.vec} {packed}, ptr {e.gep('%b', at, k.ty)}"
+            e.emit(f"call void {store}, i32 {k.bits // 8}, {k.mask} {first_lanes(count)})")
         e.emit(f"store i64 {e.add(at, count) if up else at}, ptr {cursor}")
 
     with e.loop(0, full, L, hint="vec") as i:
