@@ -17,7 +17,8 @@ from xla_opt.runtime import binding
 
 def test_lowering_a_dot_starts_compiling_the_gemm_library(tmp_path):
     """In a fresh process, lowering alone (no JIT compile, nothing bound) declares the
-    f32 GEMM and so starts its compile; a later load gets that compile's module."""
+    f32 GEMM of few columns (64) and so starts its compile, and no other library's (not
+    the wide GEMM's, nor the convolutions'); a later load gets that compile's module."""
     script = textwrap.dedent(
         """
         import xla_opt
@@ -28,10 +29,10 @@ def test_lowering_a_dot_starts_compiling_the_gemm_library(tmp_path):
           %c = xla.dot %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
           func.return %c : tensor<64x64xf32>
         }'''
-        assert "gemm-f32" not in binding._compiled
+        assert "gemm-f32-narrow" not in binding._compiled
         xla_opt.optimize(program, "xla-to-llvm")
-        started = binding._compiled["gemm-f32"]
-        assert binding.load_library(libraries.GEMM_F32) is started.result()
+        started = binding._compiled["gemm-f32-narrow"]
+        assert binding.load_library(libraries.GEMM_F32_NARROW) is started.result()
         print("ok", sorted(binding._compiled))
         """
     )
@@ -41,7 +42,7 @@ def test_lowering_a_dot_starts_compiling_the_gemm_library(tmp_path):
         capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["ok", "['gemm-f32']"]  # only what the program calls
+    assert done.stdout.split() == ["ok", "['gemm-f32-narrow']"]  # only what the program calls
 
 
 def test_a_library_that_fails_to_build_fails_where_it_is_bound_and_is_tried_again():

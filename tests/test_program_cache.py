@@ -199,3 +199,61 @@ def test_soak_calls_do_not_leak():
     """20,000 calls of one compiled function: the memory stays flat."""
     samples, _ = soak("calls", 20_000)
     assert samples[-1] - samples[0] < 1.0, samples
+
+
+def _tiny_ir(i: int) -> str:
+    return f"define i64 @tiny_{i}(i64 %x) {{\n  %y = add i64 %x, {i}\n  ret i64 %y\n}}\n"
+
+
+def _compile_on_threads(texts: list[str]) -> list[object]:
+    import threading
+
+    results: list[object] = [None] * len(texts)
+
+    def run(i: int) -> None:
+        results[i] = rt_llvm.compile_llvm_ir(texts[i])
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(texts))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return results
+
+
+def test_compiles_of_different_texts_run_at_once(monkeypatch):
+    """A library prefetched on its thread compiles beside a program's compile: two
+    compiles of different texts are in LLVM together (here both wait for the other at
+    a barrier, which would time out if one compile held the other off, as a lock
+    around the whole compile did)."""
+    import threading
+
+    barrier = threading.Barrier(2, timeout=20)
+    real = rt_llvm._compile
+
+    def meeting(*args):
+        barrier.wait()
+        return real(*args)
+
+    monkeypatch.setattr(rt_llvm, "_compile", meeting)
+    first, second = _compile_on_threads([_tiny_ir(9001), _tiny_ir(9002)])
+    assert first is not None and second is not None and first is not second
+
+
+def test_a_text_compiled_on_two_threads_at_once_is_compiled_once(monkeypatch):
+    """The second asker waits for the compile under way and gets its module."""
+    import threading
+    import time
+
+    calls = []
+    real = rt_llvm._compile
+
+    def slow(*args):
+        calls.append(threading.current_thread().name)
+        time.sleep(0.3)
+        return real(*args)
+
+    monkeypatch.setattr(rt_llvm, "_compile", slow)
+    first, second = _compile_on_threads([_tiny_ir(9003), _tiny_ir(9003)])
+    assert len(calls) == 1
+    assert first is second and first is not None

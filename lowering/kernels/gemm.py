@@ -228,8 +228,11 @@ class Emitter:
         return "\n".join([f"define {signature} {{", "entry:", *self.allocas, *self.lines, "}"])
 
     @contextmanager
-    def loop(self, start: str | int, end: str | int, step: str | int = 1, hint: str = "i") -> Iterator[str]:
-        """for (iv = start; iv < end; iv += step): the body is the `with` block."""
+    def loop(
+        self, start: str | int, end: str | int, step: str | int = 1, hint: str = "i", metadata: str = ""
+    ) -> Iterator[str]:
+        """for (iv = start; iv < end; iv += step): the body is the `with` block;
+        `metadata` (`!llvm.loop !N`) is attached to its back edge."""
         head, body, exit_ = (
             self.new_label(f"{hint}.head"),
             self.new_label(f"{hint}.body"),
@@ -246,7 +249,7 @@ class Emitter:
         self.label(body)
         yield iv
         self.emit(f"{following} = add i64 {iv}, {step}")
-        self.emit(f"br label %{head}")
+        self.emit(f"br label %{head}" + (f", {metadata}" if metadata else ""))
         self.lines[latch_at] = f"  {iv} = phi i64 [{start}, %{pre}], [{following}, %{self.block}]"
         self.label(exit_)
 
@@ -318,7 +321,9 @@ def _micro_kernel(s: KernelShape) -> str:
     e.label("accumulate")
     added = [
         [
-            e.value(f"{s.element.add} {vec} {e.value(f'load {vec}, ptr {e.gep(rows[i], v * s.vw, ty)}, align {size}')}, {sums[i][v]}")
+            e.value(
+                f"{s.element.add} {vec} {e.value(f'load {vec}, ptr {e.gep(rows[i], v * s.vw, ty)}, align {size}')}, {sums[i][v]}"
+            )
             for v in range(nv)
         ]
         for i in range(s.mr)
@@ -346,7 +351,9 @@ def _micro_kernel(s: KernelShape) -> str:
             at = e.gep(c_row, j, ty)
             old = e.value(f"load {ty}, ptr {at}, align {size}")  # unused (maybe garbage) under OVERWRITE
             part = e.value(f"load {ty}, ptr {e.gep(s_row, j, ty)}, align {size}")
-            total = e.value(f"select i1 {overwrite}, {ty} {part}, {ty} {e.value(f'{s.element.add} {ty} {old}, {part}')}")
+            total = e.value(
+                f"select i1 {overwrite}, {ty} {part}, {ty} {e.value(f'{s.element.add} {ty} {old}, {part}')}"
+            )
             e.emit(f"store {ty} {epilogue(total, e.gep('%bias', j, ty), ty, 1)}, ptr {at}, align {size}")
     return e.function(
         f"internal void @{s.micro_kernel}(i64 %kc, ptr noalias %ap, ptr noalias %bp, ptr noalias %c, "
@@ -535,8 +542,7 @@ class Strided:
             )
         block = e.gep(self.base, e.add(e.mul(p0, self.along), e.mul(x0, self.across)), read.llvm)
         e.emit(
-            f"call void @{name}(ptr {dst}, ptr {block}, i64 {count}, i64 {depth}, i64 {self.along}, "
-            f"i64 {self.across})"
+            f"call void @{name}(ptr {dst}, ptr {block}, i64 {count}, i64 {depth}, i64 {self.along}, i64 {self.across})"
         )
 
 

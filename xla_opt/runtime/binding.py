@@ -93,7 +93,8 @@ def load_library(library: Library) -> NativeModule:
             compiled = _compiled[library.name] = Future()
     if compiling:
         try:
-            compiled.set_result(compile_llvm_ir(library.build(HOST)))
+            native = compile_llvm_ir(library.build(HOST), level=library.opt_level, vectorize=library.vectorize)
+            compiled.set_result(native)
         except BaseException as e:  # noqa: BLE001 - raised by result(), here and to whoever waits
             with _lock:
                 del _compiled[library.name]  # the next load tries again

@@ -41,9 +41,11 @@ class DiskCache:
         )
         return DiskCache(directory)
 
-    def path(self, ir_text: str, level: int, unroll_threshold: int) -> str:
+    def path(self, ir_text: str, level: int, unroll_threshold: int, *options: object) -> str:
+        """Where the object code of `ir_text` compiled so goes (`options`: any other
+        choice of the compile, such as a library's vectorizers)."""
         h = hashlib.sha256()
-        for part in (ir_text, str(level), str(unroll_threshold), *toolchain()):
+        for part in (ir_text, str(level), str(unroll_threshold), *options, *toolchain()):
             h.update(str(part).encode())
             h.update(b"\0")
         return os.path.join(self.directory, h.hexdigest() + ".o")

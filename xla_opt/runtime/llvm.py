@@ -16,6 +16,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
@@ -389,20 +390,25 @@ def _dispose_owned(key: int) -> None:
     context.close()
 
 
-def compile_part(text: str, level: int, disk: DiskCache | None, cache_key: tuple) -> Part:
+def compile_part(
+    text: str, level: int, disk: DiskCache | None, cache_key: tuple, vectorize: bool | None = None
+) -> Part:
     """Parse, verify, optimize and compile one module to object code in a context of
-    its own (run on a compile thread); object code from the disk cache when it has it."""
+    its own (run on a compile thread); object code from the disk cache when it has it.
+    `vectorize`: whether LLVM's loop and SLP vectorizers run (by default from O2 up)."""
     context = llvm.create_context()
     mod = llvm.parse_assembly(text, context=context)
     try:
-        return _own(Part(mod, *_object_code(mod, text, level, disk, cache_key)), context)
+        return _own(Part(mod, *_object_code(mod, text, level, disk, cache_key, vectorize)), context)
     except BaseException:
         mod.close()  # before its context, whatever holds the failure's frames
         context.close()
         raise
 
 
-def _object_code(mod: Any, text: str, level: int, disk: DiskCache | None, cache_key: tuple) -> tuple[bytes, bool]:
+def _object_code(
+    mod: Any, text: str, level: int, disk: DiskCache | None, cache_key: tuple, vectorize: bool | None
+) -> tuple[bytes, bool]:
     """`compile_part`'s object code of `mod` (parsed from `text`) and whether it came
     from the disk cache."""
     tm = target_machine(level)
@@ -414,7 +420,7 @@ def _object_code(mod: Any, text: str, level: int, disk: DiskCache | None, cache_
         return code, True
     if level > 0:
         pto = llvm.create_pipeline_tuning_options(speed_level=level)
-        pto.loop_vectorization = pto.slp_vectorization = level >= 2
+        pto.loop_vectorization = pto.slp_vectorization = level >= 2 if vectorize is None else vectorize
         pto.loop_unrolling = pto.loop_interleaving = level >= 2
         pb = llvm.create_pass_builder(tm, pto)
         _unlocked("LLVMPY_RunNewModulePassManager")(pb.getModulePassManager(), mod, pb)
@@ -437,10 +443,13 @@ def part_level(text: str, level: int) -> int:
     return 0 if straight_line(text) else level
 
 
-def _compile_part_at(text: str, level: int, disk: DiskCache | None, unroll_threshold: int) -> Part:
+def _compile_part_at(
+    text: str, level: int, disk: DiskCache | None, unroll_threshold: int, vectorize: bool | None = None
+) -> Part:
     """`compile_part` at `part_level`."""
     level = part_level(text, level)
-    return compile_part(text, level, disk, (level, unroll_threshold))
+    key = (level, unroll_threshold) + (() if vectorize is None else (vectorize,))
+    return compile_part(text, level, disk, key, vectorize)
 
 
 def in_parallel(jobs: list[Any]) -> list[Any]:
@@ -466,31 +475,65 @@ def in_parallel(jobs: list[Any]) -> list[Any]:
     return results
 
 
-def compile_llvm_ir(ir_text: str, unroll_threshold: int = LLVM_UNROLL_THRESHOLD, split: bool = False) -> NativeModule:
-    """Parse, verify, optimize (at `opt_level`, host CPU, loops unrolled up to
-    `unroll_threshold`) and JIT-compile LLVM IR; with `split` (a program's kernels), as
-    modules compiled on `compile_threads()` threads (`split_llvm_ir`) and linked into
-    one engine. The micro-kernel libraries stay one module: compiled once per process,
-    they gain little from threads, and LLVM keeps optimizing across their functions
-    (inlining and constants propagated into their parallel regions). Cached by text in
-    the process and as object code on disk (`DiskCache`): a hit skips optimization and
-    code generation."""
+def compile_llvm_ir(
+    ir_text: str,
+    unroll_threshold: int = LLVM_UNROLL_THRESHOLD,
+    split: bool = False,
+    level: int | None = None,
+    vectorize: bool | None = None,
+) -> NativeModule:
+    """Parse, verify, optimize (at `level`, by default `opt_level`'s; host CPU, loops
+    unrolled up to `unroll_threshold`, the vectorizers run with `vectorize`, by default
+    from O2 up) and JIT-compile LLVM IR; with `split` (a
+    program's kernels), as modules compiled on `compile_threads()` threads
+    (`split_llvm_ir`) and linked into one engine. The micro-kernel libraries stay one
+    module each: compiled once per process, they gain little from threads, and LLVM
+    keeps optimizing across their functions (inlining and constants propagated into
+    their parallel regions). Cached by text in the process and as object code on disk
+    (`DiskCache`): a hit skips optimization and code generation. Compiles of different
+    texts run at once (a library prefetched on its thread beside a program's compile);
+    a compile of a text already under way is waited for, not repeated."""
+    chosen = () if level is None and vectorize is None else (level, vectorize)
+    key: tuple = (ir_text, unroll_threshold, split, *chosen)
     with _lock:
-        key = (ir_text, unroll_threshold, split)
-        cached = _cache.get(key)
-        if cached is not None:
+        if (cached := _cache.get(key)) is not None:
             return cached
-        level = opt_level(ir_text)
-        target_machine(level)  # initializes LLVM's target before any thread
-        disk = DiskCache.from_environment()
-        texts = split_llvm_ir(ir_text, compile_threads() if split and level > 0 else 1)
-        with unroll_gate.set_to(unroll_threshold) if level >= 2 else nullcontext():
-            parts: list[Part] = in_parallel(
-                [functools.partial(_compile_part_at, text, level, disk, unroll_threshold) for text in texts]
-            )
-        native = link(parts, level)
-        _cache.setdefault(key, native)
+        pending = _compiling.get(key)
+        mine = pending is None
+        if pending is None:
+            pending = _compiling[key] = Future()
+    if not mine:
+        return pending.result()
+    try:
+        native = _cache.setdefault(key, _compile(ir_text, unroll_threshold, split, level, vectorize))
+    except BaseException as e:
+        pending.set_exception(e)
+        raise
+    else:
+        pending.set_result(native)
         return native
+    finally:
+        with _lock:
+            del _compiling[key]
+
+
+# compiles under way, by `compile_llvm_ir`'s key: whoever asks for one waits for it
+_compiling: dict[tuple, Future] = {}
+
+
+def _compile(
+    ir_text: str, unroll_threshold: int, split: bool, level: int | None, vectorize: bool | None
+) -> NativeModule:
+    """`compile_llvm_ir`'s compile, without its caches."""
+    level = opt_level(ir_text) if level is None else level
+    target_machine(level)  # initializes LLVM's target before any thread
+    disk = DiskCache.from_environment()
+    texts = split_llvm_ir(ir_text, compile_threads() if split and level > 0 else 1)
+    with unroll_gate.set_to(unroll_threshold) if level >= 2 else nullcontext():
+        parts: list[Part] = in_parallel(
+            [functools.partial(_compile_part_at, text, level, disk, unroll_threshold, vectorize) for text in texts]
+        )
+    return link(parts, level)
 
 
 def link(parts: list[Part], level: int) -> NativeModule:
