@@ -807,56 +807,60 @@ def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
         bits = e.value(f"sub i32 {e.value(f'shl i32 1, {shift}')}, 1")
         return e.value(f"bitcast {k.mask_int} {e.value(f'trunc i32 {bits} to {k.mask_int}')} to {k.mask}")
 
-    def side(values: str, mask: str, count: str, cursor: str, up: bool) -> None:
+    def side(values: str, mask: str, count: str, cursor: str, up: bool, whole: bool = False) -> None:
         compress = f"@llvm.experimental.vector.compress.{k.suffix}"
         packed = e.value(f"call {k.vec} {compress}({k.vec} {values}, {k.mask} {mask}, {k.vec} poison)")
         at = e.value(f"load i64, ptr {cursor}")
-        if up:
+        if whole:
             # the whole vector: its lanes past `count` land in [left, right), where
             # the keys not yet partitioned (this vector's included, so at least L of
             # them) will go: this store stays below `right`, the later ones overwrite it
             e.emit(f"store {k.vec} {packed}, ptr {e.gep('%b', at, k.ty)}, align {k.bits // 8}")
         else:
-            at = e.value(f"sub i64 {at}, {count}")
+            if not up:
+                at = e.value(f"sub i64 {at}, {count}")
             store = f"@llvm.masked.store.{k.suffix}.p0({k.vec} {packed}, ptr {e.gep('%b', at, k.ty)}"
             e.emit(f"call void {store}, i32 {k.bits // 8}, {k.mask} {first_lanes(count)})")
         e.emit(f"store i64 {e.add(at, count) if up else at}, ptr {cursor}")
 
-    with e.loop(0, full, L, hint="vec") as i:
+    def load(ty: str, lanes: int, i: str, mask: str | None) -> str:
+        """The vector of `lanes` x `ty` at %a + i; under `mask` only its lanes (the tail)."""
+        t, at, align = f"<{lanes} x {ty}>", e.gep("%a", i, ty), int(ty[1:]) // 8
+        if mask is None:
+            return e.value(f"load {t}, ptr {at}, align {align}")
+        masked = f"@llvm.masked.load.v{lanes}{ty}.p0(ptr {at}, i32 {align}, {k.mask} {mask}, {t} poison)"
+        return e.value(f"call {t} {masked}")
+
+    def partition(i: str, mask: str | None) -> None:
+        """One vector's keys from i (the tail: its lanes in `mask`) to their sides."""
         if not encoding:
-            values = e.value(f"load {k.vec}, ptr {e.gep('%a', i, k.ty)}, align {k.bits // 8}")
+            values = load(k.ty, L, i, mask)
         elif not v.perm:
-            values = v.encode(e, e.value(f"load {k.vec}, ptr {e.gep('%a', i, k.ty)}, align {k.bits // 8}"), L)
+            values = v.encode(e, load(k.ty, L, i, mask), L)
         else:  # each key above its position
-            t = f"<{L} x {v.int_type}>"
-            raw = e.value(f"load {t}, ptr {e.gep('%a', i, v.int_type)}, align {v.width // 8}")
-            wide = e.value(f"zext {t} {v.encode(e, raw, L)} to {k.vec}")
+            wide = e.value(f"zext <{L} x {v.int_type}> {v.encode(e, load(v.int_type, L, i, mask), L)} to {k.vec}")
             lanes = "<" + ", ".join(f"i64 {j}" for j in range(L)) + ">"
             positions = e.value(f"add {k.vec} {k.splat(e, i)}, {lanes}")
             values = e.value(f"or {k.vec} {e.value(f'shl {k.vec} {wide}, splat (i64 32)')}, {positions}")
         lower = e.value(f"icmp {below} {k.vec} {values}, {pivot}")
+        upper = e.value(f"xor {k.mask} {lower}, splat (i1 true)")
+        if mask is not None:
+            lower, upper = (e.value(f"and {k.mask} {side}, {mask}") for side in (lower, upper))
         ones = e.value(f"bitcast {k.mask} {lower} to {k.mask_int}")
         count = e.value(
             f"zext {k.mask_int} {e.value(f'call {k.mask_int} @llvm.ctpop.{k.mask_int}({k.mask_int} {ones})')} to i64"
         )
-        side(values, lower, count, left, True)
-        upper = e.value(f"xor {k.mask} {lower}, splat (i1 true)")
-        side(values, upper, e.value(f"sub i64 {L}, {count}"), right, False)
-    with e.loop(full, "%n", hint="tail") as i:
-        x = _vq_encoded(e, v, "%a", i) if encoding else _load(e, k.ty, "%a", i, "x")
-        then, other, next_ = e.new_label("low"), e.new_label("high"), e.new_label("next")
-        e.emit(f"br i1 {e.value(f'icmp {below} {k.ty} {x}, %p')}, label %{then}, label %{other}")
-        e.label(then)
-        at = e.value(f"load i64, ptr {left}")
-        _store(e, k.ty, x, "%b", at)
-        e.emit(f"store i64 {e.add(at, 1)}, ptr {left}")
-        e.emit(f"br label %{next_}")
-        e.label(other)
-        at = e.add(e.value(f"load i64, ptr {right}"), -1)
-        _store(e, k.ty, x, "%b", at)
-        e.emit(f"store i64 {at}, ptr {right}")
-        e.emit(f"br label %{next_}")
-        e.label(next_)
+        side(values, lower, count, left, True, whole=mask is None)
+        side(values, upper, e.value(f"sub i64 {'%rest' if mask is not None else L}, {count}"), right, False)
+
+    with e.loop(0, full, L, hint="vec") as i:
+        partition(i, None)
+    # the last n mod L keys: one vector under a mask (no branch per key: whether a key
+    # goes low or high is as good as random, and a mispredicted branch costs more
+    # than the vector; a short segment's tail is a large part of its partition)
+    e.emit(f"%rest = sub i64 %n, {full}")
+    with _if(e, e.value("icmp ugt i64 %rest, 0"), "tail"):
+        partition(full, first_lanes("%rest"))
     _store(e, "i64", e.value(f"load i64, ptr {left}"), "%lr", "0")
     name = ("lt" if strict else "le") + ("_encoding" if encoding else "")
     return e.function(
@@ -1232,6 +1236,15 @@ def _vq_dispatch(v: SortVariant, parallel: bool) -> str:
     )
 
 
+def _raw_masked_load(v: SortVariant, k: _Lanes) -> list[str]:
+    """The declaration of the masked load of the keys' own type under the lanes' mask,
+    where they differ (keys with their positions: 32-bit keys in 64-bit lanes)."""
+    if v.int_type == k.ty:
+        return []
+    raw = f"<{k.count} x {v.int_type}>"
+    return [f"declare {raw} @llvm.masked.load.v{k.count}{v.int_type}.p0(ptr, i32, {k.mask}, {raw})"]
+
+
 def vq_sort_ir(v: SortVariant, parallel: bool) -> str:
     """The vector quicksort's module for variant `v` (`vector_quicksort`)."""
     k = _vq_lanes(v)
@@ -1240,6 +1253,7 @@ def vq_sort_ir(v: SortVariant, parallel: bool) -> str:
         _workspace_globals(v.symbol),
         "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)\ndeclare i64 @llvm.ctlz.i64(i64, i1)",
         f"declare {k.vec} @llvm.masked.load.{k.suffix}.p0(ptr, i32, {k.mask}, {k.vec})",
+        *_raw_masked_load(v, k),
         f"declare void @llvm.masked.store.{k.suffix}.p0({k.vec}, ptr, i32, {k.mask})",
         f"declare {k.vec} @llvm.umin.{k.suffix}({k.vec}, {k.vec})\ndeclare {k.vec} @llvm.umax.{k.suffix}({k.vec}, {k.vec})",
         f"declare {k.ty} @llvm.umin.{k.ty}({k.ty}, {k.ty})\ndeclare {k.ty} @llvm.umax.{k.ty}({k.ty}, {k.ty})",
