@@ -705,65 +705,156 @@ def _pack(source: str) -> str:
     )
 
 
-def _untangle(result: str) -> str:
-    """(%zr, %zi), the transform of a packed row of 2h, -> the h + 1 bins of the r2c
-    result, the imaginary parts of bins 0 and h exactly 0."""
-    e = Emitter()
-    ty = TYPES[result][0]
-    half = _d(0.5)
+# The bins k and h - k of a packed row's pass (0 < k < h - k) are done together: each
+# value is read once for both. Their loop is a function of its own whose two halves of
+# each written array are `noalias` parameters (%<a>_lo from bin 0, %<a>_hi from bin
+# h/2 + 1, where the bin h - k is at end - 1 - k, end = h - h/2 the loop's end):
+# written from both ends of one array, the loop would not vectorize (LLVM cannot tell
+# that k and h - k never meet).
+# (e, its finiteness check or None, stride, k, h - k, at)
+PairBody = Callable[[Emitter, Callable[[str], None] | None, str, str, str, str], None]
 
-    def write(stride: str, k: str, at: str, mirror: str, real_bin: bool) -> None:
-        zk, zm = _load_c(e, "%zr", "%zi", at), _load_c(e, "%zr", "%zi", mirror)
-        even_part = (_fmul(e, _fadd(e, zk[0], zm[0]), half), _fmul(e, _fsub(e, zk[1], zm[1]), half))
-        odd_part = (_fmul(e, _fadd(e, zk[1], zm[1]), half), _fmul(e, _fsub(e, zm[0], zk[0]), half))
-        x = _cadd(e, even_part, _cmul(e, odd_part, _load_c(e, "%tr", "%ti", k)))
-        index = e.mul(e.mul(k, stride), 2)
-        _write_part(e, ty, x[0], "%dst", index)
-        _write_part(e, ty, "0.0" if real_bin else x[1], "%dst", e.add(index, 1))
+
+def _pairs_function(name: str, written: list[str], params: str, pair: PairBody, flag: bool = False) -> str:
+    """internal void @name(ptr noalias %<a>_lo, ptr noalias %<a>_hi for each written
+    array a, i64 %stride, i64 %h, params): `pair` for each 0 < k < end; with `flag`,
+    given a `_finite_flag` check whose result is or-ed into the i8 at %bad."""
+    e = Emitter()
+    end = e.value("sub i64 %h, " + e.value("lshr i64 %h, 1"))
+    bad, check = _finite_flag(e) if flag else ("", None)
 
     def body(stride: str) -> None:
-        write(stride, "0", "0", "0", True)
-        with e.loop(1, "%h", hint="ut") as k:
-            write(stride, k, k, e.value(f"sub i64 %h, {k}"), False)
-        write(stride, "%h", "0", "0", True)
+        with e.loop(1, end, hint="pair") as k:
+            pair(e, check, stride, k, e.value(f"sub i64 %h, {k}"), e.value(f"sub i64 {e.add(end, -1)}, {k}"))
 
     _by_stride(e, body)
+    if flag:
+        total = e.value(f"or i8 {e.value('load i8, ptr %bad')}, {e.value(f'load i8, ptr {bad}')}")
+        e.emit(f"store i8 {total}, ptr %bad")
+    halves = ", ".join(f"ptr noalias %{a}_lo, ptr noalias %{a}_hi" for a in written)
+    extra = ", ptr noalias %bad" if flag else ""
+    return e.function(f"internal void @{name}({halves}, i64 %stride, i64 %h, {params}{extra}) noinline nounwind")
+
+
+def _high_half(e: Emitter, array: str, ty: str, per_bin: str | int) -> str:
+    """Where the bin h/2 + 1 of `array` is (`per_bin` values of `ty` from one bin to
+    the next)."""
+    return e.gep(array, e.mul(e.add(e.value("lshr i64 %h, 1"), 1), per_bin), ty)
+
+
+def _untangle_halves(e: Emitter, zk: Complex, zm: Complex) -> tuple[Complex, Complex]:
+    """E_k = (Z_k + conj Z_m) / 2 and O_k = -i (Z_k - conj Z_m) / 2, m = h - k."""
+    half = _d(0.5)
+    even_part = (_fmul(e, _fadd(e, zk[0], zm[0]), half), _fmul(e, _fsub(e, zk[1], zm[1]), half))
+    odd_part = (_fmul(e, _fadd(e, zk[1], zm[1]), half), _fmul(e, _fsub(e, zm[0], zk[0]), half))
+    return even_part, odd_part
+
+
+def _untangle_write(
+    e: Emitter, ty: str, dst: str, at: str, stride: str, w: str, parts: tuple[Complex, Complex], real_bin: bool = False
+) -> None:
+    """X = E + w^k O (the twiddle w^k at index `w` of %tr, %ti) at bin `at` of dst."""
+    even_part, odd_part = parts
+    x = _cadd(e, even_part, _cmul(e, odd_part, _load_c(e, "%tr", "%ti", w)))
+    index = e.mul(e.mul(at, stride), 2)
+    _write_part(e, ty, x[0], dst, index)
+    _write_part(e, ty, "0.0" if real_bin else x[1], dst, e.add(index, 1))
+
+
+def _untangle_pairs(result: str) -> str:
+    """`_untangle`'s bins k and h - k, 0 < k < h - k. E_(h-k) and O_(h-k) are E_k's and
+    O_k's conjugates: their real parts are the same sums; the imaginary parts are
+    computed as such (-(a - b) is not b - a when a = b: the sign of a zero)."""
+    ty = TYPES[result][0]
+
+    def pair(e: Emitter, _: Callable[[str], None] | None, stride: str, k: str, m: str, at: str) -> None:
+        zk, zm = _load_c(e, "%zr", "%zi", k), _load_c(e, "%zr", "%zi", m)
+        (ek, ok), (em, om) = _untangle_halves(e, zk, zm), _untangle_halves(e, zm, zk)
+        _untangle_write(e, ty, "%dst_lo", k, stride, k, (ek, ok))
+        _untangle_write(e, ty, "%dst_hi", at, stride, m, ((ek[0], em[1]), (ok[0], om[1])))
+
+    params = "ptr noalias %zr, ptr noalias %zi, ptr noalias %tr, ptr noalias %ti"
+    return _pairs_function(f"{PREFIX}untangle_pairs_{result}", ["dst"], params, pair)
+
+
+def _untangle(result: str) -> str:
+    """(%zr, %zi), the transform of a packed row of 2h, -> the h + 1 bins of the r2c
+    result, the imaginary parts of bins 0 and h exactly 0: bins 0 and h, the pairs
+    (`_untangle_pairs`), and h / 2 for an even h."""
+    e = Emitter()
+    ty = TYPES[result][0]
+    z0 = _load_c(e, "%zr", "%zi", "0")
+    _untangle_write(e, ty, "%dst", "0", "%stride", "0", _untangle_halves(e, z0, z0), real_bin=True)
+    high = _high_half(e, "%dst", ty, e.mul("%stride", 2))
+    e.emit(
+        f"call void @{PREFIX}untangle_pairs_{result}(ptr %dst, ptr {high}, i64 %stride, i64 %h, ptr %zr, ptr %zi, "
+        "ptr %tr, ptr %ti)"
+    )
+    with e.when(e.value(f"icmp eq i64 {e.value('and i64 %h, 1')}, 0"), "middle"):
+        middle = e.value("lshr i64 %h, 1")
+        zk = _load_c(e, "%zr", "%zi", middle)
+        _untangle_write(e, ty, "%dst", middle, "%stride", middle, _untangle_halves(e, zk, zk))
+    _untangle_write(e, ty, "%dst", "%h", "%stride", "%h", _untangle_halves(e, z0, z0), real_bin=True)
     return e.function(
         f"internal void @{PREFIX}untangle_{result}(ptr noalias %dst, i64 %stride, i64 %h, ptr noalias %zr, "
         "ptr noalias %zi, ptr noalias %tr, ptr noalias %ti) noinline nounwind"
     )
 
 
+def _mix_read(e: Emitter, ty: str, stride: str, k: str, check: Callable[[str], None], real_bin: bool) -> Complex:
+    """Bin k of the c2r source (its imaginary part 0 for a real bin), checked."""
+    index = e.mul(e.mul(k, stride), 2)
+    re = _read_part(e, ty, "%src", index)
+    im = "0.0" if real_bin else _read_part(e, ty, "%src", e.add(index, 1))
+    check(re)
+    check(im)
+    return re, im
+
+
+def _mix_write(e: Emitter, zr: str, zi: str, at: str, w: str, lo: Complex, hi: Complex) -> None:
+    """Z = A + i B, A = lo + hi, B = (lo - hi) w^-k (the twiddle at index `w` of %tr,
+    %ti), at index `at` of (zr, zi)."""
+    a, d = _cadd(e, lo, hi), _csub(e, lo, hi)
+    b = _cmul(e, d, _load_c(e, "%tr", "%ti", w))
+    _store_c(e, (_fsub(e, a[0], b[1]), _fadd(e, a[1], b[0])), zr, zi, at)
+
+
+def _conj(e: Emitter, z: Complex) -> Complex:
+    return z[0], e.value(f"fneg double {z[1]}", "v")
+
+
+def _mix_pairs(source: str) -> str:
+    """`_mix`'s bins k and h - k, 0 < k < h - k: each read and checked once for both."""
+    ty = TYPES[source][0]
+
+    def pair(e: Emitter, check: Callable[[str], None] | None, stride: str, k: str, m: str, at: str) -> None:
+        assert check is not None
+        xk, xm = _mix_read(e, ty, stride, k, check, False), _mix_read(e, ty, stride, m, check, False)
+        _mix_write(e, "%zr_lo", "%zi_lo", k, k, xk, _conj(e, xm))
+        _mix_write(e, "%zr_hi", "%zi_hi", at, m, xm, _conj(e, xk))
+
+    params = "ptr noalias %src, ptr noalias %tr, ptr noalias %ti"
+    return _pairs_function(f"{PREFIX}mix_pairs_{source}", ["zr", "zi"], params, pair, flag=True)
+
+
 def _mix(source: str) -> str:
     """The h + 1 bins of a c2r row -> (%zr, %zi), the packed row of 2h to transform; 1
-    (i8) when every value read is finite and below HUGE."""
+    (i8) when every value read is finite and below HUGE: bins 0 and h, the pairs
+    (`_mix_pairs`), and h / 2 for an even h."""
     e = Emitter()
     ty = TYPES[source][0]
     bad, check = _finite_flag(e)
-
-    def read(stride: str, k: str, real_bin: bool, conjugate: bool = False) -> Complex:
-        index = e.mul(e.mul(k, stride), 2)
-        re = _read_part(e, ty, "%src", index)
-        if real_bin:
-            im = "0.0"
-        else:
-            im = _read_part(e, ty, "%src", e.add(index, 1))
-            im = e.value(f"fneg double {im}", "v") if conjugate else im
-        check(re)
-        check(im)
-        return re, im
-
-    def write(k: str, lo: Complex, hi: Complex) -> None:
-        a, d = _cadd(e, lo, hi), _csub(e, lo, hi)
-        b = _cmul(e, d, _load_c(e, "%tr", "%ti", k))
-        _store_c(e, (_fsub(e, a[0], b[1]), _fadd(e, a[1], b[0])), "%zr", "%zi", k)
-
-    def body(stride: str) -> None:
-        write("0", read(stride, "0", True), read(stride, "%h", True))
-        with e.loop(1, "%h", hint="mx") as k:
-            write(k, read(stride, k, False), read(stride, e.value(f"sub i64 %h, {k}"), False, conjugate=True))
-
-    _by_stride(e, body)
+    lo, hi = _mix_read(e, ty, "%stride", "0", check, True), _mix_read(e, ty, "%stride", "%h", check, True)
+    _mix_write(e, "%zr", "%zi", "0", "0", lo, hi)
+    zr_high, zi_high = (_high_half(e, part, "double", 1) for part in ("%zr", "%zi"))
+    e.emit(
+        f"call void @{PREFIX}mix_pairs_{source}(ptr %zr, ptr {zr_high}, ptr %zi, ptr {zi_high}, i64 %stride, "
+        f"i64 %h, ptr %src, ptr %tr, ptr %ti, ptr {bad})"
+    )
+    with e.when(e.value(f"icmp eq i64 {e.value('and i64 %h, 1')}, 0"), "middle"):
+        middle = e.value("lshr i64 %h, 1")
+        xk = _mix_read(e, ty, "%stride", middle, check, False)
+        _mix_write(e, "%zr", "%zi", middle, middle, xk, _conj(e, xk))
     return _define(
         e,
         f"internal i8 @{PREFIX}mix_{source}(ptr noalias %src, i64 %stride, i64 %h, ptr noalias %zr, "
@@ -1097,7 +1188,9 @@ def library_ir(parallel: bool = False) -> str:
     parts += [_store(kind, result) for kind, result in _STORES]
     parts += [_pack(source) for kind, source in _LOADS if kind == "r2c"]
     parts += [_mix(source) for kind, source in _LOADS if kind == "c2r"]
+    parts += [_mix_pairs(source) for kind, source in _LOADS if kind == "c2r"]
     parts += [_untangle(result) for kind, result in _STORES if kind == "r2c"]
+    parts += [_untangle_pairs(result) for kind, result in _STORES if kind == "r2c"]
     parts += [_unpack(result) for kind, result in _STORES if kind == "c2r"]
     parts.append(_row())
     if parallel:

@@ -228,6 +228,16 @@ class Emitter:
         return "\n".join([f"define {signature} {{", "entry:", *self.allocas, *self.lines, "}"])
 
     @contextmanager
+    def when(self, condition: str, hint: str = "if") -> Iterator[None]:
+        """if (condition) { the `with` block }."""
+        then, done = self.new_label(f"{hint}.then"), self.new_label(f"{hint}.end")
+        self.emit(f"br i1 {condition}, label %{then}, label %{done}")
+        self.label(then)
+        yield
+        self.emit(f"br label %{done}")
+        self.label(done)
+
+    @contextmanager
     def loop(
         self, start: str | int, end: str | int, step: str | int = 1, hint: str = "i", metadata: str = ""
     ) -> Iterator[str]:

@@ -42,8 +42,6 @@ the passes). Below PARALLEL_MIN_ELEMENTS elements, one thread.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from xla_opt.lowering.kernels.gemm import Emitter
@@ -180,17 +178,6 @@ class SortVariant:
         return self.const(key)
 
 
-@contextmanager
-def _if(e: Emitter, condition: str, hint: str = "if") -> Iterator[None]:
-    """if (condition) { the `with` block }."""
-    then, done = e.new_label(f"{hint}.then"), e.new_label(f"{hint}.end")
-    e.emit(f"br i1 {condition}, label %{then}, label %{done}")
-    e.label(then)
-    yield
-    e.emit(f"br label %{done}")
-    e.label(done)
-
-
 def _load(e: Emitter, ty: str, base: str, index: str, hint: str = "v") -> str:
     return e.value(f"load {ty}, ptr {e.gep(base, index, ty)}", hint)
 
@@ -277,7 +264,7 @@ def _count(e: Emitter, v: SortVariant, counters: str, keys: str, lo: str, hi: st
 
 def _barrier(e: Emitter, parallel: bool) -> None:
     if parallel:
-        with _if(e, e.value("icmp sgt i64 %T, 1"), "team"):
+        with e.when(e.value("icmp sgt i64 %T, 1"), "team"):
             e.emit("call void @GOMP_barrier()")
 
 
@@ -355,7 +342,7 @@ def _row(v: SortVariant, parallel: bool) -> str:
         e.emit(f"store i64 {e.add(e.value(f'load i64, ptr {m}'), e.value(f'zext i1 {flag} to i64'))}, ptr {m}")
     passes = e.value(f"load i64, ptr {m}")
 
-    with _if(e, e.value(f"icmp eq i64 {passes}, 0"), "copy"), e.loop(lo, hi, hint="cp") as k:
+    with e.when(e.value(f"icmp eq i64 {passes}, 0"), "copy"), e.loop(lo, hi, hint="cp") as k:
         at = e.mul(k, "%stride")  # every key equal: the input order
         _store(e, t, _load(e, t, "%src", at), "%dst", at)
         if v.perm:
@@ -364,7 +351,7 @@ def _row(v: SortVariant, parallel: bool) -> str:
     done = e.variable("i64", 0)  # passes made
     with e.loop(0, P, hint="pass") as p:
         is_active = e.value(f"icmp ne i8 {_load(e, 'i8', active, p, 'active')}, 0")
-        with _if(e, is_active, "pass"):
+        with e.when(is_active, "pass"):
             i = e.value(f"load i64, ptr {done}")
             first = e.value(f"icmp eq i64 {i}, 0")
             last = e.value(f"icmp eq i64 {i}, {e.add(passes, -1)}")
@@ -377,7 +364,7 @@ def _row(v: SortVariant, parallel: bool) -> str:
             in_idx = e.value(f"select i1 {writes_x}, ptr %iy, ptr %ix")
             shift = e.mul(p, v.digit_bits)
             digit_counts = e.mul(p, R)  # this digit's counters in a slot
-            with _if(e, e.value(f"xor i1 {first}, true"), "recount"):  # the chunks of the last pass's output
+            with e.when(e.value(f"xor i1 {first}, true"), "recount"):  # the chunks of the last pass's output
 
                 def recount(counters: str, start: str, end: str, in_keys=in_keys) -> None:
                     here = e.gep(counters, digit_counts, "i32")
@@ -403,7 +390,7 @@ def _row(v: SortVariant, parallel: bool) -> str:
                 flags = [
                     f if want else e.value(f"xor i1 {f}, true") for f, want in ((first, is_first), (last, is_last))
                 ]
-                with _if(e, e.value(f"and i1 {flags[0]}, {flags[1]}"), "scatter"):
+                with e.when(e.value(f"and i1 {flags[0]}, {flags[1]}"), "scatter"):
                     src, src_idx = ("%src", "null") if is_first else (in_keys, in_idx)
                     dst, dst_idx = ("%dst", "%perm") if is_last else (out_keys, out_idx)
                     name = f"{'first' if is_first else 'mid'}{'_last' if is_last else ''}"
@@ -421,7 +408,7 @@ def _row(v: SortVariant, parallel: bool) -> str:
         special = e.value(f"icmp ugt i64 {e.add(zeros, nans)}, 0")
         needed = e.value(f"and i1 {special}, {e.value(f'icmp uge i64 {passes}, 2')}")
         needed = e.value(f"and i1 {needed}, {e.value('icmp eq i64 %t, 0')}")
-        with _if(e, needed, "fixup"):
+        with e.when(needed, "fixup"):
             _restore_specials(e, v, below, nans)
     _barrier(e, parallel)  # the next row reuses the counters and scratch
     return e.function(
@@ -447,7 +434,7 @@ def _restore_specials(e: Emitter, v: SortVariant, below: str, nans: str) -> None
             (e.value(f"icmp eq {t} {magnitude}, 0"), next_zero),
             (e.value(f"icmp ugt {t} {magnitude}, {v.infinity}"), next_nan),
         ):
-            with _if(e, flag, "special"):
+            with e.when(flag, "special"):
                 at = e.value(f"load i64, ptr {cursor}")
                 _store(e, t, raw, "%dst", e.mul(at, "%stride"))
                 e.emit(f"store i64 {e.add(at, 1)}, ptr {cursor}")
@@ -483,16 +470,16 @@ def _workspace(e: Emitter, symbol: str, size: str) -> tuple[str, str]:
     mine = e.value(f"extractvalue {{ i32, i1 }} {pair}, 1")
     fits = e.value(f"icmp ule i64 {size}, {WORKSPACE_CACHE_MAX}")
     cached = e.value(f"and i1 {mine}, {fits}")
-    with _if(e, e.value(f"and i1 {mine}, {e.value(f'xor i1 {fits}, true')}"), "too_big"):
+    with e.when(e.value(f"and i1 {mine}, {e.value(f'xor i1 {fits}, true')}"), "too_big"):
         e.emit(f"store atomic i32 0, ptr @{symbol}_ws_busy release, align 4")  # not kept
-    with _if(e, cached, "kept"):
+    with e.when(cached, "kept"):
         held = e.value(f"load i64, ptr @{symbol}_ws_size")
-        with _if(e, e.value(f"icmp ult i64 {held}, {size}"), "grow"):
+        with e.when(e.value(f"icmp ult i64 {held}, {size}"), "grow"):
             e.emit(f"call void @free(ptr {e.value(f'load ptr, ptr @{symbol}_ws')})")
             e.emit(f"store ptr {e.value(f'call ptr @aligned_alloc(i64 64, i64 {size})')}, ptr @{symbol}_ws")
             e.emit(f"store i64 {size}, ptr @{symbol}_ws_size")
     own = e.variable("ptr", "null")
-    with _if(e, e.value(f"xor i1 {cached}, true"), "own"):
+    with e.when(e.value(f"xor i1 {cached}, true"), "own"):
         e.emit(f"store ptr {e.value(f'call ptr @aligned_alloc(i64 64, i64 {e.add(size, 64)})')}, ptr {own}")
     kept = e.value(f"load ptr, ptr @{symbol}_ws")
     return e.value(f"select i1 {cached}, ptr {kept}, ptr {e.value(f'load ptr, ptr {own}')}"), cached
@@ -859,7 +846,7 @@ def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
     # goes low or high is as good as random, and a mispredicted branch costs more
     # than the vector; a short segment's tail is a large part of its partition)
     e.emit(f"%rest = sub i64 %n, {full}")
-    with _if(e, e.value("icmp ugt i64 %rest, 0"), "tail"):
+    with e.when(e.value("icmp ugt i64 %rest, 0"), "tail"):
         partition(full, first_lanes("%rest"))
     _store(e, "i64", e.value(f"load i64, ptr {left}"), "%lr", "0")
     name = ("lt" if strict else "le") + ("_encoding" if encoding else "")
@@ -883,13 +870,13 @@ def _vq_split(
     suffix = "_encoding" if encoding else ""
     e.emit(f"call void @{v.symbol}_vq_partition_lt{suffix}(ptr {a}, ptr {b}, i64 {n}, {k.ty} {pivot}, ptr {lr})")
     low = _load(e, "i64", lr, "0", "low")
-    with _if(e, e.value(f"icmp eq i64 {low}, 0"), "least"):
+    with e.when(e.value(f"icmp eq i64 {low}, 0"), "least"):
         e.emit(f"call void @{v.symbol}_vq_partition_le{suffix}(ptr {a}, ptr {b}, i64 {n}, {k.ty} {pivot}, ptr {lr})")
         done = pivot if v.perm else v.decode(e, pivot)
         with e.loop(0, _load(e, "i64", lr, "0", "equal"), hint="eq") as j:
             _store(e, k.ty, done, out, j)
         _store(e, "i64", "0", lr, "1")
-    with _if(e, e.value(f"icmp ne i64 {low}, 0"), "below"):
+    with e.when(e.value(f"icmp ne i64 {low}, 0"), "below"):
         _store(e, "i64", low, lr, "1")
     # lr is now (equal, 0) or (low, low): the second is where the low side ends, the first
     # where the high side starts
@@ -1002,7 +989,7 @@ def _vq_sort(v: SortVariant) -> str:
     e.label(deep_label)
     e.emit(f"call void @{v.symbol}_vq_heapsort(ptr {a}, i64 {n})")
     if v.perm:
-        with _if(e, e.value(f"icmp ne ptr {out}, {a}"), "copy"):
+        with e.when(e.value(f"icmp ne ptr {out}, {a}"), "copy"):
             e.emit(f"call void @llvm.memcpy.p0.p0.i64(ptr {out}, ptr {a}, i64 {e.mul(n, k.bits // 8)}, i1 false)")
     else:  # a sort's values go out decoded
         with e.loop(0, n, hint="out") as j:
@@ -1071,7 +1058,7 @@ def _vq_row(v: SortVariant, parallel: bool) -> str:
     lo = e.value("udiv i64 " + e.mul("%n", "%t") + ", %T")
     hi = e.value("udiv i64 " + e.mul("%n", e.add("%t", 1)) + ", %T")
     contiguous = e.value("icmp eq i64 %stride, 1")  # else the first partition reads the row itself
-    with _if(e, e.value(f"xor i1 {contiguous}, true"), "encode"), e.loop(lo, hi, hint="enc") as j:
+    with e.when(e.value(f"xor i1 {contiguous}, true"), "encode"), e.loop(lo, hi, hint="enc") as j:
         key = v.encode(e, _load(e, t, "%src", e.mul(j, "%stride"), "raw"))
         lane = key
         if v.perm:
@@ -1082,20 +1069,20 @@ def _vq_row(v: SortVariant, parallel: bool) -> str:
     # the sides are sorted from the scratch into `out`: the keys (with positions, or a
     # strided row's), else the row itself; the scratch's partner buffer is `out`
     out = "%keys" if v.perm else e.value(f"select i1 {contiguous}, ptr %dst, ptr %keys")
-    with _if(e, e.value("icmp eq i64 %t, 0"), "split"):
+    with e.when(e.value("icmp eq i64 %t, 0"), "split"):
         for encoding in (True, False):
             flag = contiguous if encoding else e.value(f"xor i1 {contiguous}, true")
-            with _if(e, flag, "from_source" if encoding else "from_keys"):
+            with e.when(flag, "from_source" if encoding else "from_keys"):
                 data = "%src" if encoding else "%keys"
                 left, right = _vq_split(e, v, data, "%scratch", out, "%n", "%lr", encoding)
                 _store(e, "i64", left, "%lr", "0")
                 _store(e, "i64", right, "%lr", "1")
     _barrier(e, parallel)
     left, right = _load(e, "i64", "%lr", "0", "l"), _load(e, "i64", "%lr", "1", "r")
-    with _if(e, e.value("icmp eq i64 %t, 0"), "low"):
+    with e.when(e.value("icmp eq i64 %t, 0"), "low"):
         e.emit(f"call void @{v.symbol}_vq_sort(ptr %scratch, ptr {out}, ptr {out}, i64 {left}, ptr %stacks)")
     second = e.value("select i1 " + e.value("icmp eq i64 %T, 1") + ", i64 0, i64 1")  # who sorts the high side
-    with _if(e, e.value(f"icmp eq i64 %t, {second}"), "high"):
+    with e.when(e.value(f"icmp eq i64 %t, {second}"), "high"):
         segment = [e.gep(p, right, k.ty) for p in ("%scratch", out, out)]
         mine = e.gep("%stacks", e.mul(second, VQ_STACK * _VQ_ENTRY), "i64")
         e.emit(
@@ -1111,16 +1098,16 @@ def _vq_row(v: SortVariant, parallel: bool) -> str:
             _store(e, t, _load(e, t, "%src", e.mul(position, "%stride"), "raw"), "%dst", at)
             _store(e, "i32", e.value(f"trunc i64 {position} to i32"), "%perm", at)
     else:
-        with _if(e, e.value(f"xor i1 {contiguous}, true"), "strided"), e.loop(lo, hi, hint="out") as j:
+        with e.when(e.value(f"xor i1 {contiguous}, true"), "strided"), e.loop(lo, hi, hint="out") as j:
             _store(e, t, _load(e, t, "%keys", j, "x"), "%dst", e.mul(j, "%stride"))
     if v.canonicalizes and not v.perm:
         _barrier(e, parallel)
-        with _if(e, e.value("icmp eq i64 %t, 0"), "fixup"):
+        with e.when(e.value("icmp eq i64 %t, 0"), "fixup"):
             zero_key, nan_key = v.key_of(0), v.key_of((1 << (v.width - 1)) - 1)
             below = _vq_count(e, v, zero_key, "ult")
             zeros = e.value(f"sub i64 {_vq_count(e, v, zero_key, 'ule')}, {below}")
             nans = e.value(f"sub i64 {_vq_count(e, v, nan_key, 'ule')}, {_vq_count(e, v, nan_key, 'ult')}")
-            with _if(e, e.value(f"icmp ugt i64 {e.add(zeros, nans)}, 0"), "specials"):
+            with e.when(e.value(f"icmp ugt i64 {e.add(zeros, nans)}, 0"), "specials"):
                 _restore_specials(e, v, below, nans)
     _barrier(e, parallel)  # the next row reuses the buffers
     return e.function(
@@ -1374,7 +1361,7 @@ def _topk_consider(v: TopKVariant) -> str:
     position = "%index" if ct == "i64" else e.value(f"zext i64 %index to {ct}")
     composite = e.value(f"or {ct} {e.value(f'shl {ct} {key}, 32')}, {position}")
     root = _load(e, ct, "%heap", "0", "root")
-    with _if(e, e.value(f"icmp ult {ct} {composite}, {root}"), "enter"):
+    with e.when(e.value(f"icmp ult {ct} {composite}, {root}"), "enter"):
         e.emit(f"call void @{v.symbol}_sift(ptr %heap, i64 %k, {ct} {composite})")
     return e.function(
         f"internal void @{v.symbol}_consider(ptr noalias %src, i64 %stride, i64 %index, ptr noalias %heap, i64 %k) "
@@ -1402,7 +1389,7 @@ def _topk_scan(v: TopKVariant) -> str:
         root = _load(e, ct, "%heap", "0", "root")
         root_key = e.value(f"trunc {ct} {e.value(f'lshr {ct} {root}, 32')} to {t}")
         with (
-            _if(e, e.value(f"icmp ule {t} {smallest}, {root_key}"), "maybe"),
+            e.when(e.value(f"icmp ule {t} {smallest}, {root_key}"), "maybe"),
             e.loop(b, e.add(b, lanes), hint="el") as j,
         ):
             consider(j)
@@ -1432,10 +1419,10 @@ def _topk_row(v: TopKVariant, parallel: bool) -> str:
     hi = e.value(f"udiv i64 {e.mul('%n', e.add('%t', 1))}, %T")
     e.emit(f"call void @{v.symbol}_scan(ptr %src, i64 %stride, i64 {lo}, i64 {hi}, ptr {heap}, i64 %k)")
     _barrier(e, parallel)
-    with _if(e, e.value("icmp eq i64 %t, 0"), "merge"):
+    with e.when(e.value("icmp eq i64 %t, 0"), "merge"):
         with e.loop(1, "%T", hint="th") as th, e.loop(0, "%k", hint="m") as j:
             c = _load(e, ct, "%heaps", e.add(e.mul(th, "%k"), j), "c")
-            with _if(e, e.value(f"icmp ult {ct} {c}, {_load(e, ct, '%heaps', '0', 'root')}"), "enter"):
+            with e.when(e.value(f"icmp ult {ct} {c}, {_load(e, ct, '%heaps', '0', 'root')}"), "enter"):
                 e.emit(f"call void @{v.symbol}_sift(ptr %heaps, i64 %k, {ct} {c})")
         with e.loop(1, "%k", hint="hs") as j:  # heapsort: the largest to the end, k - 1 times
             last = e.value(f"sub i64 %k, {j}")
