@@ -54,3 +54,17 @@ def test_one_value_as_two_loop_states():
     s, t = xla_opt.run(program("one_value_two_states"), np.float32(1.5), backend="jit")
     np.testing.assert_array_equal(s, [1.5, 1.5])
     np.testing.assert_array_equal(t, [3.0, 3.0])
+
+
+def test_a_state_passed_on_unchanged_is_read_in_the_argument():
+    """A while state every iteration passes on as it got it (JAX carries a scan's closed
+    over weights so) is read in the caller's array, not a copy; the caller's array is
+    left as it was, and the results are the interpreter's."""
+    text = (Path(__file__).parent.parent / "lit_tests" / "lowering" / "conversions" / "xla-bufferize.mlir").read_text()
+    chunk = next(c for c in text.split("// -----") if "@unchanged_state_in_the_argument(" in c)
+    source = re.sub(r"@unchanged_state_in_the_argument\(", "@main(", chunk)
+    w = np.array([1.0, -2.0, 3.0, 0.5], np.float32)
+    kept = w.copy()
+    (got,) = xla_opt.run(source, w, np.int32(3), backend="jit")
+    np.testing.assert_array_equal(got, w * w)
+    np.testing.assert_array_equal(w, kept)

@@ -189,6 +189,21 @@ class _FunctionBufferizer:
         self.copy(buf, fresh, writer)
         return fresh
 
+    def state_buffer(
+        self, init: SSAValue, unchanged: bool, loop: Operation, scope: _Scope, top_level: bool
+    ) -> SSAValue:
+        """A loop state's buffer: `writable_buffer`, but a state every iteration passes
+        on unchanged (JAX's while loops carry the weights a scan closes over) is read in
+        the init's own buffer when that is not ours (a function argument, a constant):
+        nothing writes such a buffer in place, so no copy is needed (an LSTM's 64 KB
+        inputs and 256 KB weights were copied before each of its two loops). A buffer of
+        ours stays `writable_buffer`'s: the loop's result would alias it, and a write
+        in place into that result could not see the init's later readers."""
+        buf = self.buffer(init)
+        if unchanged and buf not in self.ours:
+            return buf
+        return self.writable_buffer(init, loop, scope, top_level)
+
     # ---- the sweep -----------------------------------------------------------------
     def run(self) -> None:
         fn = self.fn
@@ -446,8 +461,9 @@ class _FunctionBufferizer:
         may be overwritten, else a copy: an LSTM scan's 13 zero-filled residual stacks
         of 256 KB were copied before the loop), which both regions copy what they pass
         on into; other state (scalars) stays loop-carried values."""
+        unchanged = _unchanged_while_state(op)
         state = {
-            i: self.writable_buffer(init, op, scope, top_level)
+            i: self.state_buffer(init, i in unchanged, op, scope, top_level)
             for i, init in enumerate(op.arguments)
             if isinstance(init.type, TensorType)
         }
@@ -493,8 +509,11 @@ class _FunctionBufferizer:
         """Tensor iteration arguments live in state buffers (the init's own buffer when
         it may be overwritten, else a copy); the body updates them and copies what it
         yields into them. Other iteration arguments stay loop-carried values."""
+        yielded = op.body.block.last_op
+        assert yielded is not None
+        unchanged = {i for i, v in enumerate(yielded.operands) if v is op.body.block.args[1 + i]}
         state = {
-            i: self.writable_buffer(init, op, scope, top_level)
+            i: self.state_buffer(init, i in unchanged, op, scope, top_level)
             for i, init in enumerate(op.iter_args)
             if isinstance(init.type, TensorType)
         }
@@ -523,6 +542,20 @@ class _FunctionBufferizer:
             else:
                 result.replace_all_uses_with(next(kept_results))
         self.retire(op)
+
+
+def _unchanged_while_state(op: scf.WhileOp) -> set[int]:
+    """The positions of `op`'s state that both regions pass on as they got it: the
+    condition's argument i is the before block's argument i, and the body yields its
+    argument i."""
+    condition, yielded = op.before_region.block.last_op, op.after_region.block.last_op
+    assert isinstance(condition, scf.ConditionOp) and yielded is not None
+    before, after = op.before_region.block.args, op.after_region.block.args
+    return {
+        i
+        for i in range(len(before))
+        if condition.args[i] is before[i] and i < len(after) and yielded.operands[i] is after[i]
+    }
 
 
 def _locate_inserted(block: Block, before: Operation | None, after: Operation | None, source: Operation) -> None:

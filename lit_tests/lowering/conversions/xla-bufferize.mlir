@@ -86,6 +86,35 @@ func.func @loop(%n: tensor<i32>) -> tensor<i32> {
 
 // -----
 
+// A loop state every iteration passes on unchanged (JAX's while loops carry the weights
+// a scan closes over) is read in its init's buffer, a function argument here: no copy.
+// CHECK-LABEL: func.func @unchanged_state_in_the_argument(%w: memref<4xf32>, %n: memref<i32>, %out0: memref<4xf32>) {
+// CHECK-NOT:     memref.copy
+// CHECK:         scf.while
+// CHECK:           linalg.generic {{.*}} ins(%w : memref<4xf32>)
+func.func @unchanged_state_in_the_argument(%w: tensor<4xf32>, %n: i32) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r:3 = scf.while (%s = %w, %acc = %e, %i = %n) : (tensor<4xf32>, tensor<4xf32>, i32) -> (tensor<4xf32>, tensor<4xf32>, i32) {
+    %zero = arith.constant 0 : i32
+    %c = arith.cmpi sgt, %i, %zero : i32
+    scf.condition(%c) %s, %acc, %i : tensor<4xf32>, tensor<4xf32>, i32
+  } do {
+  ^bb0(%t: tensor<4xf32>, %a: tensor<4xf32>, %j: i32):
+    %e2 = tensor.empty() : tensor<4xf32>
+    %d = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%t : tensor<4xf32>) outs(%e2 : tensor<4xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %m = arith.mulf %x, %x : f32
+      linalg.yield %m : f32
+    } -> tensor<4xf32>
+    %one = arith.constant 1 : i32
+    %k = arith.subi %j, %one : i32
+    scf.yield %t, %d, %k : tensor<4xf32>, tensor<4xf32>, i32
+  }
+  func.return %r#1 : tensor<4xf32>
+}
+
+// -----
+
 // A loop state whose init is computed here and read by nothing after the loop lives in
 // the init's own buffer: no copy before the loop (an LSTM scan's zero-filled residual
 // stacks). An init read after the loop keeps its contents: the state is a copy.
