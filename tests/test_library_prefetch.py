@@ -65,3 +65,30 @@ def test_a_library_that_fails_to_build_fails_where_it_is_bound_and_is_tried_agai
     with pytest.raises(RuntimeError, match="no IR for this library"):
         binding.load_library(library)  # a failed compile is not kept: tried again
     assert builds == ["xla-opt-test-broken-library", "MainThread"]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("%0 = stablehlo.dot_general %a, %b ... : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>",
+         ["gemm-f32", "gemm-f32-narrow"]),
+        ("%0 = stablehlo.convolution(%x, %w) ... -> tensor<1x8x8x4xf32>", ["conv-f32"]),
+        ("%0 = stablehlo.fft %x, type = RFFT, length = [16] : (tensor<16xf32>) -> tensor<9xcomplex<f32>>", ["fft"]),
+        ("%0 = stablehlo.dot_general %a, %b ... -> tensor<4x2xf64>", []),  # the f32 kernels only
+        ("%0 = stablehlo.add %a, %b : tensor<4xf32>", []),
+    ],
+    ids=["dot", "convolution", "fft", "f64-dot", "none"],
+)  # fmt: skip
+def test_a_programs_text_starts_the_libraries_it_shows_it_calls(monkeypatch, text, expected):
+    """Before parsing, `prefetch_by_text` starts the kernel libraries the program's text
+    shows (an empty disk cache's compile then runs beside the import and the lowering),
+    on a process with CPUs to spare, and nothing on one CPU."""
+    started = []
+    monkeypatch.setattr(binding, "prefetch", lambda library: started.append(library.name))
+    monkeypatch.setattr(binding.os, "sched_getaffinity", lambda pid: {0, 1})
+    binding.prefetch_by_text(text)
+    assert started == expected
+    started.clear()
+    monkeypatch.setattr(binding.os, "sched_getaffinity", lambda pid: {0})
+    binding.prefetch_by_text(text)
+    assert started == []

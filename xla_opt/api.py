@@ -503,6 +503,10 @@ def compile(  # noqa: A001 - mirrors jax.jit / torch.compile naming
         key = executable_cache.key_of(program, entry)
         if key is not None and (lowered := executable_cache.load(key)) is not None:
             return CompiledFunction.from_lowered(program, lowered, replica_timeout, name)
+        if (text := executable_cache.program_bytes(program)) is not None:
+            from xla_opt.runtime.binding import prefetch_by_text
+
+            prefetch_by_text(text.decode(errors="replace"))
     from xla_opt.loading import load_program
 
     compiled = CompiledFunction(

@@ -19,6 +19,7 @@ Anything else a module declares (libc, libm, LLVM's intrinsics) is the process's
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -130,6 +131,30 @@ def _load_quietly(library: Library) -> None:
 
 
 libraries.on_declare(prefetch)
+
+
+# The kernel libraries a program's text shows it calls: (words of which the text has
+# one, an element type it names, the libraries). A guess: the lowering decides (a dot
+# may be small enough for loops, a narrow product takes the narrow GEMM).
+_CALLED_BY_TEXT = (
+    (("dot_general", ".dot "), "f32", (libraries.GEMM_F32, libraries.GEMM_F32_NARROW)),
+    (("convolution",), "f32", (libraries.CONV_F32,)),
+    ((".fft ",), "", (libraries.FFT,)),
+)
+
+
+def prefetch_by_text(text: str) -> None:
+    """Start compiling the kernel libraries `text` (a program's source) shows it calls,
+    before it is even parsed (`_CALLED_BY_TEXT`): with an empty disk cache their
+    compile (0.2-0.5 s) then runs on another CPU beside the import of the compiler, the
+    parse and the lowering, not from where the lowering declares them. Only where the
+    process has a CPU to spare: on one CPU a wrong guess would delay the compile."""
+    if len(os.sched_getaffinity(0)) < 2:
+        return
+    for words, element, called in _CALLED_BY_TEXT:
+        if element in text and any(word in text for word in words):
+            for library in called:
+                prefetch(library)
 
 
 def declarations(module: ModuleOp) -> list[str]:
