@@ -1049,3 +1049,44 @@ func.func @main(%acc: tensor<128x512xf32>, %dy: tensor<16x512xf32>, %x: tensor<1
     compiled = xla_opt.compile(program, backend="jit")
     assert [(symbol, shape[1:3]) for symbol, shape in gemm_calls(compiled.jit.llvm_ir)] == [("xla_opt_sgemm", (128, 512))]
     np.testing.assert_allclose(compiled(acc, dy, x)[0], acc + x.T @ dy, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [F32, F64_], ids=["f32", "f64"])
+@pytest.mark.parametrize("rows", ["one", "a few", "the most"])
+def test_a_short_product_reads_b_in_place(dtype, rows):
+    """At most IN_PLACE_B_MAX_PANELS row panels against a B of contiguous rows: B's
+    whole NR-column panels are read in place (an LSTM's 16-row steps packed their whole
+    weight on every step), its last partial panel packed alone; several depth slices,
+    OVERWRITE and BIAS, on 1 and 2 threads: the exact product every time, and the same
+    against a B of strided rows (packed: no panel in place)."""
+    from xla_opt.lowering.kernels.gemm import BIAS, IN_PLACE_B_MAX_PANELS, OVERWRITE
+    from xla_opt.lowering.kernels.libraries import GEMM_F32
+
+    from xla_opt.runtime import threads
+    from xla_opt.runtime.binding import load_library
+    from xla_opt.runtime.cpu import num_threads
+    from xla_opt.runtime.llvm import compile_llvm_ir
+
+    load_library(GEMM_F32)
+    shape = AVX2_FMA if dtype == F32 else AVX2_FMA_F64
+    m = {"one": 1, "a few": shape.mr + 1, "the most": IN_PLACE_B_MAX_PANELS * shape.mr}[rows]
+    symbol = SYMBOL if dtype == F32 else DGEMM.symbol
+    parallel = threads.load()
+    native = compile_llvm_ir(gemm_ir(shape, parallel).replace(f"@{symbol}(", "@xla_opt_gemm_in_place_test("))
+    gemm = ctypes.CFUNCTYPE(None, *GEMM_ARGS)(native.address("xla_opt_gemm_in_place_test"))
+    k, n = 2 * shape.kc + 41, 3 * shape.nr + 5
+    rng = np.random.default_rng(13)
+    a, b, bias = small_ints(rng, (m, k), dtype), small_ints(rng, (k, n), dtype), small_ints(rng, (n,), dtype)
+    wide = np.zeros((k, 2 * n), dtype)
+    wide[:, ::2] = b  # the same B, its rows strided: packed
+    expected = a.astype(np.float64) @ b.astype(np.float64) + bias
+    try:
+        for count in (1, 2) if parallel else (1,):
+            threads.set_num_threads(count)
+            for operand, ldb_row, ldb_col in ((b, n, 1), (wide, 2 * n, 2)):
+                c = np.full((m, n), np.nan, dtype)  # OVERWRITE: never read
+                gemm(1, m, n, k, a.ctypes.data, 0, k, 1, operand.ctypes.data, 0, ldb_row, ldb_col, c.ctypes.data, 0,
+                     n, OVERWRITE | BIAS, bias.ctypes.data)  # fmt: skip
+                np.testing.assert_array_equal(c, expected)
+    finally:
+        threads.set_num_threads(num_threads())

@@ -265,7 +265,8 @@ class Emitter:
 
 
 def _micro_kernel(s: KernelShape) -> str:
-    """C[0:m, 0:n] += Ap (kc x MR panel) @ Bp (kc x NR panel); m <= MR, n <= NR; with
+    """C[0:m, 0:n] += Ap (kc x MR panel) @ Bp (kc rows of NR, %ldb apart: NR in a packed
+    panel, B's own row stride where B is read in place); m <= MR, n <= NR; with
     `%flags` (OVERWRITE, BIAS, RELU), C = instead of +=, then bias[j] (at %bias) added
     and max(., 0) applied to the result."""
     e = Emitter()
@@ -285,10 +286,8 @@ def _micro_kernel(s: KernelShape) -> str:
         for at in sorted({0, s.nr - 1}):
             e.emit(f"call void @llvm.prefetch.p0(ptr {e.gep(c_row, at, ty)}, i32 1, i32 3, i32 1)")
     with e.loop(0, "%kc", hint="k") as k:
-        b_row = e.gep("%bp", e.mul(k, s.nr), ty)
-        bs = [e.value(f"load {vec}, ptr {e.gep(b_row, v * s.vw, ty)}, align 64" if v == 0 else
-                      f"load {vec}, ptr {e.gep(b_row, v * s.vw, ty)}, align {min(64, size * s.vw)}", "b")
-              for v in range(nv)]  # fmt: skip
+        b_row = e.gep("%bp", e.mul(k, "%ldb"), ty)
+        bs = [e.value(f"load {vec}, ptr {e.gep(b_row, v * s.vw, ty)}, align {size}", "b") for v in range(nv)]
         a_col = e.gep("%ap", e.mul(k, s.mr), ty)
         for i in range(s.mr):
             a = e.value(f"load {ty}, ptr {e.gep(a_col, i, ty)}, align {size}", "a")
@@ -366,7 +365,7 @@ def _micro_kernel(s: KernelShape) -> str:
             )
             e.emit(f"store {ty} {epilogue(total, e.gep('%bias', j, ty), ty, 1)}, ptr {at}, align {size}")
     return e.function(
-        f"internal void @{s.micro_kernel}(i64 %kc, ptr noalias %ap, ptr noalias %bp, ptr noalias %c, "
+        f"internal void @{s.micro_kernel}(i64 %kc, ptr noalias %ap, ptr noalias %bp, i64 %ldb, ptr noalias %c, "
         "i64 %ldc, i64 %m, i64 %n, i64 %flags, ptr %bias) noinline nounwind"
     )
 
@@ -578,10 +577,14 @@ BIAS = 2  # then C[i, j] += bias[j] ...
 RELU = 4  # ... and C[i, j] = max(C[i, j], 0): the epilogue of `relu(x @ W + b)`
 
 
-def _micro_tiles(e: Emitter, s: KernelShape, g: Gemm, ap, bp, jc, nc, ic, mc, pc, kc) -> None:
+def _micro_tiles(
+    e: Emitter, s: KernelShape, g: Gemm, ap, bp, jc, nc, ic, mc, pc, kc, direct: tuple[str, str, str] | None = None
+) -> None:
     """The packed block's MR x NR tiles: each NR-column B panel (in L1) against every
     MR-row A panel; OVERWRITE on the first depth slice (pc = 0) only, BIAS and RELU on
-    the last (each C element then has its final sum)."""
+    the last (each C element then has its final sum). `direct` (whether, where, row
+    stride): B's whole panels read in place from the block at `where`, its last partial
+    panel packed alone at bp (`blocked_loops`)."""
     ty = s.element.llvm
     first = e.value(f"icmp eq i64 {pc}, 0")
     last = e.value(f"icmp sge i64 {e.add(pc, kc)}, {g.depth}")
@@ -594,7 +597,13 @@ def _micro_tiles(e: Emitter, s: KernelShape, g: Gemm, ap, bp, jc, nc, ic, mc, pc
     has_bias = e.has(flags, BIAS)
     with e.loop(0, nc, s.nr, hint="jr") as jr:
         n = e.min(s.nr, e.value(f"sub i64 {nc}, {jr}"))
-        b_panel = e.gep(bp, e.mul(jr, kc), ty)
+        b_panel, ldb = e.gep(bp, e.mul(jr, kc), ty), str(s.nr)
+        if direct is not None:
+            on, where, stride = direct
+            in_place = e.value(f"and i1 {on}, {e.value(f'icmp eq i64 {n}, {s.nr}')}")
+            alone = e.value(f"select i1 {on}, ptr {bp}, ptr {b_panel}")  # a partial panel, packed alone
+            b_panel = e.value(f"select i1 {in_place}, ptr {e.gep(where, jr, ty)}, ptr {alone}")
+            ldb = e.value(f"select i1 {in_place}, i64 {stride}, i64 {s.nr}")
         c_cols = e.gep(g.c, e.add(jc, jr), ty)
         bias_cols = e.value(f"getelementptr {ty}, ptr {g.bias}, i64 {e.add(jc, jr)}", "p")
         with e.loop(0, mc, s.mr, hint="ir") as ir:
@@ -603,7 +612,7 @@ def _micro_tiles(e: Emitter, s: KernelShape, g: Gemm, ap, bp, jc, nc, ic, mc, pc
             c_tile = e.gep(c_cols, e.mul(e.add(ic, ir), g.ldc), ty)
             bias = e.value(f"select i1 {has_bias}, ptr {bias_cols}, ptr {c_tile}")  # C: read, never used
             e.emit(
-                f"call void @{s.micro_kernel}(i64 {kc}, ptr {a_panel}, ptr {b_panel}, ptr {c_tile}, "
+                f"call void @{s.micro_kernel}(i64 {kc}, ptr {a_panel}, ptr {b_panel}, i64 {ldb}, ptr {c_tile}, "
                 f"i64 {g.ldc}, i64 {m}, i64 {n}, i64 {flags}, ptr {bias})"
             )
 
@@ -710,13 +719,24 @@ def blocked_loops(e: Emitter, s: KernelShape, g: Gemm, ap: str, bp: str, j0: str
     e.emit(f"br i1 {e.value(f'icmp sle i64 {g.m}, {s.mc}')}, label %{short}, label %{tall}")
     e.label(short)
     mine0, mine1 = team.share(e, j0, j1, s.nr)
+    in_place = _b_in_place(e, s, g)
     with e.loop(0, g.depth, step, hint="pc") as pc:
         kc = e.min(step, e.value(f"sub i64 {g.depth}, {pc}"))
         g.a.pack(e, ap, s.mr, "0", g.m, pc, kc)
         with e.loop(mine0, mine1, s.nc_l2, hint="jc") as jc:
             nc = e.min(s.nc_l2, e.value(f"sub i64 {mine1}, {jc}"))
-            g.b.pack(e, bp, s.nr, jc, nc, pc, kc)
-            _micro_tiles(e, s, g, ap, bp, jc, nc, "0", g.m, pc, kc)
+            direct = None
+            if in_place is not None:
+                assert isinstance(g.b, Strided)
+                whole = e.value(f"and i64 {nc}, {-s.nr}")
+                # in place: only the last partial panel is packed (alone, at bp)
+                first = e.value(f"select i1 {in_place}, i64 {whole}, i64 0")
+                where = e.gep(g.b.base, e.add(e.mul(pc, g.b.along), jc), s.element.llvm)
+                direct = (in_place, where, g.b.along)
+                g.b.pack(e, bp, s.nr, e.add(jc, first), e.value(f"sub i64 {nc}, {first}"), pc, kc)
+            else:
+                g.b.pack(e, bp, s.nr, jc, nc, pc, kc)
+            _micro_tiles(e, s, g, ap, bp, jc, nc, "0", g.m, pc, kc, direct)
     e.emit(f"br label %{done}")
     e.label(tall)
     shared = e.value(f"load ptr, ptr {team.slot(e, 3)}, align 8")
@@ -745,6 +765,23 @@ def blocked_loops(e: Emitter, s: KernelShape, g: Gemm, ap: str, bp: str, j0: str
     team.barrier(e)  # the next product's first slice reuses the first half
     e.emit(f"br label %{done}")
     e.label(done)
+
+
+# A product of at most this many MR-row panels reads B's whole NR-column panels in place
+# where B's rows are contiguous (`_b_in_place`): each panel then serves so few tiles that
+# packing it costs as much as the multiply-adds (an LSTM's 16-row steps against a 128 x
+# 512 weight packed the whole weight on every step).
+IN_PLACE_B_MAX_PANELS = 2
+
+
+def _b_in_place(e: Emitter, s: KernelShape, g: Gemm) -> str | None:
+    """An i1: whether this product reads B in place (IN_PLACE_B_MAX_PANELS); None when
+    its B never can (not a strided operand of the packed type)."""
+    b = g.b
+    if not isinstance(b, Strided) or b.read != b.packed:
+        return None
+    few = e.value(f"icmp sle i64 {g.m}, {IN_PLACE_B_MAX_PANELS * s.mr}")
+    return e.value(f"and i1 {few}, {e.value(f'icmp eq i64 {b.across}, 1')}")
 
 
 def aligned_buffer(e: Emitter, count: str | int, size: int = 4) -> tuple[str, str]:
