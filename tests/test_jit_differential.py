@@ -594,3 +594,30 @@ def test_inline_tanh_edges():
     assert np.signbit(_jit_unary("tanh", np.array([-0.0, 0.0], np.float32))).tolist() == [True, False]
     nans = np.array([0x7FC00000, 0xFFC00000, 0x7F800001], np.uint32).view(np.float32)
     assert np.all(np.isnan(_jit_unary("tanh", nans)))
+
+
+def test_dynamic_update_slice_reads_an_update_reshaped_by_unit_dimensions():
+    """JAX's scans write each step's value into their stacked outputs as
+    `dynamic_update_slice(stack, broadcast_in_dim(value to 1 x ...), i, 0, 0)` (or a
+    reshape): the update is read in the value itself (no copy), at any clamped start,
+    also when the reshape or broadcast has other uses (then it is converted for them)."""
+    rng = np.random.default_rng(41)
+    stack, value = rand(rng, (4, 2, 3), np.float32), rand(rng, (2, 3), np.float32)
+    program = """
+func.func @main(%x: tensor<4x2x3xf32>, %u: tensor<2x3xf32>, %i: tensor<i32>) -> (tensor<4x2x3xf32>, tensor<1x2x3xf32>) {
+  %z = xla.constant dense<0> : tensor<i32>
+  %r = xla.reshape %u : (tensor<2x3xf32>) -> tensor<1x2x3xf32>
+  %d = xla.dynamic_update_slice %x, %r, %i, %z, %z : (tensor<4x2x3xf32>, tensor<1x2x3xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<4x2x3xf32>
+  %e = xla.dynamic_update_slice %d, %r, %z, %z, %z : (tensor<4x2x3xf32>, tensor<1x2x3xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<4x2x3xf32>
+  %s = xla.broadcast_in_dim %u, broadcast_dimensions = [1, 2] : (tensor<2x3xf32>) -> tensor<1x2x3xf32>
+  %t = xla.dynamic_update_slice %e, %s, %i, %z, %z : (tensor<4x2x3xf32>, tensor<1x2x3xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<4x2x3xf32>
+  func.return %t, %s : tensor<4x2x3xf32>, tensor<1x2x3xf32>
+}"""
+    for start in (2, -1, 9):
+        i = np.array(start, np.int32)
+        got, reshaped = xla_opt.run(program, stack, value, i, backend="jit")
+        expected = stack.copy()
+        expected[min(max(start, 0), 3)] = value
+        expected[0] = value
+        np.testing.assert_array_equal(got, expected)
+        np.testing.assert_array_equal(reshaped, value[None])

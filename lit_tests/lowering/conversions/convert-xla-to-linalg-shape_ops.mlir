@@ -171,6 +171,37 @@ func.func @dynamic_update_slice(%x: tensor<5xf32>, %u: tensor<2xf32>, %i: tensor
   func.return %r : tensor<5xf32>
 }
 
+// An update reshaped by unit dimensions only (JAX's scans write each step's 16 x 128
+// value into their 32 x 16 x 128 stacks so) is read in the value itself: the reshape
+// makes no copy, and goes once dead.
+// CHECK-LABEL: func.func @dynamic_update_slice_of_a_unit_reshape
+// CHECK-SAME:    (%[[X:.*]]: tensor<4x2x3xf32>, %[[U:.*]]: tensor<2x3xf32>, %{{.*}}: tensor<i32>, %{{.*}}: tensor<i32>)
+// CHECK-NOT:     tensor<1x2x3xf32>
+// CHECK:         tensor.empty() : tensor<4x2x3xf32>
+// CHECK-NEXT:    linalg.generic
+// CHECK:           %{{.*}} = tensor.extract %[[U]][%{{.*}}, %{{.*}}] : tensor<2x3xf32>
+// CHECK-NOT:     tensor<1x2x3xf32>
+// CHECK:         func.return
+func.func @dynamic_update_slice_of_a_unit_reshape(%x: tensor<4x2x3xf32>, %u: tensor<2x3xf32>, %i: tensor<i32>, %z: tensor<i32>) -> tensor<4x2x3xf32> {
+  %r = xla.reshape %u : (tensor<2x3xf32>) -> tensor<1x2x3xf32>
+  %d = xla.dynamic_update_slice %x, %r, %i, %z, %z : (tensor<4x2x3xf32>, tensor<1x2x3xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<4x2x3xf32>
+  func.return %d : tensor<4x2x3xf32>
+}
+// ... and by a broadcast_in_dim that inserts unit dimensions only (what JAX emits).
+// CHECK-LABEL: func.func @dynamic_update_slice_of_a_unit_broadcast
+// CHECK-SAME:    (%[[X:.*]]: tensor<4x2x3xf32>, %[[U:.*]]: tensor<2x3xf32>, %{{.*}}: tensor<i32>, %{{.*}}: tensor<i32>)
+// CHECK-NOT:     tensor<1x2x3xf32>
+// CHECK:         tensor.empty() : tensor<4x2x3xf32>
+// CHECK-NEXT:    linalg.generic
+// CHECK:           %{{.*}} = tensor.extract %[[U]][%{{.*}}, %{{.*}}] : tensor<2x3xf32>
+// CHECK-NOT:     tensor<1x2x3xf32>
+// CHECK:         func.return
+func.func @dynamic_update_slice_of_a_unit_broadcast(%x: tensor<4x2x3xf32>, %u: tensor<2x3xf32>, %i: tensor<i32>, %z: tensor<i32>) -> tensor<4x2x3xf32> {
+  %r = xla.broadcast_in_dim %u, broadcast_dimensions = [1, 2] : (tensor<2x3xf32>) -> tensor<1x2x3xf32>
+  %d = xla.dynamic_update_slice %x, %r, %i, %z, %z : (tensor<4x2x3xf32>, tensor<1x2x3xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<4x2x3xf32>
+  func.return %d : tensor<4x2x3xf32>
+}
+
 // concatenate: each input read at the position clamped into it; selects by offset.
 // CHECK-LABEL: func.func @concatenate
 // CHECK-SAME:    (%[[A:.*]]: tensor<2x3xf32>, %[[B:.*]]: tensor<2x1xf32>)

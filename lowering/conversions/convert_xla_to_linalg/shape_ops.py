@@ -219,11 +219,13 @@ class BroadcastToGeneric(RewritePattern):
 
 class BroadcastInDimToGeneric(RewritePattern):
     """xla.broadcast_in_dim: operand dimension i reads loop broadcast_dimensions[i], or
-    index 0 when it is a size-1 dimension stretched to a bigger one."""
+    index 0 when it is a size-1 dimension stretched to a bigger one. One that only
+    inserts unit dimensions, read only as dynamic_update_slice updates, is left to them
+    (as `ReshapeToGeneric` leaves such a reshape)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: so.BroadcastInDimOp, rewriter: PatternRewriter, /) -> None:
-        if in_computation(op):
+        if in_computation(op) or _read_through_by_updates(op):
             return
         operand_shape, result_shape = shape_of(op.operand.type), shape_of(op.result.type)
         indices = [
@@ -328,13 +330,54 @@ def reshape_ops(operand: SSAValue, result_type: TensorType, collapse_order: Sequ
     return copy_through_map(operand, result_type, indices)
 
 
+def unit_dims_only(op: Operation) -> list[int | None] | None:
+    """For a reshape or broadcast_in_dim that only inserts (or, a reshape, drops)
+    dimensions of size 1, the operand dimension of each result dimension (None for an
+    inserted 1); else None (any other op too). JAX's scans make each step's value
+    1 x ... so before writing it into the stacked output."""
+    if isinstance(op, so.BroadcastInDimOp):
+        operand, result = shape_of(op.operand.type), shape_of(op.result.type)
+        mapped = {d: i for i, d in enumerate(op.get_broadcast_dimensions())}
+        if any(operand[i] != result[d] for d, i in mapped.items()):
+            return None  # a stretched dimension
+        if any(size != 1 for d, size in enumerate(result) if d not in mapped):
+            return None
+        return [mapped.get(d) for d in range(len(result))]
+    if not isinstance(op, so.ReshapeOp):
+        return None
+    operand, result = shape_of(op.operand.type), shape_of(op.result.type)
+    if op.dimensions is not None and op.get_dimensions() != tuple(range(len(operand))):
+        return None
+    if [d for d in operand if d != 1] != [d for d in result if d != 1]:
+        return None
+    real = iter(i for i, d in enumerate(operand) if d != 1)
+    return [next(real) if d != 1 else None for d in result]
+
+
+def _read_through_by_updates(op: so.ReshapeOp | so.BroadcastInDimOp) -> bool:
+    """Whether every use of `op` (`unit_dims_only`) is the update of a
+    dynamic_update_slice, which reads `op`'s operand itself
+    (`DynamicUpdateSliceToGeneric`): `op` needs no copy of its own then."""
+    uses = list(op.result.uses)
+    return (
+        bool(uses)
+        and unit_dims_only(op) is not None
+        and all(
+            isinstance(use.operation, so.DynamicUpdateSliceOp) and use.index == 1 and not in_computation(use.operation)
+            for use in uses
+        )
+    )
+
+
 class ReshapeToGeneric(RewritePattern):
     """xla.reshape (optionally collapsing in the order `dimensions`); a reshape to the
-    same shape in the default order is the operand itself."""
+    same shape in the default order is the operand itself. A reshape that only inserts
+    or drops unit dimensions, read only as dynamic_update_slice updates, is left to them:
+    they read its operand (no copy); it is erased once dead."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: so.ReshapeOp, rewriter: PatternRewriter, /) -> None:
-        if in_computation(op):
+        if in_computation(op) or _read_through_by_updates(op):
             return
         rank = len(shape_of(op.operand.type))
         order = op.get_dimensions() if op.dimensions is not None else tuple(range(rank))
@@ -407,6 +450,9 @@ class DynamicUpdateSliceToGeneric(RewritePattern):
             return
         starts = clamped_starts(list(op.start_indices), [n - u for n, u in zip(operand_shape, update_shape)], rewriter)
         element = elem_of(op.result.type)
+        # an update made from a value by unit dimensions only is read in that value
+        reshape = op.update.owner
+        through = unit_dims_only(reshape) if isinstance(reshape, so.ReshapeOp | so.BroadcastInDimOp) else None
 
         def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
             b = IndexArithmetic()
@@ -418,7 +464,15 @@ class DynamicUpdateSliceToGeneric(RewritePattern):
                 last = b.const(size - 1)
                 inside.append(b.cmp("ule", relative, last))
                 indices.append(b.min_u(relative, last))
-            read = tensor.ExtractOp(op.update, indices, element)
+            if through is not None and isinstance(reshape, so.ReshapeOp | so.BroadcastInDimOp):
+                source = reshape.operand
+                at: list[SSAValue | None] = [None] * len(shape_of(source.type))
+                for d, dim in enumerate(through):
+                    if dim is not None:
+                        at[dim] = indices[d]
+                read = tensor.ExtractOp(source, [i if i is not None else b.const(0) for i in at], element)
+            else:
+                read = tensor.ExtractOp(op.update, indices, element)
             b.ops.append(read)
             in_update = b.all_of(inside)
             if in_update is None:  # rank 0: the update replaces the operand
