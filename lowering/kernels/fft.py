@@ -280,7 +280,7 @@ def _step_body(
 class ScalarLoops:
     """Loop metadata that keeps LLVM from vectorizing, interleaving or unrolling a loop:
     the steps' one-at-a-time loops (remainders, short strides) are scalar on purpose,
-    and O3 vectorizing each of them cost the library's compile ~0.3 s."""
+    and O3 vectorizing them all cost the library's compile 0.13 s (0.85 s against 0.72 s)."""
 
     HINTS = (
         '!{!"llvm.loop.vectorize.width", i32 1}',
