@@ -334,3 +334,29 @@ def test_long_rows_against_jax():
     assert count == 0 and "func.call @xla_opt_sort_f32_float_lt_d11_perm" in ir and "@xla_opt_topk_" in ir
     for g, w in zip(xla_opt.run(text, x, iota, backend="jit"), f(x, iota), strict=True):
         np.testing.assert_array_equal(bits(g), bits(np.asarray(w)))
+
+
+@pytest.mark.parametrize("length", [63, 64, 127, 128, 5000, 70000])
+def test_a_rows_first_pivot_from_many_samples(length):
+    """A row's first split takes its pivot from the median of 128 keys (64 with
+    positions) sorted by a network (which writes them decoded: the median is encoded
+    again). Rows below, at and above those counts, rows of specials only (the median a
+    zero or a NaN, or the least key), on one thread and on two (the split gives each
+    thread its side): JAX's results exactly, whatever the pivot."""
+    from xla_opt.runtime import threads
+    from xla_opt.runtime.cpu import num_threads
+
+    rng = np.random.default_rng(length)
+    specials = np.array([0.0, -0.0, np.nan, -np.nan, 1.0], np.float32)
+    rows = [data(np.float32, (length,), seed=length), specials[rng.integers(0, 5, length)]]
+    f = jax.jit(lambda x: (jnp.sort(x), jnp.argsort(x)))
+    threads.load()
+    try:
+        for count in (1, 2):
+            threads.set_num_threads(count)
+            for x in rows:
+                text = f.lower(x).as_text()
+                for g, w in zip(xla_opt.run(text, x, backend="jit"), f(x), strict=True):
+                    np.testing.assert_array_equal(bits(g), bits(np.asarray(w)))
+    finally:
+        threads.set_num_threads(num_threads())

@@ -857,16 +857,25 @@ def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
 
 
 def _vq_split(
-    e: Emitter, v: SortVariant, a: str, b: str, out: str, n: str, lr: str, encoding: bool = False
+    e: Emitter,
+    v: SortVariant,
+    a: str,
+    b: str,
+    out: str,
+    n: str,
+    lr: str,
+    encoding: bool = False,
+    pivot: str | None = None,
 ) -> tuple[str, str]:
-    """A segment of n keys at `a` partitioned into `b` around the median of nine: the
+    """A segment of n keys at `a` partitioned into `b` around `pivot` (by default the
+    median of nine, `_vq_pivot`): the
     keys below the pivot to b[0, low), the others to b[low, n), (low, low); when none
     is below (the pivot is the least key), the keys equal to it, which are done
     (equal keys are equal bits), written to out[0, high) (decoded, unless `perm`) and
     the greater ones to b[high, n), (0, high). The two sides are then sorted from b.
     `encoding`: `a` holds the source's elements (`_vq_partition`)."""
     k = _vq_lanes(v)
-    pivot = _vq_pivot(e, v, a, n, encoding)
+    pivot = pivot or _vq_pivot(e, v, a, n, encoding)
     suffix = "_encoding" if encoding else ""
     e.emit(f"call void @{v.symbol}_vq_partition_lt{suffix}(ptr {a}, ptr {b}, i64 {n}, {k.ty} {pivot}, ptr {lr})")
     low = _load(e, "i64", lr, "0", "low")
@@ -899,6 +908,37 @@ def _vq_pivot(e: Emitter, v: SortVariant, a: str, n: str, encoding: bool = False
     at = [e.value(f"udiv i64 {e.mul(last, i)}, 8") for i in range(9)]
     samples = [_vq_encoded(e, v, a, j) if encoding else _load(e, k.ty, a, j, "s") for j in at]
     return med3(*(med3(*samples[i : i + 3]) for i in (0, 3, 6)))
+
+
+# A row's first split, which gives each of a team's two threads its side, takes its
+# pivot from this many keys (sorted by the network of that size), not nine: with the
+# median of nine the two sides of 1M normal keys were a third and two thirds, and the
+# second thread sorted twice what the first did.
+VQ_ROW_SAMPLES = VQ_SMALL_VECTORS * 16
+
+
+def _vq_row_pivot(e: Emitter, v: SortVariant, a: str, n: str, encoding: bool) -> str:
+    """The median of VQ_ROW_SAMPLES keys spread over a[0, n) (`encoding`: of source
+    elements) for a row of at least that many keys, else the median of nine."""
+    k = _vq_lanes(v)
+    count = min(VQ_ROW_SAMPLES, VQ_SMALL_VECTORS * k.count)
+    samples = e.value(f"alloca [{count} x {k.ty}], align 64")
+    chosen = e.variable(k.ty, 0)
+    many = e.value(f"icmp uge i64 {n}, {count}")
+    with e.when(many, "sampled"):
+        last = e.add(n, -1)
+        with e.loop(0, count, hint="sample") as i:
+            at = e.value(f"udiv i64 {e.mul(last, i)}, {count - 1}")
+            key = _vq_encoded(e, v, a, at) if encoding else _load(e, k.ty, a, at, "s")
+            _store(e, k.ty, key, samples, i)
+        e.emit(f"call void @{v.symbol}_vq_small(ptr {samples}, ptr {samples}, i64 {count})")
+        median = _load(e, k.ty, samples, str(count // 2), "median")
+        # the network writes a sort's values decoded: the median's key again (a key's
+        # decoded value encodes to that key, -0 and NaNs included)
+        e.emit(f"store {k.ty} {median if v.perm else v.encode(e, median)}, ptr {chosen}")
+    with e.when(e.value(f"xor i1 {many}, true"), "nine"):
+        e.emit(f"store {k.ty} {_vq_pivot(e, v, a, n, encoding)}, ptr {chosen}")
+    return e.value(f"load {k.ty}, ptr {chosen}")
 
 
 def _vq_heapsort(v: SortVariant) -> str:
@@ -1074,7 +1114,8 @@ def _vq_row(v: SortVariant, parallel: bool) -> str:
             flag = contiguous if encoding else e.value(f"xor i1 {contiguous}, true")
             with e.when(flag, "from_source" if encoding else "from_keys"):
                 data = "%src" if encoding else "%keys"
-                left, right = _vq_split(e, v, data, "%scratch", out, "%n", "%lr", encoding)
+                pivot = _vq_row_pivot(e, v, data, "%n", encoding)
+                left, right = _vq_split(e, v, data, "%scratch", out, "%n", "%lr", encoding, pivot)
                 _store(e, "i64", left, "%lr", "0")
                 _store(e, "i64", right, "%lr", "1")
     _barrier(e, parallel)
