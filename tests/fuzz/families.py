@@ -560,8 +560,8 @@ class FamilyGenerators:
             if unique and row in rows:
                 continue
             rows.append(row)
-        rows = rows[:count]
-        return np.array(rows, dtype=object).reshape(count, len(bounds))  # (ui64 values beyond int64)
+        rows = rows[:count]  # with `unique`, maybe fewer: the caller gives up then
+        return np.array(rows, dtype=object).reshape(len(rows), len(bounds))  # (ui64 values beyond int64)
 
     def indices_value(self, batch: Sequence[int], ivd: int, vectors: np.ndarray, elem: str,
                       implicit: bool, constant: bool = False) -> tuple[Value, dict]:  # fmt: skip
