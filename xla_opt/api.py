@@ -500,13 +500,14 @@ def compile(  # noqa: A001 - mirrors jax.jit / torch.compile naming
     if backend == "jit" and replicas == 1 and launcher == "threads" and partitions is None:
         from xla_opt.runtime import executable_cache
 
-        key = executable_cache.key_of(program, entry)
+        data = executable_cache.program_bytes(program)  # read once: the key, then the prefetch
+        key = executable_cache.key_of(data, entry) if data is not None else None
         if key is not None and (lowered := executable_cache.load(key)) is not None:
             return CompiledFunction.from_lowered(program, lowered, replica_timeout, name)
-        if (text := executable_cache.program_bytes(program)) is not None:
+        if data is not None:
             from xla_opt.runtime.binding import prefetch_by_text
 
-            prefetch_by_text(text.decode(errors="replace"))
+            prefetch_by_text(data.decode(errors="replace"))
     from xla_opt.loading import load_program
 
     compiled = CompiledFunction(

@@ -922,7 +922,8 @@ def _vq_row_pivot(e: Emitter, v: SortVariant, a: str, n: str, encoding: bool) ->
     elements) for a row of at least that many keys, else the median of nine."""
     k = _vq_lanes(v)
     count = min(VQ_ROW_SAMPLES, VQ_SMALL_VECTORS * k.count)
-    samples = e.value(f"alloca [{count} x {k.ty}], align 64")
+    samples = e.fresh("samples")
+    e.allocas.append(f"  {samples} = alloca [{count} x {k.ty}], align 64")  # in the entry block, once
     chosen = e.variable(k.ty, 0)
     many = e.value(f"icmp uge i64 {n}, {count}")
     with e.when(many, "sampled"):

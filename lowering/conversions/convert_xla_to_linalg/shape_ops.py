@@ -451,8 +451,9 @@ class DynamicUpdateSliceToGeneric(RewritePattern):
         starts = clamped_starts(list(op.start_indices), [n - u for n, u in zip(operand_shape, update_shape)], rewriter)
         element = elem_of(op.result.type)
         # an update made from a value by unit dimensions only is read in that value
-        reshape = op.update.owner
-        through = unit_dims_only(reshape) if isinstance(reshape, so.ReshapeOp | so.BroadcastInDimOp) else None
+        maker = op.update.owner
+        through = unit_dims_only(maker) if isinstance(maker, Operation) else None
+        source = maker.operands[0] if through is not None and isinstance(maker, Operation) else op.update
 
         def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
             b = IndexArithmetic()
@@ -464,8 +465,7 @@ class DynamicUpdateSliceToGeneric(RewritePattern):
                 last = b.const(size - 1)
                 inside.append(b.cmp("ule", relative, last))
                 indices.append(b.min_u(relative, last))
-            if through is not None and isinstance(reshape, so.ReshapeOp | so.BroadcastInDimOp):
-                source = reshape.operand
+            if through is not None:
                 at: list[SSAValue | None] = [None] * len(shape_of(source.type))
                 for d, dim in enumerate(through):
                     if dim is not None:
