@@ -154,6 +154,25 @@ def test_vector_quicksort_falls_back_to_heapsort(monkeypatch):
             check_sort("vq", data(dtype, (3, 5000), seed=3), ctype, False, perm, tag="-heapsort")
 
 
+@pytest.mark.skipif(not HAS_AVX512, reason="no AVX-512 on this host")
+def test_vector_quicksort_partitions_in_place(monkeypatch):
+    """Segments of at least VQ_IN_PLACE_MIN keys are partitioned within their buffer:
+    forced down to every segment longer than a network, on the inputs of the test
+    above (sorted, reversed, all equal, few values) and random keys of each width,
+    with and without positions; the rows' lengths leave partial vectors at both
+    ends."""
+    monkeypatch.setattr(sort, "VQ_IN_PLACE_MIN", sort.VQ_SMALL_VECTORS * 16 + 1)
+    n = 30_011
+    ramp = np.arange(n, dtype=np.int32)
+    few = np.random.default_rng(2).integers(0, 3, n).astype(np.int32)
+    for x in (ramp, ramp[::-1].copy(), np.zeros(n, np.int32), few):
+        for descending, perm in ((False, False), (True, True)):
+            check_sort("vq", x, "signed", descending, perm, tag="-in-place")
+    for dtype, ctype, perm in ((np.float32, "float", False), (np.float32, "totalorder", True), (np.int64, "signed", False),
+                               (np.float64, "totalorder", False), (np.uint32, "unsigned", True)):  # fmt: skip
+        check_sort("vq", data(dtype, (2, n), seed=4), ctype, False, perm, tag="-in-place")
+
+
 # --------------------------------------------------------------------------------------
 # top-k
 # --------------------------------------------------------------------------------------

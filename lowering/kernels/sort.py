@@ -42,6 +42,7 @@ the passes). Below PARALLEL_MIN_ELEMENTS elements, one thread.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xla_opt.lowering.kernels.gemm import Emitter
@@ -645,10 +646,11 @@ def sort_ir(v: SortVariant | TopKVariant, parallel: bool = False, cpu_features: 
 # Vector quicksort (AVX-512): the same sorts, where the CPU has vector compress
 # --------------------------------------------------------------------------------------
 
-# A segment of at most this many vectors is sorted by a network: 16 ran no faster (its
-# 16 vectors and their shuffles spill registers) and doubled the networks' code (a
-# library's compile time: 0.44 against 0.26 s for f32).
-VQ_SMALL_VECTORS = 8
+# A segment of at most this many vectors is sorted by a network: 16 vectors (256 f32
+# keys), one partition fewer than 8, sorted 1M f32 keys 4-5% faster with the network
+# of `_vq_place`'s layout (5.1 instructions a key against its 4.2 for 8 vectors: some
+# registers spill), for 0.08 s more of the f32 library's compile (0.43 s).
+VQ_SMALL_VECTORS = 16
 VQ_STACK = 128  # pending segments per thread: at most log2(n) + 1 with the smaller first
 VQ_DEPTH_SLACK = 8  # a segment partitioned 2 log2(n) + this many times is heapsorted instead
 
@@ -694,11 +696,42 @@ def _vq_lanes(v: SortVariant) -> _Lanes:
     return _Lanes(64 if v.perm or v.width == 64 else 32)
 
 
+def _vq_place(vectors: int, lanes: int, g: int) -> tuple[int, int]:
+    """Where the network keeps its position g (`_vq_network`): the vector of g's low
+    log2(vectors) bits, in the lane whose bit b is g's bit log2(lanes) + b for b <
+    log2(vectors) and g's bit b above (more vectors than lanes: g's bit
+    log2(vectors) + b). So compare-exchanges at distances below `vectors` are
+    between whole vectors, and swapping vector bit b with lane bit b for each bit of
+    both (`_vq_transpose`) leaves position g in lane g mod lanes of the vector that
+    holds g / lanes: the sorted order, one vector after the other."""
+    log_v, log_l = vectors.bit_length() - 1, lanes.bit_length() - 1
+    lane = 0
+    for b in range(log_l):
+        source = log_v + b if log_v > log_l else (log_l + b if b < log_v else b)
+        lane |= ((g >> source) & 1) << b
+    return g & (vectors - 1), lane
+
+
+def _vq_bitonic_steps(size: int) -> list[tuple[int, int]]:
+    """A bitonic sorter of `size` positions as its steps (block, distance), all
+    ascending: each block of the merge of two sorted halves first compares g with its
+    mirror image (distance 0: the partner g ^ (block - 1)), then halves at distance
+    block/4, ..., 1 (the partner g ^ distance); the lower position takes the minimum."""
+    steps, block = [], 2
+    while block <= size:
+        steps.append((block, 0))
+        steps += [(block, d) for d in (block // 4 >> i for i in range(max(0, (block // 4).bit_length())))]
+        block *= 2
+    return steps
+
+
 def _vq_network(v: SortVariant, vectors: int) -> str:
-    """Sort `n` <= vectors x lanes keys (in -> out, which may be the same) by a bitonic
-    network on registers: the keys loaded with all-ones past n (they sort last), each
-    compare-exchange of lanes at distance j in one vector a lane permutation, a min, a
-    max and a constant blend; of whole vectors, a min and a max."""
+    """Sort n <= vectors x lanes keys (in -> out, which may be the same) by a bitonic
+    network on registers: the keys loaded with all-ones past n (they sort last), kept
+    in the layout `_vq_place`, where most of the compare-exchanges are a min and a max
+    of two whole vectors (a bitonic sort of 128 keys in 8 vectors of 16 takes 18 of
+    its 28 steps that way); the others are a lane permutation, a min, a max and a
+    constant blend. Transposed at the end (`_vq_transpose`) and stored."""
     e, k = Emitter(), _vq_lanes(v)
     L = k.count
     regs = []
@@ -707,42 +740,74 @@ def _vq_network(v: SortVariant, vectors: int) -> str:
         at = e.gep("%in", i * L, k.ty)
         load = f"call {k.vec} @llvm.masked.load.{k.suffix}.p0(ptr {at}, i32 {k.bits // 8}, {k.mask} {mask}, "
         regs.append(e.value(load + f"{k.vec} splat ({k.ty} -1))"))
-    N = vectors * L
-    size = 2
-    while size <= N:
-        j = size // 2
-        while j >= 1:
-            if j >= L:
-                for i in range(vectors):
-                    partner = i ^ (j // L)
-                    if partner < i:
-                        continue
-                    low = e.value(f"call {k.vec} @llvm.umin.{k.suffix}({k.vec} {regs[i]}, {k.vec} {regs[partner]})")
-                    high = e.value(f"call {k.vec} @llvm.umax.{k.suffix}({k.vec} {regs[i]}, {k.vec} {regs[partner]})")
-                    ascending = (i * L) & size == 0
-                    regs[i], regs[partner] = (low, high) if ascending else (high, low)
-            else:
-                permutation = "<" + ", ".join(f"i32 {t ^ j}" for t in range(L)) + ">"
-                for i in range(vectors):
-                    other = e.value(f"shufflevector {k.vec} {regs[i]}, {k.vec} poison, <{L} x i32> {permutation}")
-                    low = e.value(f"call {k.vec} @llvm.umin.{k.suffix}({k.vec} {regs[i]}, {k.vec} {other})")
-                    high = e.value(f"call {k.vec} @llvm.umax.{k.suffix}({k.vec} {regs[i]}, {k.vec} {other})")
-                    takes_max = []
-                    for t in range(L):
-                        g = i * L + t
-                        ascending, lower = g & size == 0, g & j == 0
-                        takes_max.append("true" if ascending != lower else "false")
-                    blend = "<" + ", ".join(f"i1 {b}" for b in takes_max) + ">"
-                    regs[i] = e.value(f"select {k.mask} {blend}, {k.vec} {high}, {k.vec} {low}")
-            j //= 2
-        size *= 2
-    for i in range(vectors):
-        mask = k.lane_mask(e, i * L, "%n")
-        at = e.gep("%out", i * L, k.ty)
-        value = regs[i] if v.perm else v.decode(e, regs[i], L)  # a sort's values go out decoded
+    place = {g: _vq_place(vectors, L, g) for g in range(vectors * L)}
+    held = {where: g for g, where in place.items()}
+
+    def shuffle(x: str, y: str, indices: list[int]) -> str:
+        if indices == list(range(L)) and y == "poison":
+            return x
+        mask = "<" + ", ".join(f"i32 {t}" for t in indices) + ">"
+        return e.value(f"shufflevector {k.vec} {x}, {k.vec} {y}, <{L} x i32> {mask}")
+
+    def blend(takes: list[bool], first: str, second: str) -> str:
+        """Lanes of `first` where `takes`, of `second` elsewhere."""
+        if all(takes) or not any(takes):
+            return first if all(takes) else second
+        bits = "<" + ", ".join(f"i1 {'true' if b else 'false'}" for b in takes) + ">"
+        return e.value(f"select {k.mask} {bits}, {k.vec} {first}, {k.vec} {second}")
+
+    def min_max(x: str, y: str) -> tuple[str, str]:
+        return tuple(e.value(f"call {k.vec} @llvm.{f}.{k.suffix}({k.vec} {x}, {k.vec} {y})") for f in ("umin", "umax"))
+
+    for block, distance in _vq_bitonic_steps(vectors * L):
+        for i in range(vectors):
+            partners = [place[held[(i, t)] ^ (distance or block - 1)] for t in range(L)]
+            (j,) = {vec for vec, _ in partners}  # the step pairs whole vectors, or lanes of one
+            lanes = [lane for _, lane in partners]
+            takes_max = [held[(i, t)] > held[(j, lanes[t])] for t in range(L)]
+            if j == i:
+                low, high = min_max(regs[i], shuffle(regs[i], "poison", lanes))
+                regs[i] = blend(takes_max, high, low)
+            elif j > i:  # both vectors, once: j's lanes brought to i's partners, and back
+                low, high = min_max(regs[i], shuffle(regs[j], "poison", lanes))
+                regs[i] = blend(takes_max, high, low)
+                back = [lanes.index(t) for t in range(L)]
+                regs[j] = shuffle(blend(takes_max, low, high), "poison", back)
+    for o, value in enumerate(_vq_transpose(e, k, regs, held, shuffle)):
+        mask = k.lane_mask(e, o * L, "%n")
+        at = e.gep("%out", o * L, k.ty)
+        value = value if v.perm else v.decode(e, value, L)  # a sort's values go out decoded
         store = f"@llvm.masked.store.{k.suffix}.p0({k.vec} {value}, ptr {at}"
         e.emit(f"call void {store}, i32 {k.bits // 8}, {k.mask} {mask})")
     return e.function(f"internal void @{v.symbol}_vq_small{vectors}(ptr %in, ptr %out, i64 %n) nounwind noinline")
+
+
+def _vq_transpose(
+    e: Emitter, k: _Lanes, regs: list[str], held: dict[tuple[int, int], int], shuffle: Callable[..., str]
+) -> list[str]:
+    """The vectors `regs`, whose lane (i, t) holds position held[(i, t)] (the layout
+    `_vq_place`), rearranged so that vector o holds positions o x lanes, ... in order:
+    for each vector bit b, a two-vector shuffle per vector exchanges it with lane bit
+    b (log2(vectors) rounds). The positions are followed as they move, and checked."""
+    L, regs, held = k.count, list(regs), dict(held)
+    b = 1
+    while b < min(len(regs), L):
+        for a in (i for i in range(len(regs)) if not i & b):
+            # a's lanes with bit b set go to the partner's lanes without it, and back
+            first = [t if not t & b else L + (t ^ b) for t in range(L)]
+            second = [t ^ b if not t & b else L + t for t in range(L)]
+            regs[a], regs[a | b] = shuffle(regs[a], regs[a | b], first), shuffle(regs[a], regs[a | b], second)
+            pair = (a, a | b)
+            moved = {}
+            for vec, indices in zip(pair, (first, second), strict=True):
+                for t, source in enumerate(indices):
+                    moved[(vec, t)] = held[(pair[source // L], source % L)]
+            held.update(moved)
+        b *= 2
+    order = sorted(range(len(regs)), key=lambda i: held[(i, 0)])  # more vectors than lanes: in a new order
+    held = {(o, t): held[(i, t)] for o, i in enumerate(order) for t in range(L)}
+    assert all(held[(o, t)] == o * L + t for o in range(len(regs)) for t in range(L)), "network layout"
+    return [regs[i] for i in order]
 
 
 def _vq_small(v: SortVariant) -> str:
@@ -777,9 +842,13 @@ def _vq_encoded(e: Emitter, v: SortVariant, src: str, j: str) -> str:
 def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
     """The keys of a[0, n) below the pivot (`strict`; else at most the pivot) to
     b[0, l), the others to b[l, n) (in reverse chunks from the end), l in lr[0]: a
-    vector at a time, each side compressed; the low side stored whole (its extra
-    lanes are overwritten later), the high side under a mask of its count's first
-    lanes (made in an integer register: vector ops all compete for one port).
+    vector at a time, each side compressed and stored whole, the high side reversed
+    (the extra lanes of both land where keys not yet partitioned will go, and are
+    overwritten); the last whole vector's high side and the tail's are stored under a
+    mask of their count's first lanes (made in an integer register: vector ops all
+    compete for one port), where a whole store would reach the other side's keys.
+    Both sides stored whole took 10% less time than the high side masked (65,536
+    keys, in L2).
     `encoding`: a holds the source's elements, encoded as they are read (a sort's
     first partition reads the row itself: no pass of its own to encode it)."""
     e, k = Emitter(), _vq_lanes(v)
@@ -798,16 +867,24 @@ def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
         compress = f"@llvm.experimental.vector.compress.{k.suffix}"
         packed = e.value(f"call {k.vec} {compress}({k.vec} {values}, {k.mask} {mask}, {k.vec} poison)")
         at = e.value(f"load i64, ptr {cursor}")
-        if whole:
+        if whole and up:
             # the whole vector: its lanes past `count` land in [left, right), where
             # the keys not yet partitioned (this vector's included, so at least L of
             # them) will go: this store stays below `right`, the later ones overwrite it
             e.emit(f"store {k.vec} {packed}, ptr {e.gep('%b', at, k.ty)}, align {k.bits // 8}")
+        elif whole:
+            # reversed, its first `count` lanes end at `right`; the others land in
+            # [left, right) too while at least 2L keys were left before this vector
+            reverse = "<" + ", ".join(f"i32 {L - 1 - j}" for j in range(L)) + ">"
+            reversed_ = e.value(f"shufflevector {k.vec} {packed}, {k.vec} poison, <{L} x i32> {reverse}")
+            e.emit(f"store {k.vec} {reversed_}, ptr {e.gep('%b', e.add(at, -L), k.ty)}, align {k.bits // 8}")
         else:
             if not up:
                 at = e.value(f"sub i64 {at}, {count}")
             store = f"@llvm.masked.store.{k.suffix}.p0({k.vec} {packed}, ptr {e.gep('%b', at, k.ty)}"
             e.emit(f"call void {store}, i32 {k.bits // 8}, {k.mask} {first_lanes(count)})")
+        if whole and not up:
+            at = e.value(f"sub i64 {at}, {count}")
         e.emit(f"store i64 {e.add(at, count) if up else at}, ptr {cursor}")
 
     def load(ty: str, lanes: int, i: str, mask: str | None) -> str:
@@ -818,7 +895,7 @@ def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
         masked = f"@llvm.masked.load.v{lanes}{ty}.p0(ptr {at}, i32 {align}, {k.mask} {mask}, {t} poison)"
         return e.value(f"call {t} {masked}")
 
-    def partition(i: str, mask: str | None) -> None:
+    def partition(i: str, mask: str | None, high_whole: bool = True) -> None:
         """One vector's keys from i (the tail: its lanes in `mask`) to their sides."""
         if not encoding:
             values = load(k.ty, L, i, mask)
@@ -838,10 +915,14 @@ def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
             f"zext {k.mask_int} {e.value(f'call {k.mask_int} @llvm.ctpop.{k.mask_int}({k.mask_int} {ones})')} to i64"
         )
         side(values, lower, count, left, True, whole=mask is None)
-        side(values, upper, e.value(f"sub i64 {'%rest' if mask is not None else L}, {count}"), right, False)
+        high = e.value(f"sub i64 {'%rest' if mask is not None else L}, {count}")
+        side(values, upper, high, right, False, whole=mask is None and high_whole)
 
-    with e.loop(0, full, L, hint="vec") as i:
+    with e.loop(0, e.add(full, -L), L, hint="vec") as i:  # signed: none when n < 2L
         partition(i, None)
+    last = e.value(f"select i1 {e.value(f'icmp uge i64 {full}, {L}')}, i64 {e.add(full, -L)}, i64 0")
+    with e.when(e.value(f"icmp uge i64 {full}, {L}"), "last"):
+        partition(last, None, high_whole=False)
     # the last n mod L keys: one vector under a mask (no branch per key: whether a key
     # goes low or high is as good as random, and a mispredicted branch costs more
     # than the vector; a short segment's tail is a large part of its partition)
@@ -856,6 +937,123 @@ def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
     )
 
 
+# A segment of at least this many keys is partitioned in place (`_vq_partition_in_place`):
+# from one buffer into another, a segment of 2^19 f32 keys moves 4 MiB, more than the
+# L2 cache (2 MiB on the machines we measure), where in place it moves 2; 1M f32 keys
+# sorted 4-7% faster. Shorter ones stay out of place: in L2 both ran as fast, and the
+# in-place loop's branch (which end to read) is a misprediction now and then.
+VQ_IN_PLACE_MIN = 1 << 16
+VQ_IN_PLACE_UNROLL = 4  # vectors read at a time from one end
+# A segment of at least this many keys takes its pivot from the median of
+# VQ_ROW_SAMPLES keys (`_vq_row_pivot`), not of nine: the sides come out closer to
+# halves, and 1M f32 keys sorted 3-4% faster (16K: the best of 4K, 16K and 64K).
+VQ_SAMPLED_PIVOT_MIN = 1 << 14
+
+
+def _vq_partition_in_place(v: SortVariant, strict: bool) -> str:
+    """The keys of a[0, n) below the pivot (`strict`; else at most the pivot) moved to
+    a[0, l), the others to a[l, n), l in lr[0], in place: U = VQ_IN_PLACE_UNROLL
+    vectors from each end held in registers, then U vectors at a time read from the
+    end with less room freed (read, not yet written: so the end read from has room
+    for their keys, and the other end at least U vectors' of room too, for whole
+    stores whose extra lanes land in the room) and each vector's two sides
+    compressed and stored whole (the high side reversed) at the two write cursors.
+    Fewer than U vectors left: those and the held ones stored exactly (under a mask
+    of their count's first lanes) into what is left between the cursors.
+    n >= 2 U lanes."""
+    e, k = Emitter(), _vq_lanes(v)
+    L, U = k.count, VQ_IN_PLACE_UNROLL
+    pivot = k.splat(e, "%p")
+    below = "ult" if strict else "ule"
+    compress = f"@llvm.experimental.vector.compress.{k.suffix}"
+    reverse = "<" + ", ".join(f"i32 {L - 1 - j}" for j in range(L)) + ">"
+    left, right = e.variable("i64", 0), e.variable("i64", "%n")  # write cursors
+    read_left, read_right = e.variable("i64", U * L), e.variable("i64", e.add("%n", -U * L))
+
+    def load(at: str, mask: str | None = None) -> str:
+        pointer = e.gep("%a", at, k.ty)
+        if mask is None:
+            return e.value(f"load {k.vec}, ptr {pointer}, align {k.bits // 8}")
+        masked = f"@llvm.masked.load.{k.suffix}.p0(ptr {pointer}, i32 {k.bits // 8}, {k.mask} {mask}, {k.vec} poison)"
+        return e.value(f"call {k.vec} {masked}")
+
+    def first_lanes(count: str) -> str:
+        shift = e.value(f"trunc i64 {count} to i32")
+        bits = e.value(f"sub i32 {e.value(f'shl i32 1, {shift}')}, 1")
+        return e.value(f"bitcast {k.mask_int} {e.value(f'trunc i32 {bits} to {k.mask_int}')} to {k.mask}")
+
+    def partition(values: str, lanes: str | None = None, exact: bool = False) -> None:
+        """One vector's keys (only `lanes`, if given) to the write cursors."""
+        lower = e.value(f"icmp {below} {k.vec} {values}, {pivot}")
+        upper = e.value(f"xor {k.mask} {lower}, splat (i1 true)")
+        if lanes is not None:
+            lower, upper = (e.value(f"and {k.mask} {side}, {lanes}") for side in (lower, upper))
+        counts = []
+        for side in (lower, upper):
+            ones = e.value(f"bitcast {k.mask} {side} to {k.mask_int}")
+            popcount = e.value(f"call {k.mask_int} @llvm.ctpop.{k.mask_int}({k.mask_int} {ones})")
+            counts.append(e.value(f"zext {k.mask_int} {popcount} to i64"))
+        low_keys = e.value(f"call {k.vec} {compress}({k.vec} {values}, {k.mask} {lower}, {k.vec} poison)")
+        high_keys = e.value(f"call {k.vec} {compress}({k.vec} {values}, {k.mask} {upper}, {k.vec} poison)")
+        at_low, at_high = e.value(f"load i64, ptr {left}"), e.value(f"load i64, ptr {right}")
+        high_start = e.value(f"sub i64 {at_high}, {counts[1]}")
+        if exact:
+            for keys, at, count in ((low_keys, at_low, counts[0]), (high_keys, high_start, counts[1])):
+                store = f"@llvm.masked.store.{k.suffix}.p0({k.vec} {keys}, ptr {e.gep('%a', at, k.ty)}"
+                e.emit(f"call void {store}, i32 {k.bits // 8}, {k.mask} {first_lanes(count)})")
+        else:
+            e.emit(f"store {k.vec} {low_keys}, ptr {e.gep('%a', at_low, k.ty)}, align {k.bits // 8}")
+            reversed_ = e.value(f"shufflevector {k.vec} {high_keys}, {k.vec} poison, <{L} x i32> {reverse}")
+            at = e.gep("%a", e.add(at_high, -L), k.ty)
+            e.emit(f"store {k.vec} {reversed_}, ptr {at}, align {k.bits // 8}")
+        e.emit(f"store i64 {e.add(at_low, counts[0])}, ptr {left}")
+        e.emit(f"store i64 {high_start}, ptr {right}")
+
+    held = [load(str(j * L)) for j in range(U)] + [load(e.add("%n", -(U - j) * L)) for j in range(U)]
+    head, body, from_left, from_right, chosen, rest = (
+        e.new_label(h) for h in ("head", "body", "from_left", "from_right", "chosen", "rest")
+    )
+    e.emit(f"br label %{head}")
+    e.label(head)
+    next_left, next_right = e.value(f"load i64, ptr {read_left}"), e.value(f"load i64, ptr {read_right}")
+    unread = e.value(f"sub i64 {next_right}, {next_left}")
+    e.emit(f"br i1 {e.value(f'icmp sge i64 {unread}, {U * L}')}, label %{body}, label %{rest}")
+    e.label(body)
+    room_left = e.value(f"sub i64 {next_left}, {e.value(f'load i64, ptr {left}')}")
+    room_right = e.value(f"sub i64 {e.value(f'load i64, ptr {right}')}, {next_right}")
+    e.emit(f"br i1 {e.value(f'icmp ule i64 {room_left}, {room_right}')}, label %{from_left}, label %{from_right}")
+    e.label(from_left)
+    e.emit(f"store i64 {e.add(next_left, U * L)}, ptr {read_left}")
+    e.emit(f"br label %{chosen}")
+    e.label(from_right)
+    start_right = e.add(next_right, -U * L)
+    e.emit(f"store i64 {start_right}, ptr {read_right}")
+    e.emit(f"br label %{chosen}")
+    e.label(chosen)
+    start = e.value(f"phi i64 [{next_left}, %{from_left}], [{start_right}, %{from_right}]")
+    for values in [load(e.add(start, j * L)) for j in range(U)]:
+        partition(values)
+    e.emit(f"br label %{head}")
+    e.label(rest)
+    # fewer than U vectors unread: loaded (the last under a mask), then every vector
+    # held stored exactly: the room between the cursors is exactly their keys
+    remaining = []
+    for j in range(U):
+        at = e.add(next_left, j * L)
+        lanes = k.lane_mask(e, at, next_right)
+        remaining.append((load(at, lanes), lanes))
+    for values, lanes in remaining:
+        partition(values, lanes, exact=True)
+    for values in held:
+        partition(values, exact=True)
+    _store(e, "i64", e.value(f"load i64, ptr {left}"), "%lr", "0")
+    name = "lt" if strict else "le"
+    return e.function(
+        f"internal void @{v.symbol}_vq_partition_in_place_{name}(ptr noalias %a, i64 %n, {k.ty} %p, ptr %lr) "
+        "nounwind noinline"
+    )
+
+
 def _vq_split(
     e: Emitter,
     v: SortVariant,
@@ -866,6 +1064,7 @@ def _vq_split(
     lr: str,
     encoding: bool = False,
     pivot: str | None = None,
+    in_place: bool = False,
 ) -> tuple[str, str]:
     """A segment of n keys at `a` partitioned into `b` around `pivot` (by default the
     median of nine, `_vq_pivot`): the
@@ -873,14 +1072,24 @@ def _vq_split(
     is below (the pivot is the least key), the keys equal to it, which are done
     (equal keys are equal bits), written to out[0, high) (decoded, unless `perm`) and
     the greater ones to b[high, n), (0, high). The two sides are then sorted from b.
-    `encoding`: `a` holds the source's elements (`_vq_partition`)."""
+    `encoding`: `a` holds the source's elements (`_vq_partition`). `in_place`: the
+    keys partitioned within `a` (`_vq_partition_in_place`), b unused."""
     k = _vq_lanes(v)
     pivot = pivot or _vq_pivot(e, v, a, n, encoding)
-    suffix = "_encoding" if encoding else ""
-    e.emit(f"call void @{v.symbol}_vq_partition_lt{suffix}(ptr {a}, ptr {b}, i64 {n}, {k.ty} {pivot}, ptr {lr})")
+
+    def partition(strict: bool) -> None:
+        name = "lt" if strict else "le"
+        if in_place:
+            e.emit(f"call void @{v.symbol}_vq_partition_in_place_{name}(ptr {a}, i64 {n}, {k.ty} {pivot}, ptr {lr})")
+        else:
+            suffix = "_encoding" if encoding else ""
+            function = f"@{v.symbol}_vq_partition_{name}{suffix}"
+            e.emit(f"call void {function}(ptr {a}, ptr {b}, i64 {n}, {k.ty} {pivot}, ptr {lr})")
+
+    partition(True)
     low = _load(e, "i64", lr, "0", "low")
     with e.when(e.value(f"icmp eq i64 {low}, 0"), "least"):
-        e.emit(f"call void @{v.symbol}_vq_partition_le{suffix}(ptr {a}, ptr {b}, i64 {n}, {k.ty} {pivot}, ptr {lr})")
+        partition(False)
         done = pivot if v.perm else v.decode(e, pivot)
         with e.loop(0, _load(e, "i64", lr, "0", "equal"), hint="eq") as j:
             _store(e, k.ty, done, out, j)
@@ -989,8 +1198,10 @@ def _vq_sort(v: SortVariant) -> str:
     """Sort the n keys at %a (scratch %b of n keys) into %out (%a or %b; the keys, or
     without `perm` the elements they decode to): segments on a stack; each is sorted
     by a network when small, else partitioned from its data into its scratch
-    (`_vq_split`) and its two sides pushed (data and scratch swapped, out kept), the
-    larger first so that the smaller is sorted next (the stack stays under log2 n + 1
+    (`_vq_split`; data and scratch swapped for its sides) or, when long, within its
+    data (`_vq_partition_in_place`), around the median of nine keys or, when long,
+    of many (VQ_SAMPLED_PIVOT_MIN); its two sides are pushed (out kept), the larger
+    first so that the smaller is sorted next (the stack stays under log2 n + 1
     entries)."""
     e, k = Emitter(), _vq_lanes(v)
     small = VQ_SMALL_VECTORS * k.count
@@ -1037,12 +1248,30 @@ def _vq_sort(v: SortVariant) -> str:
             _store(e, k.ty, v.decode(e, _load(e, k.ty, a, j, "key")), out, j)
     e.emit(f"br label %{head}")
     e.label(part_label)
-    left, right = _vq_split(e, v, a, b, out, n, lr)
+    # a long segment partitioned in place keeps its keys in a, a shorter one moves them to b
+    in_place = e.value(f"icmp uge i64 {n}, {VQ_IN_PLACE_MIN}")
+    # a long segment's pivot from many samples: a better split saves more than it costs
+    pivot = e.variable(k.ty, 0)
+    sampled = e.value(f"icmp uge i64 {n}, {VQ_SAMPLED_PIVOT_MIN}")
+    for where, flag in (("sampled", sampled), ("nine", e.value(f"xor i1 {sampled}, true"))):
+        with e.when(flag, where):
+            chosen = _vq_row_pivot(e, v, a, n, False) if where == "sampled" else _vq_pivot(e, v, a, n)
+            e.emit(f"store {k.ty} {chosen}, ptr {pivot}")
+    pivot = e.value(f"load {k.ty}, ptr {pivot}")
+    left, right = e.variable("i64", 0), e.variable("i64", 0)
+    for where, flag in (("in_place", in_place), ("across", e.value(f"xor i1 {in_place}, true"))):
+        with e.when(flag, where):
+            sides = _vq_split(e, v, a, b, out, n, lr, pivot=pivot, in_place=where == "in_place")
+            for variable, value in zip((left, right), sides, strict=True):
+                e.emit(f"store i64 {value}, ptr {variable}")
+    left, right = e.value(f"load i64, ptr {left}"), e.value(f"load i64, ptr {right}")
+    data = e.value(f"select i1 {in_place}, ptr {a}, ptr {b}")
+    scratch = e.value(f"select i1 {in_place}, ptr {b}, ptr {a}")
     deeper = e.add(depth, 1)
-    low = [b, a, out, left, deeper]
+    low = [data, scratch, out, left, deeper]
     high = [
-        e.gep(b, right, k.ty),
-        e.gep(a, right, k.ty),
+        e.gep(data, right, k.ty),
+        e.gep(scratch, right, k.ty),
         e.gep(out, right, k.ty),
         e.value(f"sub i64 {n}, {right}"),
         deeper,
@@ -1301,6 +1530,7 @@ def vq_sort_ir(v: SortVariant, parallel: bool) -> str:
         vectors *= 2
     parts += [_vq_small(v), _vq_partition(v, True), _vq_partition(v, False)]
     parts += [_vq_partition(v, True, encoding=True), _vq_partition(v, False, encoding=True)]
+    parts += [_vq_partition_in_place(v, True), _vq_partition_in_place(v, False)]
     parts += [_vq_heapsort(v), _vq_sort(v)]
     parts.append(_vq_row(v, parallel))
     if parallel:
