@@ -288,6 +288,11 @@ def test_programs_unroll_less_than_llvms_default_and_the_option_does_not_leak():
     assert program_again == program
 
 
+def _entries(cache_dir):
+    """The cache's entries (not its usage count)."""
+    return [p for p in cache_dir.iterdir() if p.name != ".usage"]
+
+
 def _compile(monkeypatch, cache_dir, enabled="1"):
     import numpy as np
 
@@ -307,7 +312,7 @@ def _compile(monkeypatch, cache_dir, enabled="1"):
 def test_disk_cache_hits_in_a_fresh_jit_function(monkeypatch, tmp_path):
     first = _compile(monkeypatch, tmp_path)
     assert not first.native.from_disk
-    assert [p.suffix for p in tmp_path.iterdir()] == [".o"]
+    assert [p.suffix for p in _entries(tmp_path)] == [".o"]
     second = _compile(monkeypatch, tmp_path)
     assert second.native.from_disk
 
@@ -321,13 +326,51 @@ def test_disk_cache_off_with_xla_opt_cache_0(monkeypatch, tmp_path):
 @pytest.mark.parametrize("damage", [b"", b"garbage", None])
 def test_disk_cache_survives_a_corrupt_entry(monkeypatch, tmp_path, damage):
     _compile(monkeypatch, tmp_path)
-    (entry,) = tmp_path.iterdir()
+    (entry,) = _entries(tmp_path)
     data = entry.read_bytes()
     entry.write_bytes(data[: len(data) // 2] if damage is None else damage)  # truncated, emptied, overwritten
     again = _compile(monkeypatch, tmp_path)
     assert not again.native.from_disk  # ignored, compiled afresh ...
     assert entry.read_bytes() == data  # ... and rewritten
     assert _compile(monkeypatch, tmp_path).native.from_disk
+
+
+def test_disk_cache_is_bounded_least_recently_used_first(monkeypatch, tmp_path):
+    """XLA_OPT_CACHE_MAX_MB bounds the directory: a store that takes the usage count
+    over it deletes the entries used longest ago (a load counts as a use) down to
+    EVICT_TO of the bound, and stale temporary files; the count lives in `.usage`,
+    shared by the processes that write there."""
+    import os
+
+    from xla_opt.runtime import disk_cache
+
+    monkeypatch.setenv("XLA_OPT_CACHE_MAX_MB", str(10_000 / (1 << 20)))  # 10,000 bytes
+    cache = disk_cache.DiskCache(str(tmp_path))
+    paths = [cache.path(f"module {i}", 3, 0) for i in range(4)]
+    for age, path in enumerate(paths):
+        cache.store(path, bytes(2_000))  # 2,032 bytes with the digest
+        os.utime(path, (1_000 + age, 1_000 + age))  # stored in this order, long ago
+    stale = tmp_path / "left-by-a-dead-writer.o.1.2.tmp"
+    stale.write_bytes(b"x")
+    os.utime(stale, (1_000, 1_000))
+    assert cache.load(paths[0]) == bytes(2_000)  # used now: the most recent
+    assert int((tmp_path / ".usage").read_text()) == 4 * 2_032
+    cache.store(cache.path("module 4", 3, 0), bytes(2_000))  # 10,160 bytes: over
+    left = {p.name for p in _entries(tmp_path)}
+    # down to 8,000 bytes: the two least recently used go, the stale file too
+    assert left == {os.path.basename(p) for p in (paths[0], paths[3], cache.path("module 4", 3, 0))}
+    assert int((tmp_path / ".usage").read_text()) == 3 * 2_032
+    assert cache.load(paths[1]) is None  # evicted: compiled again
+
+
+def test_disk_cache_unbounded_with_max_mb_0(monkeypatch, tmp_path):
+    from xla_opt.runtime import disk_cache
+
+    monkeypatch.setenv("XLA_OPT_CACHE_MAX_MB", "0")
+    cache = disk_cache.DiskCache(str(tmp_path))
+    for i in range(3):
+        cache.store(cache.path(f"module {i}", 3, 0), bytes(1_000))
+    assert len(_entries(tmp_path)) == 3 and not (tmp_path / ".usage").exists()
 
 
 def test_a_call_to_an_unknown_native_function_is_an_error_not_a_crash():
