@@ -448,6 +448,12 @@ def gathered_payload(perm: SSAValue, x: SSAValue, dim: int) -> list[Operation]:
     return identity_generic([perm], result_type, body)
 
 
+def _read(value: SSAValue) -> bool:
+    """Whether anything reads `value`: a use by an xla.slice that nothing reads does
+    not count (chlo.top_k's slices are there whether its results are used or not)."""
+    return any(not isinstance(use.operation, xla.SliceOp) or _read(use.operation.results[0]) for use in value.uses)
+
+
 @dataclass(eq=False)  # patterns compare by identity
 class SortToRadixKernel(RewritePattern):
     """xla.sort whose comparator is a lexicographic order of radix keys (`sort_keys`,
@@ -462,10 +468,11 @@ class SortToRadixKernel(RewritePattern):
         %sorted[, %perm] = func.call @xla_opt_sort_<variant>__<type>(outer, n, inner, %keys)
 
     (outer, n, inner: the operand's shape around `dimension`; one private declaration
-    per signature, which the JIT binds to the variant's kernel.) With payloads or
-    several keys the kernel also returns each result element's position in its row
-    (i32), which the other operands are gathered through (an iota payload is computed
-    from the positions: `gathered_payload`); unused results are not computed.
+    per signature, which the JIT binds to the variant's kernel.) With a payload that
+    is read (`_read`: not only by slices nothing reads) or several keys the kernel
+    also returns each result element's position in its row (i32), which the other
+    operands are gathered through (an iota payload is computed from the positions:
+    `gathered_payload`); unread results are not computed.
 
     When every result is only sliced to its first k along `dimension` (`top_k_slices`:
     chlo.top_k, ApproxTopK) and there is one key, the slices become the results of the
@@ -502,7 +509,10 @@ class SortToRadixKernel(RewritePattern):
         constants = [arith.ConstantOp(IntegerAttr(size, i64)) for size in sizes]
         new_ops: list[Operation] = [*constants]
         perm: SSAValue | None = None  # each result element's position in its source row
-        needs_perm = len(inputs) > 1 or len(keys) > 1
+        # positions only for several keys or a payload read (jnp.partition's chlo.top_k
+        # of most of a row reads its values alone: sorted without positions, 3x faster)
+        read = [_read(result) for result in op.results]
+        needs_perm = len(keys) > 1 or any(r for i, r in enumerate(read) if i != keys[0].operand)
         for key in reversed(keys):  # least significant first
             x = inputs[key.operand]
             if perm is not None:
@@ -530,8 +540,7 @@ class SortToRadixKernel(RewritePattern):
             if i == keys[0].operand:
                 values.append(sorted_key)
                 continue
-            assert perm is not None
-            ops = gathered_payload(perm, x, dim) if result.uses else [tensor.EmptyOp([], x.type)]
+            ops = gathered_payload(perm, x, dim) if read[i] and perm is not None else [tensor.EmptyOp([], x.type)]
             new_ops += ops
             values.append(ops[-1].results[0])
         rewriter.replace(op, new_ops, values)
