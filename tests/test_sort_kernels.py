@@ -154,6 +154,47 @@ def test_vector_quicksort_falls_back_to_heapsort(monkeypatch):
             check_sort("vq", data(dtype, (3, 5000), seed=3), ctype, False, perm, tag="-heapsort")
 
 
+def test_bitonic_network_schedule_sorts():
+    """The networks' schedule (`_vq_bitonic_steps`: per block a flip, then halvings,
+    the lower position taking the minimum), simulated on numpy rows of every size a
+    network has, sorts random keys with many ties and every 0-1 pattern of 16 (the 0-1
+    principle). Runs on any host: the kernels' own tests need AVX-512."""
+    rng = np.random.default_rng(0)
+    for size in (8, 16, 32, 64, 128, 256, 512):
+        rows = [rng.integers(0, 5, (300, size))]
+        if size == 16:
+            rows.append((np.arange(1 << 16)[:, None] >> np.arange(16)) & 1)
+        for x in rows:
+            g = np.arange(size)
+            for block, distance in sort._vq_bitonic_steps(size):
+                partner = g ^ (distance or block - 1)
+                low, high = np.minimum(x, x[:, partner]), np.maximum(x, x[:, partner])
+                x = np.where(g < partner, low, high)
+            assert (np.diff(x, axis=1) >= 0).all(), size
+
+
+@pytest.mark.parametrize("perm", [False, True], ids=["keys", "keys with positions"])
+def test_network_layouts_transpose_back_and_verify(perm):
+    """Every network the kernels build (1 to VQ_SMALL_VECTORS vectors of 16 or 8 lanes)
+    returns its keys in order: the generator follows each position through the
+    layout of `_vq_place` and its transposition and asserts the sorted order, and
+    the IR verifies (any host: nothing is run)."""
+    import llvmlite.binding as llvm
+
+    v = sort.SortVariant("f", 32, "float", False, 11, perm)
+    vectors = 1
+    while vectors <= 2 * sort.VQ_SMALL_VECTORS:  # one size past the kernels' largest
+        k = sort._vq_lanes(v)
+        declarations = [
+            f"declare {k.vec} @llvm.masked.load.{k.suffix}.p0(ptr, i32, {k.mask}, {k.vec})",
+            f"declare void @llvm.masked.store.{k.suffix}.p0({k.vec}, ptr, i32, {k.mask})",
+            f"declare {k.vec} @llvm.umin.{k.suffix}({k.vec}, {k.vec})",
+            f"declare {k.vec} @llvm.umax.{k.suffix}({k.vec}, {k.vec})",
+        ]
+        llvm.parse_assembly("\n".join([*declarations, sort._vq_network(v, vectors)])).verify()
+        vectors *= 2
+
+
 @pytest.mark.skipif(not HAS_AVX512, reason="no AVX-512 on this host")
 def test_vector_quicksort_partitions_in_place(monkeypatch):
     """Segments of at least VQ_IN_PLACE_MIN keys are partitioned within their buffer:
