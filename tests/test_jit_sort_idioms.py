@@ -177,6 +177,43 @@ def test_a_top_k_whose_indices_nothing_reads_sorts_without_positions():
         check_programs(lambda x, f=f: (f(x),), x)
 
 
+GUESSED_IDIOMS = {  # name: (function, arguments, whether every kernel it calls is guessed)
+    "sort, argsort, descending, top_k": (
+        lambda x: (jnp.sort(x), jnp.argsort(x), jnp.sort(x, descending=True), lax.top_k(x, 16)),
+        [np.zeros(1 << 15, np.float32)],
+        True,
+    ),
+    "argsort descending": (lambda x: jnp.argsort(x, descending=True), [np.zeros((4, 100), np.float32)], True),
+    "signed": (lambda x: (jnp.sort(x), jnp.argsort(x), lax.top_k(x, 3)), [np.zeros((8, 300), np.int16)], True),
+    "unsigned, axis 0": (lambda x: (jnp.sort(x, axis=0), lax.top_k(x, 3)), [np.zeros((300, 8), np.uint32)], True),
+    "bf16": (lambda x: jnp.sort(x), [np.zeros(100, BF16)], True),
+    "sort_key_val": (lax.sort_key_val, [np.zeros(100, np.float32), np.zeros(100, np.int32)], True),
+    "too short": (lambda x: jnp.sort(x), [np.zeros(10, np.float32)], True),
+    # positions nothing reads; two keys: not guessed, and nothing guessed wrong
+    "partition": (lambda x: jnp.partition(x, 4), [np.zeros((24, 160), np.float32)], False),
+    "two keys": (
+        lambda x, y: lax.sort((x, y), num_keys=2),
+        [np.zeros(100, np.float32), np.zeros(100, np.int32)],
+        False,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(GUESSED_IDIOMS))
+def test_the_sorts_guessed_from_a_programs_text_are_the_ones_it_calls(name):
+    """`binding.sorts_in_text` (the kernel libraries a first compile starts before the
+    compiler is even imported) names only kernels the lowering then calls, and all of
+    them for JAX's usual idioms."""
+    from xla_opt.runtime.binding import sorts_in_text
+
+    f, args, complete = GUESSED_IDIOMS[name]
+    text = jax.jit(f).lower(*args).as_text()
+    guessed = {variant.symbol for variant in sorts_in_text(text)}
+    called = set(re.findall(r"func.call @(xla_opt_(?:sort|topk)_\w+?)__", lowered(text)))
+    assert guessed <= called
+    assert (guessed == called) == complete, (guessed, called)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.int16], ids=lambda d: np.dtype(d).name)
 def test_unstable_argsort(dtype):
     """jnp.argsort(stable=False): the kernel is stable anyway (the interpreter's order);

@@ -57,6 +57,21 @@ PARALLEL_MIN_ELEMENTS = 1 << 16  # ~0.3 ms of sorting: below that, waking a team
 # at once in L2; shorter rows would spend more time on the counters than on the keys.
 WIDE_DIGIT_LENGTH = 1 << 14
 
+# (convert-xla-to-linalg's choices, here with the kernels they are measured on and
+# for the runtime's guesses from a program's text, `binding.prefetch_by_text`.)
+# The default of convert-xla-to-linalg's `radix-sort-min-length`: shorter rows are
+# merge-sorted, since a radix sort clears and sums its counters (256 per digit) for
+# every row, which costs more than sorting a few elements by comparisons (measured on
+# f32 rows: the merge sort wins at 16, the radix sort at 32 and longer).
+RADIX_MIN_LENGTH = 24
+
+# A sort whose results are only sliced to their first k takes the top-k kernel (a heap
+# of k per row) when k is at most 1/TOP_K_MAX_FRACTION of the row, or the row is too
+# short for the radix sort; else the whole row is sorted and sliced. Measured on 1M
+# f32 with positions: the heap takes 0.2 ms for k = 16, 2.2 ms for 4096, 13 ms for
+# 32768 (n/32), where the sort takes 14 ms, and 40 ms for n/8.
+TOP_K_MAX_FRACTION = 32
+
 _KINDS = {"f": "float", "bf": "bfloat", "i": "int"}
 _CTYPES = ("float", "totalorder", "signed", "unsigned")
 

@@ -20,6 +20,7 @@ Anything else a module declares (libc, libm, LLVM's intrinsics) is the process's
 from __future__ import annotations
 
 import os
+import re
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import llvmlite.binding as llvm
 
-from xla_opt.lowering.kernels import gemm, libraries
+from xla_opt.lowering.kernels import gemm, libraries, sort
 from xla_opt.lowering.kernels.libraries import Library
 from xla_opt.lowering.kernels.mpi import Abi
 from xla_opt.runtime import mpi, threads
@@ -145,16 +146,71 @@ _CALLED_BY_TEXT = (
 
 def prefetch_by_text(text: str) -> None:
     """Start compiling the kernel libraries `text` (a program's source) shows it calls,
-    before it is even parsed (`_CALLED_BY_TEXT`): with an empty disk cache their
-    compile (0.2-0.5 s) then runs on another CPU beside the import of the compiler, the
-    parse and the lowering, not from where the lowering declares them. Only where the
-    process has a CPU to spare: on one CPU a wrong guess would delay the compile."""
+    before it is even parsed (`_CALLED_BY_TEXT`, and the sorts of `sorts_in_text`):
+    with an empty disk cache their compile (0.2-0.5 s) then runs on another CPU beside
+    the import of the compiler, the parse and the lowering, not from where the lowering
+    declares them. Only where the process has a CPU to spare: on one CPU a wrong guess
+    would delay the compile."""
     if len(os.sched_getaffinity(0)) < 2:
         return
     for words, element, called in _CALLED_BY_TEXT:
         if element in text and any(word in text for word in words):
             for library in called:
                 prefetch(library)
+    for variant in sorts_in_text(text):
+        prefetch(libraries.sort_library(variant))
+
+
+# What JAX writes for a sort and a top-k, as text: a stablehlo.sort's operands,
+# dimension, comparator and types; chlo.top_k's k and operand type.
+_SORT = re.compile(
+    r'"stablehlo\.sort"\(([^)]*)\)\s*<\{dimension = (\d+)[^}]*\}>\s*\(\{(.*?)\}\)\s*:\s*\(([^)]*)\)', re.DOTALL
+)
+_TOP_K = re.compile(r"chlo\.top_k\([^)]*k = (\d+)\)\s*:\s*tensor<([^>]*)>")
+_COMPARE = re.compile(r"stablehlo\.compare\s+(\w+),\s*(%[\w#]+),\s*(%[\w#]+)")
+_ELEMENTS = {"f16": ("f", 16), "bf16": ("bf", 16), "f32": ("f", 32), "f64": ("f", 64)}
+
+
+def _element(spelling: str) -> tuple[str, int, str] | None:
+    """(kind, width, the order of JAX's comparator) of a tensor's element type."""
+    if spelling in _ELEMENTS:
+        return (*_ELEMENTS[spelling], "float")
+    if (integer := re.fullmatch(r"(u?)i(8|16|32|64)", spelling)) is not None:
+        return "i", int(integer[2]), "unsigned" if integer[1] else "signed"
+    return None
+
+
+def sorts_in_text(text: str) -> list[sort.SortVariant | sort.TopKVariant]:
+    """The sort and top-k kernels a program's text shows it calls, as JAX writes them:
+    a stablehlo.sort of one key whose comparator is JAX's (one LT or GT compare; a
+    float's zeros and NaNs canonicalized first), with positions when it has payloads;
+    a chlo.top_k small enough for the selection kernel. A guess, as convert-xla-to-linalg
+    decides (`SortToRadixKernel`): a sort whose payloads nothing reads takes no
+    positions there, and a comparator of another form, or several keys, is not
+    guessed."""
+    found: list[sort.SortVariant | sort.TopKVariant] = []
+    for operands, dimension, comparator, types in _SORT.findall(text):
+        ordering = [c for c in _COMPARE.findall(comparator) if c[0] in ("LT", "GT")]
+        shapes = re.findall(r"tensor<((?:\d+x)*)(\w+)>", types)
+        if len(ordering) != 1 or not shapes or (element := _element(shapes[0][1])) is None:
+            continue
+        dims = [int(d) for d in shapes[0][0].split("x") if d]
+        n = dims[int(dimension)] if int(dimension) < len(dims) else 0
+        if n < sort.RADIX_MIN_LENGTH:
+            continue
+        kind, width, ctype = element
+        digits = 11 if n >= sort.WIDE_DIGIT_LENGTH and width >= 32 else 8
+        found.append(sort.SortVariant(kind, width, ctype, ordering[0][0] == "GT", digits, operands.count("%") > 1))
+    for k, spelled in _TOP_K.findall(text):
+        *dims, name = spelled.split("x")
+        element = _element(name)
+        if element is None or not dims or not all(d.isdigit() for d in dims):
+            continue
+        n = int(dims[-1])
+        if int(k) * sort.TOP_K_MAX_FRACTION <= n or n < sort.RADIX_MIN_LENGTH:
+            kind, width, ctype = element
+            found.append(sort.TopKVariant(kind, width, "totalorder" if ctype == "float" else ctype, True))
+    return list(dict.fromkeys(found))
 
 
 def declarations(module: ModuleOp) -> list[str]:

@@ -56,7 +56,13 @@ from xla_opt.dialects.xla.computation import ReturnOp
 from xla_opt.dialects.xla.element_types import bit_width, elem_of, is_float, shape_of
 from xla_opt.dialects.xla.reductions import REDUCTION_OPS
 from xla_opt.lowering.kernels import libraries
-from xla_opt.lowering.kernels.sort import WIDE_DIGIT_LENGTH, SortVariant, TopKVariant
+from xla_opt.lowering.kernels.sort import (
+    RADIX_MIN_LENGTH,
+    TOP_K_MAX_FRACTION,
+    WIDE_DIGIT_LENGTH,
+    SortVariant,
+    TopKVariant,
+)
 from xla_opt.lowering.utils.llvm_types import row_major_strides
 
 from .common import PARALLEL, REDUCTION, affine_map, fill_from_scalar, generic, padded_and_dilated
@@ -381,20 +387,6 @@ class SortToLoops(RewritePattern):
         gathers = gather_along(perm, inputs, dim)
         results = [g.results[0] for g in gathers[1::2]]
         rewriter.replace(op, [*start, scratch, *setup.ops, sort, *gathers], results)
-
-
-# The default of convert-xla-to-linalg's `radix-sort-min-length`: shorter rows are
-# merge-sorted, since a radix sort clears and sums its counters (256 per digit) for
-# every row, which costs more than sorting a few elements by comparisons (measured on
-# f32 rows: the merge sort wins at 16, the radix sort at 32 and longer).
-RADIX_MIN_LENGTH = 24
-
-# A sort whose results are only sliced to their first k takes the top-k kernel (a heap
-# of k per row) when k is at most 1/TOP_K_MAX_FRACTION of the row, or the row is too
-# short for the radix sort; else the whole row is sorted and sliced. Measured on 1M
-# f32 with positions: the heap takes 0.2 ms for k = 16, 2.2 ms for 4096, 13 ms for
-# 32768 (n/32), where the sort takes 14 ms, and 40 ms for n/8.
-TOP_K_MAX_FRACTION = 32
 
 
 def _kernel_name(symbol: str, *types: Attribute) -> str:
