@@ -144,6 +144,19 @@ def test_sorted_reversed_and_repeated_inputs(algorithm):
     check_sort(algorithm, zeros, "float", False, False)  # one class: input order, signs and all
 
 
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_rows_whose_every_key_is_the_greatest(algorithm):
+    """A pivot with no key below it splits off the keys equal to it (those below
+    pivot + 1); when it is the greatest key of all (the keys' all-ones), every key is
+    equal to it: unsigned maxima ascending, signed minima descending."""
+    n = 3_000
+    for x, ctype, descending in ((np.full(n, 2**32 - 1, np.uint32), "unsigned", False),
+                                 (np.full(n, 2**64 - 1, np.uint64), "unsigned", False),
+                                 (np.full(n, -(2**31), np.int32), "signed", True)):  # fmt: skip
+        for perm in (False, True):
+            check_sort(algorithm, x, ctype, descending, perm)
+
+
 @pytest.mark.skipif(not HAS_AVX512, reason="no AVX-512 on this host")
 def test_vector_quicksort_falls_back_to_heapsort(monkeypatch):
     """Past its depth limit a segment is heapsorted (no input is quadratic): forced by

@@ -854,8 +854,8 @@ def _vq_encoded(e: Emitter, v: SortVariant, src: str, j: str) -> str:
     return e.value(f"or i64 {e.value(f'shl i64 {wide}, 32')}, {j}")
 
 
-def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
-    """The keys of a[0, n) below the pivot (`strict`; else at most the pivot) to
+def _vq_partition(v: SortVariant, encoding: bool = False) -> str:
+    """The keys of a[0, n) below the pivot to
     b[0, l), the others to b[l, n) (in reverse chunks from the end), l in lr[0]: a
     vector at a time, each side compressed and stored whole, the high side reversed
     (the extra lanes of both land where keys not yet partitioned will go, and are
@@ -871,7 +871,6 @@ def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
     pivot = k.splat(e, "%p")
     left, right = e.variable("i64", 0), e.variable("i64", "%n")
     full = e.mul(e.value(f"udiv i64 %n, {L}"), L)
-    below = "ult" if strict else "ule"
 
     def first_lanes(count: str) -> str:
         shift = e.value(f"trunc i64 {count} to i32")
@@ -921,7 +920,7 @@ def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
             lanes = "<" + ", ".join(f"i64 {j}" for j in range(L)) + ">"
             positions = e.value(f"add {k.vec} {k.splat(e, i)}, {lanes}")
             values = e.value(f"or {k.vec} {e.value(f'shl {k.vec} {wide}, splat (i64 32)')}, {positions}")
-        lower = e.value(f"icmp {below} {k.vec} {values}, {pivot}")
+        lower = e.value(f"icmp ult {k.vec} {values}, {pivot}")
         upper = e.value(f"xor {k.mask} {lower}, splat (i1 true)")
         if mask is not None:
             lower, upper = (e.value(f"and {k.mask} {side}, {mask}") for side in (lower, upper))
@@ -945,9 +944,9 @@ def _vq_partition(v: SortVariant, strict: bool, encoding: bool = False) -> str:
     with e.when(e.value("icmp ugt i64 %rest, 0"), "tail"):
         partition(full, first_lanes("%rest"))
     _store(e, "i64", e.value(f"load i64, ptr {left}"), "%lr", "0")
-    name = ("lt" if strict else "le") + ("_encoding" if encoding else "")
     return e.function(
-        f"internal void @{v.symbol}_vq_partition_{name}(ptr noalias %a, ptr noalias %b, i64 %n, {k.ty} %p, "
+        f"internal void @{v.symbol}_vq_partition{'_encoding' if encoding else ''}(ptr noalias %a, ptr noalias %b, "
+        f"i64 %n, {k.ty} %p, "
         "ptr %lr) nounwind noinline"
     )
 
@@ -965,8 +964,8 @@ VQ_IN_PLACE_UNROLL = 4  # vectors read at a time from one end
 VQ_SAMPLED_PIVOT_MIN = 1 << 14
 
 
-def _vq_partition_in_place(v: SortVariant, strict: bool) -> str:
-    """The keys of a[0, n) below the pivot (`strict`; else at most the pivot) moved to
+def _vq_partition_in_place(v: SortVariant) -> str:
+    """The keys of a[0, n) below the pivot moved to
     a[0, l), the others to a[l, n), l in lr[0], in place: U = VQ_IN_PLACE_UNROLL
     vectors from each end held in registers, then U vectors at a time read from the
     end with less room freed (read, not yet written: so the end read from has room
@@ -979,7 +978,6 @@ def _vq_partition_in_place(v: SortVariant, strict: bool) -> str:
     e, k = Emitter(), _vq_lanes(v)
     L, U = k.count, VQ_IN_PLACE_UNROLL
     pivot = k.splat(e, "%p")
-    below = "ult" if strict else "ule"
     compress = f"@llvm.experimental.vector.compress.{k.suffix}"
     reverse = "<" + ", ".join(f"i32 {L - 1 - j}" for j in range(L)) + ">"
     left, right = e.variable("i64", 0), e.variable("i64", "%n")  # write cursors
@@ -999,7 +997,7 @@ def _vq_partition_in_place(v: SortVariant, strict: bool) -> str:
 
     def partition(values: str, lanes: str | None = None, exact: bool = False) -> None:
         """One vector's keys (only `lanes`, if given) to the write cursors."""
-        lower = e.value(f"icmp {below} {k.vec} {values}, {pivot}")
+        lower = e.value(f"icmp ult {k.vec} {values}, {pivot}")
         upper = e.value(f"xor {k.mask} {lower}, splat (i1 true)")
         if lanes is not None:
             lower, upper = (e.value(f"and {k.mask} {side}, {lanes}") for side in (lower, upper))
@@ -1062,10 +1060,8 @@ def _vq_partition_in_place(v: SortVariant, strict: bool) -> str:
     for values in held:
         partition(values, exact=True)
     _store(e, "i64", e.value(f"load i64, ptr {left}"), "%lr", "0")
-    name = "lt" if strict else "le"
     return e.function(
-        f"internal void @{v.symbol}_vq_partition_in_place_{name}(ptr noalias %a, i64 %n, {k.ty} %p, ptr %lr) "
-        "nounwind noinline"
+        f"internal void @{v.symbol}_vq_partition_in_place(ptr noalias %a, i64 %n, {k.ty} %p, ptr %lr) nounwind noinline"
     )
 
 
@@ -1088,23 +1084,27 @@ def _vq_split(
     (equal keys are equal bits), written to out[0, high) (decoded, unless `perm`) and
     the greater ones to b[high, n), (0, high). The two sides are then sorted from b.
     `encoding`: `a` holds the source's elements (`_vq_partition`). `in_place`: the
-    keys partitioned within `a` (`_vq_partition_in_place`), b unused."""
+    keys partitioned within `a` (`_vq_partition_in_place`), b unused. The keys at most
+    the pivot are those below pivot + 1 (the keys are unsigned integers), or all of
+    them when the pivot is the greatest key: one partition function for both."""
     k = _vq_lanes(v)
     pivot = pivot or _vq_pivot(e, v, a, n, encoding)
 
-    def partition(strict: bool) -> None:
-        name = "lt" if strict else "le"
+    def partition(below: str) -> None:
         if in_place:
-            e.emit(f"call void @{v.symbol}_vq_partition_in_place_{name}(ptr {a}, i64 {n}, {k.ty} {pivot}, ptr {lr})")
+            e.emit(f"call void @{v.symbol}_vq_partition_in_place(ptr {a}, i64 {n}, {k.ty} {below}, ptr {lr})")
         else:
-            suffix = "_encoding" if encoding else ""
-            function = f"@{v.symbol}_vq_partition_{name}{suffix}"
-            e.emit(f"call void {function}(ptr {a}, ptr {b}, i64 {n}, {k.ty} {pivot}, ptr {lr})")
+            function = f"@{v.symbol}_vq_partition{'_encoding' if encoding else ''}"
+            e.emit(f"call void {function}(ptr {a}, ptr {b}, i64 {n}, {k.ty} {below}, ptr {lr})")
 
-    partition(True)
+    partition(pivot)
     low = _load(e, "i64", lr, "0", "low")
     with e.when(e.value(f"icmp eq i64 {low}, 0"), "least"):
-        partition(False)
+        greatest = e.value(f"icmp eq {k.ty} {pivot}, -1")
+        with e.when(greatest, "all_equal"):  # every key is the pivot (none is below it)
+            _store(e, "i64", n, lr, "0")
+        with e.when(e.value(f"xor i1 {greatest}, true"), "at_most"):
+            partition(e.add(pivot, 1) if k.ty == "i64" else e.value(f"add {k.ty} {pivot}, 1"))
         done = pivot if v.perm else v.decode(e, pivot)
         with e.loop(0, _load(e, "i64", lr, "0", "equal"), hint="eq") as j:
             _store(e, k.ty, done, out, j)
@@ -1543,9 +1543,7 @@ def vq_sort_ir(v: SortVariant, parallel: bool) -> str:
     while vectors <= VQ_SMALL_VECTORS:
         parts.append(_vq_network(v, vectors))
         vectors *= 2
-    parts += [_vq_small(v), _vq_partition(v, True), _vq_partition(v, False)]
-    parts += [_vq_partition(v, True, encoding=True), _vq_partition(v, False, encoding=True)]
-    parts += [_vq_partition_in_place(v, True), _vq_partition_in_place(v, False)]
+    parts += [_vq_small(v), _vq_partition(v), _vq_partition(v, encoding=True), _vq_partition_in_place(v)]
     parts += [_vq_heapsort(v), _vq_sort(v)]
     parts.append(_vq_row(v, parallel))
     if parallel:
