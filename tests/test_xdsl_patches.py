@@ -583,19 +583,27 @@ def test_a_replacement_undone_under_a_later_one_is_refused():
     assert Owner().f() == 1
 
 
-def test_a_minor_version_mismatch_warns_once_naming_the_patches(monkeypatch):
+def test_the_installed_xdsl_version_is_read_from_its_dist_info():
+    """The version a patch was written for is compared with the installed one, read
+    from the `xdsl-<version>.dist-info` folder (importlib.metadata's answer)."""
     import importlib.metadata
 
     from xla_opt.xdsl_patches import patch as patch_module
 
+    assert patch_module._installed_xdsl_version() == importlib.metadata.version("xdsl")
+
+
+def test_a_minor_version_mismatch_warns_once_naming_the_patches(monkeypatch):
+    from xla_opt.xdsl_patches import patch as patch_module
+
     monkeypatch.setattr(patch_module, "_warned", set())
     names = ["typed-structural-equivalence", "linear-block-split"]
-    monkeypatch.setattr(importlib.metadata, "version", lambda name: "0.74.9")
+    monkeypatch.setattr(patch_module, "_installed_xdsl_version", lambda: "0.74.9")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         xdsl_patches.uninstall(names)
         xdsl_patches.install(names)  # another patch release: no warning
-    monkeypatch.setattr(importlib.metadata, "version", lambda name: "0.75.0")
+    monkeypatch.setattr(patch_module, "_installed_xdsl_version", lambda: "0.75.0")
     xdsl_patches.uninstall(names)
     with pytest.warns(XdslVersionWarning) as record:
         xdsl_patches.install(names)
