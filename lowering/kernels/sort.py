@@ -855,17 +855,16 @@ def _vq_encoded(e: Emitter, v: SortVariant, src: str, j: str) -> str:
 
 
 def _vq_partition(v: SortVariant, encoding: bool = False) -> str:
-    """The keys of a[0, n) below the pivot to
-    b[0, l), the others to b[l, n) (in reverse chunks from the end), l in lr[0]: a
-    vector at a time, each side compressed and stored whole, the high side reversed
-    (the extra lanes of both land where keys not yet partitioned will go, and are
-    overwritten); the last whole vector's high side and the tail's are stored under a
-    mask of their count's first lanes (made in an integer register: vector ops all
-    compete for one port), where a whole store would reach the other side's keys.
-    Both sides stored whole took 10% less time than the high side masked (65,536
-    keys, in L2).
-    `encoding`: a holds the source's elements, encoded as they are read (a sort's
-    first partition reads the row itself: no pass of its own to encode it)."""
+    """The keys of a[0, n) below the pivot to b[0, l), the others to b[l, n) (in
+    reverse chunks from the end), l in lr[0]: a vector at a time, each side compressed
+    and stored whole, the high side reversed (the extra lanes of both land where keys
+    not yet partitioned will go, and are overwritten); the last whole vector's high
+    side and the tail's are stored under a mask of their count's first lanes (made in
+    an integer register: vector ops all compete for one port), where a whole store
+    would reach the other side's keys. Both sides stored whole took 10% less time than
+    the high side masked (65,536 keys, in L2, on one run). `encoding`: a holds the
+    source's elements, encoded as they are read (a sort's first partition reads the
+    row itself: no pass of its own to encode it)."""
     e, k = Emitter(), _vq_lanes(v)
     L = k.count
     pivot = k.splat(e, "%p")
@@ -965,16 +964,15 @@ VQ_SAMPLED_PIVOT_MIN = 1 << 14
 
 
 def _vq_partition_in_place(v: SortVariant) -> str:
-    """The keys of a[0, n) below the pivot moved to
-    a[0, l), the others to a[l, n), l in lr[0], in place: U = VQ_IN_PLACE_UNROLL
-    vectors from each end held in registers, then U vectors at a time read from the
-    end with less room freed (read, not yet written: so the end read from has room
-    for their keys, and the other end at least U vectors' of room too, for whole
-    stores whose extra lanes land in the room) and each vector's two sides
-    compressed and stored whole (the high side reversed) at the two write cursors.
-    Fewer than U vectors left: those and the held ones stored exactly (under a mask
-    of their count's first lanes) into what is left between the cursors.
-    n >= 2 U lanes."""
+    """The keys of a[0, n) below the pivot moved to a[0, l), the others to a[l, n),
+    l in lr[0], in place: U = VQ_IN_PLACE_UNROLL vectors from each end held in
+    registers, then U vectors at a time read from the end with less room freed (read,
+    not yet written: so the end read from has room for their keys, and the other end
+    at least U vectors' of room too, for whole stores whose extra lanes land in the
+    room) and each vector's two sides compressed and stored whole (the high side
+    reversed) at the two write cursors. Fewer than U vectors left: those and the held
+    ones stored exactly (under a mask of their count's first lanes) into what is left
+    between the cursors. n >= 2 U lanes."""
     e, k = Emitter(), _vq_lanes(v)
     L, U = k.count, VQ_IN_PLACE_UNROLL
     pivot = k.splat(e, "%p")
