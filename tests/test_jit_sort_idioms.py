@@ -214,6 +214,25 @@ def test_the_sorts_guessed_from_a_programs_text_are_the_ones_it_calls(name):
     assert (guessed == called) == complete, (guessed, called)
 
 
+@pytest.mark.parametrize("compare_type", ["TOTALORDER", "FLOAT"])
+def test_a_bare_float_comparator_is_guessed_only_as_a_total_order(compare_type):
+    """A float comparator without JAX's canonicalizing selects: a TOTALORDER compare is
+    the total-order kernel, guessed; a FLOAT one is not guessed (nothing wrong is)."""
+    from xla_opt.runtime.binding import sorts_in_text
+
+    text = f"""func.func @main(%x: tensor<300xf32>) -> tensor<300xf32> {{
+  %0 = "stablehlo.sort"(%x) <{{dimension = 0 : i64, is_stable = true}}> ({{
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.compare  GT, %a, %b,  {compare_type} : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  }}) : (tensor<300xf32>) -> tensor<300xf32>
+  return %0 : tensor<300xf32>
+}}"""
+    guessed = {variant.symbol for variant in sorts_in_text(text)}
+    called = set(re.findall(r"func.call @(xla_opt_sort_\w+?)__", lowered(text)))
+    assert guessed == (called if compare_type == "TOTALORDER" else set()) and called
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.int16], ids=lambda d: np.dtype(d).name)
 def test_unstable_argsort(dtype):
     """jnp.argsort(stable=False): the kernel is stable anyway (the interpreter's order);

@@ -167,7 +167,7 @@ _SORT = re.compile(
     r'"stablehlo\.sort"\(([^)]*)\)\s*<\{dimension = (\d+)[^}]*\}>\s*\(\{(.*?)\}\)\s*:\s*\(([^)]*)\)', re.DOTALL
 )
 _TOP_K = re.compile(r"chlo\.top_k\([^)]*k = (\d+)\)\s*:\s*tensor<([^>]*)>")
-_COMPARE = re.compile(r"stablehlo\.compare\s+(\w+),\s*(%[\w#]+),\s*(%[\w#]+)")
+_COMPARE = re.compile(r"stablehlo\.compare\s+(\w+),\s*(%[\w#]+),\s*(%[\w#]+)(?:,\s*(\w+))?")
 _ELEMENTS = {"f16": ("f", 16), "bf16": ("bf", 16), "f32": ("f", 32), "f64": ("f", 64)}
 
 
@@ -190,15 +190,19 @@ def sorts_in_text(text: str) -> list[sort.SortVariant | sort.TopKVariant]:
     guessed."""
     found: list[sort.SortVariant | sort.TopKVariant] = []
     for operands, dimension, comparator, types in _SORT.findall(text):
-        ordering = [c for c in _COMPARE.findall(comparator) if c[0] in ("LT", "GT")]
+        compares = _COMPARE.findall(comparator)
+        ordering = [c for c in compares if c[0] in ("LT", "GT")]
         shapes = re.findall(r"tensor<((?:\d+x)*)(\w+)>", types)
         if len(ordering) != 1 or not shapes or (element := _element(shapes[0][1])) is None:
             continue
         dims = [int(d) for d in shapes[0][0].split("x") if d]
         n = dims[int(dimension)] if int(dimension) < len(dims) else 0
-        if n < sort.RADIX_MIN_LENGTH:
-            continue
         kind, width, ctype = element
+        if ctype == "float" and not any(c[0] == "NE" and c[1] == c[2] for c in compares):
+            # not JAX's canonicalizing comparator: a bare total order, else no guess
+            ctype = "totalorder" if ordering[0][3] == "TOTALORDER" else ""
+        if n < sort.RADIX_MIN_LENGTH or not ctype:
+            continue
         digits = 11 if n >= sort.WIDE_DIGIT_LENGTH and width >= 32 else 8
         found.append(sort.SortVariant(kind, width, ctype, ordering[0][0] == "GT", digits, operands.count("%") > 1))
     for k, spelled in _TOP_K.findall(text):
