@@ -21,6 +21,7 @@ from xla_opt.lowering.kernels.gemm import (
     AVX2_FMA_F64,
     AVX2_I32,
     AVX512_FMA,
+    AVX512_FMA_L1_48K,
     BGEMM,
     DGEMM,
     F64,
@@ -209,6 +210,10 @@ def test_kernel_shape_follows_cpu_features():
     assert shape_for("+sse2,+avx,+avx2,+fma") == AVX2_FMA
     avx512 = "+sse2,+avx,+avx2,+fma,+avx512f,+avx512vl"
     assert shape_for(avx512) == AVX512_FMA and AVX512_FMA.wide and not AVX2_FMA.wide
+    # a 48 KB L1 keeps a B panel of depth 256 (32 KB), a 32 KB one does not
+    assert shape_for(avx512, l1_data_bytes=48 << 10) == AVX512_FMA_L1_48K
+    assert shape_for(avx512, l1_data_bytes=32 << 10) == AVX512_FMA
+    assert AVX512_FMA_L1_48K.kc * AVX512_FMA_L1_48K.nr * 4 <= 32 << 10 < AVX512_FMA.kc * AVX512_FMA.nr * 4
     assert shape_for(avx512, wide=False) == AVX2_FMA  # the convolution's and SGEMM_NARROW's
     assert shape_for(avx512, F64) == AVX2_FMA_F64 and shape_for(avx512, I32) == AVX2_I32
     assert shape_for("+sse2,+avx,-avx2,+fma") == SSE

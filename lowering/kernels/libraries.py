@@ -39,10 +39,12 @@ from xla_opt.lowering.kernels import conv, fft, gemm, mpi, sort, stream, threads
 
 class Target(Protocol):
     """What a library's LLVM IR depends on besides its own code, as the runtime knows it:
-    the host CPU's features (LLVM's `+avx2,+fma,...`), whether libgomp runs parallel
-    regions (else the kernels are built single-thread), and an MPI library's ABI."""
+    the host CPU's features (LLVM's `+avx2,+fma,...`) and L1 data cache's size (0 when
+    unknown), whether libgomp runs parallel regions (else the kernels are built
+    single-thread), and an MPI library's ABI."""
 
     cpu_features: str
+    l1_data_bytes: int
     parallel: bool
 
     def mpi_abi(self) -> mpi.Abi: ...
@@ -66,7 +68,7 @@ def _gemm_library(name: str, entries: list[gemm.Entry], opt_level: int | None = 
     def build(target: Target) -> str:
         features = target.cpu_features
         shapes = [
-            gemm.shape_for(features, gemm.F32),
+            gemm.shape_for(features, gemm.F32, l1_data_bytes=target.l1_data_bytes),
             gemm.shape_for(features, gemm.F32, wide=False),
             gemm.shape_for(features, gemm.F64),
             gemm.shape_for(features, gemm.I32),

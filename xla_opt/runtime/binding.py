@@ -32,7 +32,7 @@ from xla_opt.lowering.kernels import gemm, libraries, sort
 from xla_opt.lowering.kernels.libraries import Library
 from xla_opt.lowering.kernels.mpi import Abi
 from xla_opt.runtime import mpi, threads
-from xla_opt.runtime.cpu import cpu_features, initialize_llvm
+from xla_opt.runtime.cpu import cpu_features, initialize_llvm, l1_data_cache_bytes
 from xla_opt.runtime.llvm import NativeModule, compile_llvm_ir
 
 if TYPE_CHECKING:
@@ -61,13 +61,18 @@ class Bindings:
 
 
 class HostTarget:
-    """This host as the libraries' `Target`: the CPU's features, whether libgomp runs
-    parallel regions (loaded on first ask) and the ABI of the MPI library mpi4py loaded."""
+    """This host as the libraries' `Target`: the CPU's features and L1 data cache, whether
+    libgomp runs parallel regions (loaded on first ask) and the ABI of the MPI library
+    mpi4py loaded."""
 
     @property
     def cpu_features(self) -> str:
         initialize_llvm()
         return cpu_features()
+
+    @property
+    def l1_data_bytes(self) -> int:
+        return l1_data_cache_bytes()
 
     @property
     def parallel(self) -> bool:
@@ -257,4 +262,4 @@ def bind_names(names: list[str]) -> Bindings:
 def kernel_shape(element: gemm.Element | None = None, wide: bool = True) -> gemm.KernelShape:
     """The micro-kernel shape for the host CPU's features and an element type (`gemm.F32`
     by default, `gemm.F64` or `gemm.I32`); without `wide`, of vectors of at most 256 bits."""
-    return gemm.shape_for(HOST.cpu_features, element or gemm.F32, wide)
+    return gemm.shape_for(HOST.cpu_features, element or gemm.F32, wide, HOST.l1_data_bytes)

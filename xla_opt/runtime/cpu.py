@@ -50,6 +50,24 @@ def cpu_features() -> str:
     return llvm.get_host_cpu_features().flatten()
 
 
+@functools.cache
+def l1_data_cache_bytes() -> int:
+    """The size of CPU 0's level-1 data cache, from Linux's sysfs; 0 where unknown."""
+    root = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        for index in sorted(os.listdir(root)):
+            with open(f"{root}/{index}/level") as level, open(f"{root}/{index}/type") as kind:
+                if level.read().strip() != "1" or kind.read().strip() not in ("Data", "Unified"):
+                    continue
+            with open(f"{root}/{index}/size") as size:
+                text = size.read().strip()
+            scale = {"K": 1 << 10, "M": 1 << 20}.get(text[-1:], 1)
+            return int(text.rstrip("KM")) * scale
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
 def num_threads() -> int:
     """XLA_OPT_NUM_THREADS if it is a positive integer, else the CPUs this process may
     run on."""
