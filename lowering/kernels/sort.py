@@ -698,6 +698,18 @@ class _Lanes:
         one = e.value(f"insertelement {self.vec} poison, {self.ty} {scalar}, i64 0")
         return e.value(f"shufflevector {self.vec} {one}, {self.vec} poison, <{self.count} x i32> zeroinitializer")
 
+    def first_lanes(self, e: Emitter, count: str) -> str:
+        """The mask of the first `count` lanes, made in an integer register (vector ops
+        all compete for one port)."""
+        shift = e.value(f"trunc i64 {count} to i32")
+        bits = e.value(f"sub i32 {e.value(f'shl i32 1, {shift}')}, 1")
+        return e.value(f"bitcast {self.mask_int} {e.value(f'trunc i32 {bits} to {self.mask_int}')} to {self.mask}")
+
+    def reversed(self, e: Emitter, vector: str) -> str:
+        """`vector` with its lanes in reverse order."""
+        order = "<" + ", ".join(f"i32 {self.count - 1 - j}" for j in range(self.count)) + ">"
+        return e.value(f"shufflevector {self.vec} {vector}, {self.vec} poison, <{self.count} x i32> {order}")
+
     def lane_mask(self, e: Emitter, start: str | int, n: str) -> str:
         """Lanes j with start + j < n."""
         first = e.value(f"trunc i64 {start} to {self.ty}") if self.bits < 64 and isinstance(start, str) else start
@@ -871,11 +883,6 @@ def _vq_partition(v: SortVariant, encoding: bool = False) -> str:
     left, right = e.variable("i64", 0), e.variable("i64", "%n")
     full = e.mul(e.value(f"udiv i64 %n, {L}"), L)
 
-    def first_lanes(count: str) -> str:
-        shift = e.value(f"trunc i64 {count} to i32")
-        bits = e.value(f"sub i32 {e.value(f'shl i32 1, {shift}')}, 1")
-        return e.value(f"bitcast {k.mask_int} {e.value(f'trunc i32 {bits} to {k.mask_int}')} to {k.mask}")
-
     def side(values: str, mask: str, count: str, cursor: str, up: bool, whole: bool = False) -> None:
         compress = f"@llvm.experimental.vector.compress.{k.suffix}"
         packed = e.value(f"call {k.vec} {compress}({k.vec} {values}, {k.mask} {mask}, {k.vec} poison)")
@@ -888,14 +895,13 @@ def _vq_partition(v: SortVariant, encoding: bool = False) -> str:
         elif whole:
             # reversed, its first `count` lanes end at `right`; the others land in
             # [left, right) too while at least 2L keys were left before this vector
-            reverse = "<" + ", ".join(f"i32 {L - 1 - j}" for j in range(L)) + ">"
-            reversed_ = e.value(f"shufflevector {k.vec} {packed}, {k.vec} poison, <{L} x i32> {reverse}")
-            e.emit(f"store {k.vec} {reversed_}, ptr {e.gep('%b', e.add(at, -L), k.ty)}, align {k.bits // 8}")
+            at_end = e.gep("%b", e.add(at, -L), k.ty)
+            e.emit(f"store {k.vec} {k.reversed(e, packed)}, ptr {at_end}, align {k.bits // 8}")
         else:
             if not up:
                 at = e.value(f"sub i64 {at}, {count}")
             store = f"@llvm.masked.store.{k.suffix}.p0({k.vec} {packed}, ptr {e.gep('%b', at, k.ty)}"
-            e.emit(f"call void {store}, i32 {k.bits // 8}, {k.mask} {first_lanes(count)})")
+            e.emit(f"call void {store}, i32 {k.bits // 8}, {k.mask} {k.first_lanes(e, count)})")
         if whole and not up:
             at = e.value(f"sub i64 {at}, {count}")
         e.emit(f"store i64 {e.add(at, count) if up else at}, ptr {cursor}")
@@ -933,20 +939,18 @@ def _vq_partition(v: SortVariant, encoding: bool = False) -> str:
 
     with e.loop(0, e.add(full, -L), L, hint="vec") as i:  # signed: none when n < 2L
         partition(i, None)
-    last = e.value(f"select i1 {e.value(f'icmp uge i64 {full}, {L}')}, i64 {e.add(full, -L)}, i64 0")
     with e.when(e.value(f"icmp uge i64 {full}, {L}"), "last"):
-        partition(last, None, high_whole=False)
+        partition(e.add(full, -L), None, high_whole=False)
     # the last n mod L keys: one vector under a mask (no branch per key: whether a key
     # goes low or high is as good as random, and a mispredicted branch costs more
     # than the vector; a short segment's tail is a large part of its partition)
     e.emit(f"%rest = sub i64 %n, {full}")
     with e.when(e.value("icmp ugt i64 %rest, 0"), "tail"):
-        partition(full, first_lanes("%rest"))
+        partition(full, k.first_lanes(e, "%rest"))
     _store(e, "i64", e.value(f"load i64, ptr {left}"), "%lr", "0")
     return e.function(
         f"internal void @{v.symbol}_vq_partition{'_encoding' if encoding else ''}(ptr noalias %a, ptr noalias %b, "
-        f"i64 %n, {k.ty} %p, "
-        "ptr %lr) nounwind noinline"
+        f"i64 %n, {k.ty} %p, ptr %lr) nounwind noinline"
     )
 
 
@@ -977,7 +981,6 @@ def _vq_partition_in_place(v: SortVariant) -> str:
     L, U = k.count, VQ_IN_PLACE_UNROLL
     pivot = k.splat(e, "%p")
     compress = f"@llvm.experimental.vector.compress.{k.suffix}"
-    reverse = "<" + ", ".join(f"i32 {L - 1 - j}" for j in range(L)) + ">"
     left, right = e.variable("i64", 0), e.variable("i64", "%n")  # write cursors
     read_left, read_right = e.variable("i64", U * L), e.variable("i64", e.add("%n", -U * L))
 
@@ -987,11 +990,6 @@ def _vq_partition_in_place(v: SortVariant) -> str:
             return e.value(f"load {k.vec}, ptr {pointer}, align {k.bits // 8}")
         masked = f"@llvm.masked.load.{k.suffix}.p0(ptr {pointer}, i32 {k.bits // 8}, {k.mask} {mask}, {k.vec} poison)"
         return e.value(f"call {k.vec} {masked}")
-
-    def first_lanes(count: str) -> str:
-        shift = e.value(f"trunc i64 {count} to i32")
-        bits = e.value(f"sub i32 {e.value(f'shl i32 1, {shift}')}, 1")
-        return e.value(f"bitcast {k.mask_int} {e.value(f'trunc i32 {bits} to {k.mask_int}')} to {k.mask}")
 
     def partition(values: str, lanes: str | None = None, exact: bool = False) -> None:
         """One vector's keys (only `lanes`, if given) to the write cursors."""
@@ -1011,12 +1009,11 @@ def _vq_partition_in_place(v: SortVariant) -> str:
         if exact:
             for keys, at, count in ((low_keys, at_low, counts[0]), (high_keys, high_start, counts[1])):
                 store = f"@llvm.masked.store.{k.suffix}.p0({k.vec} {keys}, ptr {e.gep('%a', at, k.ty)}"
-                e.emit(f"call void {store}, i32 {k.bits // 8}, {k.mask} {first_lanes(count)})")
+                e.emit(f"call void {store}, i32 {k.bits // 8}, {k.mask} {k.first_lanes(e, count)})")
         else:
             e.emit(f"store {k.vec} {low_keys}, ptr {e.gep('%a', at_low, k.ty)}, align {k.bits // 8}")
-            reversed_ = e.value(f"shufflevector {k.vec} {high_keys}, {k.vec} poison, <{L} x i32> {reverse}")
             at = e.gep("%a", e.add(at_high, -L), k.ty)
-            e.emit(f"store {k.vec} {reversed_}, ptr {at}, align {k.bits // 8}")
+            e.emit(f"store {k.vec} {k.reversed(e, high_keys)}, ptr {at}, align {k.bits // 8}")
         e.emit(f"store i64 {e.add(at_low, counts[0])}, ptr {left}")
         e.emit(f"store i64 {high_start}, ptr {right}")
 
@@ -1076,8 +1073,8 @@ def _vq_split(
     in_place: bool = False,
 ) -> tuple[str, str]:
     """A segment of n keys at `a` partitioned into `b` around `pivot` (by default the
-    median of nine, `_vq_pivot`): the
-    keys below the pivot to b[0, low), the others to b[low, n), (low, low); when none
+    median of nine, `_vq_pivot`): the keys below the pivot to b[0, low), the others to
+    b[low, n), (low, low); when none
     is below (the pivot is the least key), the keys equal to it, which are done
     (equal keys are equal bits), written to out[0, high) (decoded, unless `perm`) and
     the greater ones to b[high, n), (0, high). The two sides are then sorted from b.
@@ -1102,7 +1099,7 @@ def _vq_split(
         with e.when(greatest, "all_equal"):  # every key is the pivot (none is below it)
             _store(e, "i64", n, lr, "0")
         with e.when(e.value(f"xor i1 {greatest}, true"), "at_most"):
-            partition(e.add(pivot, 1) if k.ty == "i64" else e.value(f"add {k.ty} {pivot}, 1"))
+            partition(e.value(f"add {k.ty} {pivot}, 1"))
         done = pivot if v.perm else v.decode(e, pivot)
         with e.loop(0, _load(e, "i64", lr, "0", "equal"), hint="eq") as j:
             _store(e, k.ty, done, out, j)
@@ -1135,19 +1132,21 @@ def _vq_pivot(e: Emitter, v: SortVariant, a: str, n: str, encoding: bool = False
 # A row's first split, which gives each of a team's two threads its side, takes its
 # pivot from this many keys (sorted by the network of that size), not nine: with the
 # median of nine the two sides of 1M normal keys were a third and two thirds, and the
-# second thread sorted twice what the first did.
+# second thread sorted twice what the first did. So does a segment of at least
+# VQ_SAMPLED_PIVOT_MIN keys.
 VQ_ROW_SAMPLES = VQ_SMALL_VECTORS * 16
 
 
-def _vq_row_pivot(e: Emitter, v: SortVariant, a: str, n: str, encoding: bool) -> str:
+def _vq_row_pivot(e: Emitter, v: SortVariant, a: str, n: str, encoding: bool, at_least: int = 0) -> str:
     """The median of VQ_ROW_SAMPLES keys spread over a[0, n) (`encoding`: of source
-    elements) for a row of at least that many keys, else the median of nine."""
+    elements) for a row of at least that many keys (and `at_least`), else the median
+    of nine."""
     k = _vq_lanes(v)
     count = min(VQ_ROW_SAMPLES, VQ_SMALL_VECTORS * k.count)
     samples = e.fresh("samples")
     e.allocas.append(f"  {samples} = alloca [{count} x {k.ty}], align 64")  # in the entry block, once
     chosen = e.variable(k.ty, 0)
-    many = e.value(f"icmp uge i64 {n}, {count}")
+    many = e.value(f"icmp uge i64 {n}, {max(count, at_least)}")
     with e.when(many, "sampled"):
         last = e.add(n, -1)
         with e.loop(0, count, hint="sample") as i:
@@ -1264,13 +1263,7 @@ def _vq_sort(v: SortVariant) -> str:
     # a long segment partitioned in place keeps its keys in a, a shorter one moves them to b
     in_place = e.value(f"icmp uge i64 {n}, {VQ_IN_PLACE_MIN}")
     # a long segment's pivot from many samples: a better split saves more than it costs
-    pivot = e.variable(k.ty, 0)
-    sampled = e.value(f"icmp uge i64 {n}, {VQ_SAMPLED_PIVOT_MIN}")
-    for where, flag in (("sampled", sampled), ("nine", e.value(f"xor i1 {sampled}, true"))):
-        with e.when(flag, where):
-            chosen = _vq_row_pivot(e, v, a, n, False) if where == "sampled" else _vq_pivot(e, v, a, n)
-            e.emit(f"store {k.ty} {chosen}, ptr {pivot}")
-    pivot = e.value(f"load {k.ty}, ptr {pivot}")
+    pivot = _vq_row_pivot(e, v, a, n, False, at_least=VQ_SAMPLED_PIVOT_MIN)
     left, right = e.variable("i64", 0), e.variable("i64", 0)
     for where, flag in (("in_place", in_place), ("across", e.value(f"xor i1 {in_place}, true"))):
         with e.when(flag, where):
