@@ -220,6 +220,34 @@ def test_feature_groups(specs, groups, per_group):
         np.testing.assert_array_equal(got, expected)
 
 
+# NHWC inputs whose features come in runs of at least INDIRECT_MIN_RUN are read in place
+# through row pointers (conv.WindowRows, the indirect micro-kernel): runs of 8 to 64,
+# windows not a multiple of the tile's 8 rows, strides, padding on every side (negative
+# too), dilation, depth slices that start inside a position's features (40 features,
+# slices of 192), groups; and features in runs of 4 (packed) beside them.
+INDIRECT_CASES = [
+    ({"N": 2, "C": 8, "H": 9, "W": 9}, 20, (3, 3), {"padding": [(1, 1), (1, 1)]}),
+    ({"N": 1, "C": 24, "H": 11, "W": 13}, 33, (3, 2), {"window_strides": [2, 1], "padding": [(1, 0), (0, 2)]}),
+    ({"N": 1, "C": 48, "H": 10, "W": 7}, 17, (3, 3), {"padding": [(2, 2), (1, 1)]}),
+    ({"N": 2, "C": 64, "H": 8, "W": 8}, 16, (3, 3), {"rhs_dilation": [2, 1], "padding": [(-1, 2), (1, -1)]}),
+    ({"N": 1, "C": 40, "H": 9, "W": 9}, 24, (3, 3), {"padding": [(1, 1), (1, 1)]}),
+    ({"N": 2, "C": 16, "H": 10, "W": 10}, 24, (3, 3), {"feature_group_count": 2, "padding": [(1, 1), (1, 1)]}),
+    ({"N": 2, "C": 12, "H": 10, "W": 10}, 24, (3, 3), {"padding": [(1, 1), (1, 1)]}),
+]
+
+
+@pytest.mark.parametrize("sizes,o,window,props", INDIRECT_CASES, ids=lambda x: str(x).replace(" ", ""))
+def test_nhwc_features_read_in_place(sizes, o, window, props):
+    rng = np.random.default_rng(sizes["C"] + o)
+    specs = ("NHWC", "HWIO", "NHWC")
+    groups = props.get("feature_group_count", 1)
+    lhs = small_ints(rng, shape_in(specs[0], sizes))
+    rhs = small_ints(rng, shape_in(specs[1], {"O": o, "I": sizes["C"] // groups, "H": window[0], "W": window[1]}))
+    program = program_of(lhs, rhs, specs, **props)
+    assert uses_kernel(program)
+    check(program, lhs, rhs)
+
+
 @pytest.fixture
 def kernel_threads():
     """Sets the kernels' thread count (read at each call), restoring the default after."""
@@ -416,3 +444,24 @@ def test_kernel_called_directly(shape):
         out[...] = np.nan
         sconv(*(values[name[1:]] for _, name in PARAMS if name != "%flags"), OVERWRITE)
         np.testing.assert_array_equal(out, expected)
+    # NHWC x HWIO (`side` 1, batch folded into the windows): 16 features, read in place
+    # through the indirect micro-kernel's row pointers on this shape's tile
+    n, c, h, wd, o, (kh, kw), stride, pad, dil = 2, 16, 9, 7, 9, (3, 3), (2, 1), ((1, 1), (0, 2)), (1, 2)
+    x, w = small_ints(rng, (n, h, wd, c)), small_ints(rng, (kh, kw, c, o))
+    expected = numpy_conv_nchw(x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1), stride, pad, dil)
+    expected = expected.transpose(0, 2, 3, 1)
+    oh, ow = expected.shape[1:3]
+    out = np.ones(expected.shape, F32)
+    values = {
+        "images": 1, "groups": 1, "side": 1, "M": n * oh * ow, "N": o, "K": kh * kw * c,
+        "W": w.ctypes.data, "w_o": 1, "w_k": o, "w_group": 0,
+        "X": x.ctypes.data, "x_image": 0, "x_group": 0,
+        "H": h, "Wd": wd, "sH": wd * c, "sW": c, "padH": pad[0][0], "padW": pad[1][0],
+        "x_e1": oh, "x_e2": ow, "x_s0": h * wd * c, "x_s1": stride[0] * wd * c, "x_s2": stride[1] * c,
+        "x_h0": 0, "x_h1": stride[0], "x_h2": 0, "x_w0": 0, "x_w1": 0, "x_w2": stride[1],
+        "e1": kw, "e2": c, "s0": dil[0] * wd * c, "s1": dil[1] * c, "s2": 1,
+        "h0": dil[0], "h1": 0, "h2": 0, "w0": 0, "w1": dil[1], "w2": 0,
+        "C": out.ctypes.data, "ldc": o, "c_image": 0, "c_group": 0, "flags": 0,
+    }  # fmt: skip
+    sconv(*(values[name[1:]] for _, name in PARAMS))
+    np.testing.assert_array_equal(out, 1 + expected)

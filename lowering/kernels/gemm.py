@@ -116,6 +116,11 @@ class KernelShape:
         return f"xla_opt_{self.element.letter}gemm_micro_kernel_{self.mr}x{self.nr}"
 
     @property
+    def indirect_micro_kernel(self) -> str:
+        """The micro-kernel reading A's rows through pointers (`_micro_kernel`)."""
+        return f"{self.micro_kernel}_indirect"
+
+    @property
     def wide(self) -> bool:
         """Whether its vectors are wider than 256 bits (AVX-512)."""
         return self.vw * self.element.size > 32
@@ -272,11 +277,17 @@ class Emitter:
         self.label(exit_)
 
 
-def _micro_kernel(s: KernelShape) -> str:
+def _micro_kernel(s: KernelShape, indirect: bool = False) -> str:
     """C[0:m, 0:n] += Ap (kc x MR panel) @ Bp (kc rows of NR, %ldb apart: NR in a packed
     panel, B's own row stride where B is read in place); m <= MR, n <= NR; with
     `%flags` (OVERWRITE, BIAS, RELU), C = instead of +=, then bias[j] (at %bias) added
-    and max(., 0) applied to the result."""
+    and max(., 0) applied to the result.
+
+    `indirect` (`s.indirect_micro_kernel`): A's rows are read where they lie, not from a
+    packed panel: %ap holds kc / %run groups of MR pointers, and row i's elements
+    [g * run, (g + 1) * run) are the `run` consecutive values at pointer g * MR + i
+    (XNNPACK's indirect GEMM: a convolution's windows, each pointing at its input run or
+    at zeros, `conv.Windows.point`)."""
     e = Emitter()
     vec, ty, size = s.vector, s.element.llvm, s.element.size
     nv = s.nr // s.vw
@@ -293,12 +304,13 @@ def _micro_kernel(s: KernelShape) -> str:
         c_row = e.gep("%c", e.mul("%ldc", i), ty)
         for at in sorted({0, s.nr - 1}):
             e.emit(f"call void @llvm.prefetch.p0(ptr {e.gep(c_row, at, ty)}, i32 1, i32 3, i32 1)")
-    with e.loop(0, "%kc", hint="k") as k:
+
+    def step(k: str, a_at: Callable[[int], str]) -> None:
+        """The rank-1 update of depth k, row i's element of A at `a_at(i)`."""
         b_row = e.gep("%bp", e.mul(k, "%ldb"), ty)
         bs = [e.value(f"load {vec}, ptr {e.gep(b_row, v * s.vw, ty)}, align {size}", "b") for v in range(nv)]
-        a_col = e.gep("%ap", e.mul(k, s.mr), ty)
         for i in range(s.mr):
-            a = e.value(f"load {ty}, ptr {e.gep(a_col, i, ty)}, align {size}", "a")
+            a = e.value(f"load {ty}, ptr {a_at(i)}, align {size}", "a")
             one = e.value(f"insertelement {vec} poison, {ty} {a}, i64 0")
             splat = e.value(
                 f"shufflevector {vec} {one}, {vec} poison, <{s.vw} x i32> zeroinitializer",
@@ -308,6 +320,22 @@ def _micro_kernel(s: KernelShape) -> str:
                 old = e.value(f"load {vec}, ptr {accs[i][v]}, align 32")
                 new = s.multiply_add(e, splat, bs[v], old)
                 e.emit(f"store {vec} {new}, ptr {accs[i][v]}, align 32")
+
+    if indirect:
+        groups = e.value("sdiv i64 %kc, %run")
+        with e.loop(0, groups, hint="g") as g:
+            table = e.value(f"getelementptr inbounds ptr, ptr %ap, i64 {e.mul(g, s.mr)}", "p")
+            rows = [
+                e.value(f"load ptr, ptr {e.value(f'getelementptr inbounds ptr, ptr {table}, i64 {i}', 'p')}, align 8")
+                for i in range(s.mr)
+            ]
+            first = e.mul(g, "%run")
+            with e.loop(0, "%run", hint="k") as k:
+                step(e.add(first, k), lambda i: e.gep(rows[i], k, ty))
+    else:
+        with e.loop(0, "%kc", hint="k") as k:
+            a_col = e.gep("%ap", e.mul(k, s.mr), ty)
+            step(k, lambda i: e.gep(a_col, i, ty))
     full_m = e.value(f"icmp eq i64 %m, {s.mr}")
     full_n = e.value(f"icmp eq i64 %n, {s.nr}")
     full = e.value(f"and i1 {full_m}, {full_n}")
@@ -372,8 +400,9 @@ def _micro_kernel(s: KernelShape) -> str:
                 f"select i1 {overwrite}, {ty} {part}, {ty} {e.value(f'{s.element.add} {ty} {old}, {part}')}"
             )
             e.emit(f"store {ty} {epilogue(total, e.gep('%bias', j, ty), ty, 1)}, ptr {at}, align {size}")
+    name, run = (s.indirect_micro_kernel, "i64 %run, ") if indirect else (s.micro_kernel, "")
     return e.function(
-        f"internal void @{s.micro_kernel}(i64 %kc, ptr noalias %ap, ptr noalias %bp, i64 %ldb, ptr noalias %c, "
+        f"internal void @{name}(i64 %kc, ptr noalias %ap, {run}ptr noalias %bp, i64 %ldb, ptr noalias %c, "
         "i64 %ldc, i64 %m, i64 %n, i64 %flags, ptr %bias) noinline nounwind"
     )
 
@@ -577,6 +606,11 @@ class Gemm:
     ldc: str
     flags: str = "0"
     bias: str = "null"
+    # An i64 where A may be row pointers rather than packed values: where it is not 0, A's
+    # `pack` writes, per MR-row panel, groups of MR pointers to `a_run` consecutive depth
+    # positions each, which the indirect micro-kernel reads (`_micro_kernel`); 0 or None:
+    # packed panels
+    a_run: str | None = None
 
 
 # The flags of a GEMM call (the public `%flags` parameter, Gemm.flags):
@@ -603,6 +637,12 @@ def _micro_tiles(
         f"{e.value(f'select i1 {last}, i64 {finishing}, i64 0')}"
     )
     has_bias = e.has(flags, BIAS)
+    pointed = groups = None
+    if g.a_run is not None:
+        pointed = e.value(f"icmp ne i64 {g.a_run}, 0")
+        groups = e.value(f"sdiv i64 {kc}, {e.value(f'select i1 {pointed}, i64 {g.a_run}, i64 1')}")
+        if s.indirect_micro_kernel not in e.helpers:
+            e.helpers[s.indirect_micro_kernel] = _micro_kernel(s, indirect=True)
     with e.loop(0, nc, s.nr, hint="jr") as jr:
         n = e.min(s.nr, e.value(f"sub i64 {nc}, {jr}"))
         b_panel, ldb = e.gep(bp, e.mul(jr, kc), ty), str(s.nr)
@@ -619,10 +659,15 @@ def _micro_tiles(
             a_panel = e.gep(ap, e.mul(ir, kc), ty)
             c_tile = e.gep(c_cols, e.mul(e.add(ic, ir), g.ldc), ty)
             bias = e.value(f"select i1 {has_bias}, ptr {bias_cols}, ptr {c_tile}")  # C: read, never used
-            e.emit(
-                f"call void @{s.micro_kernel}(i64 {kc}, ptr {a_panel}, ptr {b_panel}, i64 {ldb}, ptr {c_tile}, "
-                f"i64 {g.ldc}, i64 {m}, i64 {n}, i64 {flags}, ptr {bias})"
-            )
+            rest = f"ptr {b_panel}, i64 {ldb}, ptr {c_tile}, i64 {g.ldc}, i64 {m}, i64 {n}, i64 {flags}, ptr {bias}"
+            if pointed is None:
+                e.emit(f"call void @{s.micro_kernel}(i64 {kc}, ptr {a_panel}, {rest})")
+            else:
+                with e.when(pointed, "pointed"):  # panel ir / MR's kc / run groups of MR pointers
+                    table = e.value(f"getelementptr inbounds ptr, ptr {ap}, i64 {e.mul(ir, groups)}", "p")
+                    e.emit(f"call void @{s.indirect_micro_kernel}(i64 {kc}, ptr {table}, i64 {g.a_run}, {rest})")
+                with e.when(e.value(f"xor i1 {pointed}, true"), "packed"):
+                    e.emit(f"call void @{s.micro_kernel}(i64 {kc}, ptr {a_panel}, {rest})")
 
 
 @dataclass(frozen=True)
@@ -723,7 +768,7 @@ def blocked_loops(e: Emitter, s: KernelShape, g: Gemm, ap: str, bp: str, j0: str
         e.new_label("tall"),
         e.new_label("blocked"),
     )
-    step = _depth_step(e, s, g.depth)  # both ways: the same slices on any number of threads
+    step = depth_step(e, s, g.depth)  # both ways: the same slices on any number of threads
     e.emit(f"br i1 {e.value(f'icmp sle i64 {g.m}, {s.mc}')}, label %{short}, label %{tall}")
     e.label(short)
     mine0, mine1 = team.share(e, j0, j1, s.nr)
@@ -814,7 +859,7 @@ def _equal_pieces(e: Emitter, length: str, limit: int, multiple: int) -> str:
     return _round_up(e, e.value(f"sdiv i64 {e.add(length, e.add(some, -1))}, {some}"), multiple)
 
 
-def _depth_step(e: Emitter, s: KernelShape, depth: str) -> str:
+def depth_step(e: Emitter, s: KernelShape, depth: str) -> str:
     """The depth of the slices of a product: as few as at most KC deep allow, of equal
     depth (a multiple of 16, so each slice starts a cache line further into a row of A):
     a depth of 576 is two slices of 288, not 512 and 64, whose short slice would read and
