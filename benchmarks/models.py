@@ -37,7 +37,8 @@ Per program and thread count:
   XLA's `compile_and_load`, called directly: JAX's persistent cache is not involved).
   Ours twice: with the on-disk object cache empty (a new XLA_OPT_CACHE_DIR: a first run
   ever, the micro-kernel libraries compiled too) and warm (the same directory again: a
-  user's second run); the median of COLD_REPEATS runs of each.
+  user's second run); the median of COLD_REPEATS runs of each. Our package's byte code
+  is written first (`cache_bytecode`), as an installed package's is.
 
 Each thread count runs in a fresh process pinned to that many CPUs (bench.py's
 environment: XLA_OPT_NUM_THREADS, and for one thread XLA's Eigen pool off); the
@@ -342,9 +343,28 @@ def fresh_process(script: str, path: str, env: dict[str, str]) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def cache_bytecode() -> None:
+    """Write the byte code of our package's sources (the issue times fresh processes "byte
+    code cached, as a user's Python has it"): where PYTHONDONTWRITEBYTECODE is set (our
+    machines) or the sources changed since their .pyc files were written, every fresh
+    process would compile the stale modules again (~30 ms after an edit of a few). pip
+    wrote JAX's, xDSL's and NumPy's when it installed them."""
+    import compileall
+
+    import xla_opt
+    import xla_opt.dialects
+    import xla_opt.lowering
+    import xla_opt.passes
+
+    for package in (xla_opt, xla_opt.dialects, xla_opt.lowering, xla_opt.passes):
+        for directory in package.__path__:
+            compileall.compile_dir(directory, quiet=1)
+
+
 def fresh_compiles(path: str, repeats: int, tmp: str) -> dict[str, list[dict]]:
     """Ours with an empty disk cache, then ours again with the cache that run left (a
-    user's second run), then XLA's; `repeats` times."""
+    user's second run), then XLA's; `repeats` times; the byte code cached first."""
+    cache_bytecode()
     env = {k: v for k, v in os.environ.items() if k != "XLA_OPT_CACHE"}
     env["JAX_PLATFORMS"] = "cpu"
     runs: dict[str, list[dict]] = {"ours_empty": [], "ours_warm": [], "xla": []}

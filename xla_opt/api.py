@@ -129,8 +129,6 @@ class CompiledFunction:
         self.entry = self.function.sym_name.data
         self._bf16_parameters = bf16_parameters(self.function)  # raw records may stand for them
         check_callees_defined(self.function)
-        from xla_opt.partitions import partitioned
-
         # A program of N partitions runs its per-device program on N devices (partitions.py),
         # as threads or as MPI ranks; partitions=1 runs the global program whole instead,
         # the reference.
@@ -141,8 +139,11 @@ class CompiledFunction:
             raise ValueError(
                 f"the program has {declared} partitions: partitions= is {declared} or 1 (whole), got {partitions}"
             )
-        whole = partitions == 1 or replicas != 1
-        self.partitions = None if whole else partitioned(module, self.entry)
+        self.partitions = None
+        if declared > 1 and partitions != 1 and replicas == 1:
+            from xla_opt.partitions import partitioned  # the partitioner: only for such programs
+
+            self.partitions = partitioned(module, self.entry)
         if self.partitions is not None:
             if backend == "jit" and launcher == "threads":
                 from xla_opt.runtime.executable import JitFunction
@@ -165,7 +166,7 @@ class CompiledFunction:
         self = cls.__new__(cls)
         self.launcher, self.backend, self.replicas, self.partitions = "threads", "jit", 1, None
         self._rank_program = None
-        self._timeout = replica_timeout  # read on demand: replica_timeout_seconds imports the interpreter
+        self.replica_timeout = replica_timeout_seconds(replica_timeout)
         self.entry = lowered.entry
         # The JIT function reads the signature from the same parse, but holds no reference to
         # this object: a cycle through it would leave LLVM's modules and contexts to the
@@ -181,9 +182,6 @@ class CompiledFunction:
             source = self.__dict__["_source"]
             self.module, self.function = source.module(), source.function()
             return self.__dict__[name]
-        if name == "replica_timeout" and "_timeout" in self.__dict__:
-            self.replica_timeout = replica_timeout_seconds(self.__dict__.pop("_timeout"))
-            return self.replica_timeout
         raise AttributeError(f"'CompiledFunction' object has no attribute {name!r}")
 
     def _jit_runner(self) -> Callable[[list[Any]], tuple[Any, ...]]:
@@ -421,7 +419,7 @@ def replica_timeout_seconds(value: float | None) -> float:
     fails (a deadlock among threads is found at once; MPI ranks cannot see each other's
     state, so there the wait is what ends one): `value`, else XLA_OPT_REPLICA_TIMEOUT,
     else 120."""
-    from xla_opt.interpreter.replicas import DEFAULT_TIMEOUT
+    from xla_opt.interpreter import DEFAULT_TIMEOUT  # the package alone: no interpreter
 
     if value is None:
         text = os.environ.get("XLA_OPT_REPLICA_TIMEOUT", "").strip()

@@ -36,9 +36,7 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions
 
-DEFAULT_TIMEOUT = 120.0
-"""Seconds a replica waits in a collective or recv before giving up (deadlocks among
-blocked replicas are found at once; this bounds waits on a replica that never stops)."""
+from xla_opt.interpreter import DEFAULT_TIMEOUT
 
 
 class ReplicaError(RuntimeError):
