@@ -698,6 +698,17 @@ class _Lanes:
         one = e.value(f"insertelement {self.vec} poison, {self.ty} {scalar}, i64 0")
         return e.value(f"shufflevector {self.vec} {one}, {self.vec} poison, <{self.count} x i32> zeroinitializer")
 
+    def every_lane(self, e: Emitter) -> str:
+        """A mask of all lanes that LLVM does not know to be one (read back from a
+        volatile slot, once): `xor` with it stays a mask-register xor (`kxor`, port 0 on
+        Intel) where `xor` with a constant all-ones would fold into a second, inverted
+        compare (`vpcmp`, the shuffle port's, which the compresses keep busy)."""
+        slot = e.value(f"alloca {self.mask_int}")
+        e.emit(f"store volatile {self.mask_int} -1, ptr {slot}")
+        return e.value(
+            f"bitcast {self.mask_int} {e.value(f'load volatile {self.mask_int}, ptr {slot}')} to {self.mask}"
+        )
+
     def first_lanes(self, e: Emitter, count: str) -> str:
         """The mask of the first `count` lanes, made in an integer register (vector ops
         all compete for one port)."""
@@ -880,6 +891,7 @@ def _vq_partition(v: SortVariant, encoding: bool = False) -> str:
     e, k = Emitter(), _vq_lanes(v)
     L = k.count
     pivot = k.splat(e, "%p")
+    every = k.every_lane(e)
     left, right = e.variable("i64", 0), e.variable("i64", "%n")
     full = e.mul(e.value(f"udiv i64 %n, {L}"), L)
 
@@ -926,7 +938,7 @@ def _vq_partition(v: SortVariant, encoding: bool = False) -> str:
             positions = e.value(f"add {k.vec} {k.splat(e, i)}, {lanes}")
             values = e.value(f"or {k.vec} {e.value(f'shl {k.vec} {wide}, splat (i64 32)')}, {positions}")
         lower = e.value(f"icmp ult {k.vec} {values}, {pivot}")
-        upper = e.value(f"xor {k.mask} {lower}, splat (i1 true)")
+        upper = e.value(f"xor {k.mask} {lower}, {every}")
         if mask is not None:
             lower, upper = (e.value(f"and {k.mask} {side}, {mask}") for side in (lower, upper))
         ones = e.value(f"bitcast {k.mask} {lower} to {k.mask_int}")
@@ -980,6 +992,7 @@ def _vq_partition_in_place(v: SortVariant) -> str:
     e, k = Emitter(), _vq_lanes(v)
     L, U = k.count, VQ_IN_PLACE_UNROLL
     pivot = k.splat(e, "%p")
+    every = k.every_lane(e)
     compress = f"@llvm.experimental.vector.compress.{k.suffix}"
     left, right = e.variable("i64", 0), e.variable("i64", "%n")  # write cursors
     read_left, read_right = e.variable("i64", U * L), e.variable("i64", e.add("%n", -U * L))
@@ -994,7 +1007,7 @@ def _vq_partition_in_place(v: SortVariant) -> str:
     def partition(values: str, lanes: str | None = None, exact: bool = False) -> None:
         """One vector's keys (only `lanes`, if given) to the write cursors."""
         lower = e.value(f"icmp ult {k.vec} {values}, {pivot}")
-        upper = e.value(f"xor {k.mask} {lower}, splat (i1 true)")
+        upper = e.value(f"xor {k.mask} {lower}, {every}")
         if lanes is not None:
             lower, upper = (e.value(f"and {k.mask} {side}, {lanes}") for side in (lower, upper))
         counts = []
