@@ -33,6 +33,7 @@ rewriting.py, pattern rewriting:
   9. rewrite-locations: what a rewrite creates takes the replaced op's location
   17. early-exit-effects: the dead-code check stops at the first effect
   21. conversion-sweeps: lower-affine and convert-scf-to-cf visit only the ops they convert
+  23. linalg-memory-effects: linalg.generic's effects are its memref operands' (none on tensors)
 llvm_translation.py, the llvm dialect's translation to LLVM IR:
   6. llvm-casts: llvm.uitofp, llvm.fptosi, llvm.fptoui translated
   15. llvm-function-attributes: a function's linkage and passthrough attributes kept
