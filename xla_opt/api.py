@@ -419,7 +419,7 @@ def replica_timeout_seconds(value: float | None) -> float:
     fails (a deadlock among threads is found at once; MPI ranks cannot see each other's
     state, so there the wait is what ends one): `value`, else XLA_OPT_REPLICA_TIMEOUT,
     else 120."""
-    from xla_opt.interpreter import DEFAULT_TIMEOUT  # the package alone: no interpreter
+    from xla_opt.interpreter.timeout import DEFAULT_TIMEOUT
 
     if value is None:
         text = os.environ.get("XLA_OPT_REPLICA_TIMEOUT", "").strip()

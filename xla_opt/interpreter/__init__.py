@@ -16,11 +16,6 @@ if TYPE_CHECKING:
 
     from .engine import interpret, interpreted_op_names, make_interpreter
 
-DEFAULT_TIMEOUT = 120.0
-"""Seconds a replica waits in a collective or recv before giving up (deadlocks among
-blocked replicas are found at once; this bounds waits on a replica that never stops).
-Here, not in `replicas`, so that the API reads it without importing xDSL's interpreter."""
-
 
 def __getattr__(name: str) -> Any:
     """The engine is imported on first use, not with the package: its submodules that

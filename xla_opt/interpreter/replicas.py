@@ -36,7 +36,7 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions
 
-from xla_opt.interpreter import DEFAULT_TIMEOUT
+from xla_opt.interpreter.timeout import DEFAULT_TIMEOUT
 
 
 class ReplicaError(RuntimeError):
