@@ -385,6 +385,21 @@ def test_top_k_of_a_long_row_and_approx_max_k():
         np.testing.assert_array_equal(bits(g), bits(np.asarray(w)))
 
 
+def test_a_top_k_leaves_no_iota_behind():
+    """JAX's top_k is a sort of the row with an iota, which the top-k kernel replaces
+    (it makes the positions itself): the iota's generic, unused, is dead code (xDSL
+    patch 23); it was bufferized into a buffer of the row's length, filled on every
+    call and never read."""
+    from xla_opt.lowering.xla_to_llvm import STAGES
+
+    x = data(np.float32, (4096,), seed=3)
+    text = jax.jit(lambda x: lax.top_k(x, 5)).lower(x).as_text()
+    bufferized = str(xla_opt.optimize(load_program(text), ",".join(STAGES[: STAGES.index("xla-bufferize") + 1])))
+    assert "func.call @xla_opt_topk_" in bufferized and "4096xi32" not in bufferized
+    for g, w in zip(xla_opt.run(text, x, backend="jit"), lax.top_k(x, 5), strict=True):
+        np.testing.assert_array_equal(bits(g), bits(np.asarray(w)))
+
+
 # --------------------------------------------------------------------------------------
 # long rows: 11-bit digits, the threads
 # --------------------------------------------------------------------------------------
