@@ -236,7 +236,7 @@ LINALG_MEMORY_EFFECTS = Patch(
     having unknown ones: one on tensors whose result nothing uses is never erased. The
     lowering of `lax.top_k` (a sort of the row with an iota, whose top-k kernel makes
     the positions itself) kept the iota's generic, bufferized into a 4 MiB buffer
-    filled on every call and never read (top_k(16) of 1M f32 0.43-0.46 -> 0.23-0.26 ms
+    filled on every call and never read (a top 16 of 1M f32: 0.43-0.46 -> 0.23-0.26 ms
     on one thread). The generic gets MLIR's effects: a read of each memref input, a
     read and a write of each memref output, none on tensors, so a pure one is dead code
     once unused (and `cse` may merge two identical ones).
