@@ -408,15 +408,19 @@ def top_k_kernel_variant(key: SortKey, element: Attribute) -> TopKVariant:
     return TopKVariant(kind, bit_width(element), key.ctype, key.direction == "GT")
 
 
-def gathered_payload(perm: SSAValue, x: SSAValue, dim: int) -> list[Operation]:
+def gathered_payload(perm: SSAValue, x: SSAValue, dim: int) -> tuple[list[Operation], SSAValue]:
     """`x` reordered along `dim` through the positions `perm` (i32; its shape is the
     result's): a payload that is a function of its index along `dim` (an iota:
-    `index_function`) is that function of the positions, computed instead of read;
-    any other is gathered (`gather_along`). The last op gives the result."""
+    `index_function`) is that function of the positions, computed instead of read
+    (the positions themselves for an i32 iota: `jnp.argsort`'s result is the kernel's,
+    not a copy of it); any other is gathered (`gather_along`). The ops, and the result."""
     source = index_function(x, dim)
     if source is None:
-        return gather_along(perm, [x], dim)
+        ops = gather_along(perm, [x], dim)
+        return ops, ops[-1].results[0]
     element = elem_of(x.type)
+    if element == i32 and _index_itself(source):
+        return [], perm
     result_type = TensorType(element, shape_of(perm.type))
 
     def body(args: Sequence[BlockArgument]) -> tuple[list[Operation], list[SSAValue]]:
@@ -437,7 +441,22 @@ def gathered_payload(perm: SSAValue, x: SSAValue, dim: int) -> list[Operation]:
             ops.append(clone)
         raise AssertionError("a generic body ends with linalg.yield")
 
-    return identity_generic([perm], result_type, body)
+    ops = identity_generic([perm], result_type, body)
+    return ops, ops[-1].results[0]
+
+
+def _index_itself(source: xla.IotaOp | linalg.GenericOp) -> bool:
+    """Whether a payload `index_function` found is its element's index as an integer:
+    an iota, or a generic whose body yields the index through integer casts alone
+    (index_cast, extsi, extui, trunci; a position is below 2^31, so any of them keeps
+    it)."""
+    if isinstance(source, xla.IotaOp):
+        return True
+    casts = (arith.IndexCastOp, arith.ExtSIOp, arith.ExtUIOp, arith.TruncIOp)
+    value = source.body.block.last_op.operands[0] if source.body.block.last_op else None
+    while value is not None and isinstance(value.owner, casts):
+        value = value.owner.operands[0]
+    return value is not None and isinstance(value.owner, linalg.IndexOp)
 
 
 def _read(value: SSAValue) -> bool:
@@ -532,9 +551,13 @@ class SortToRadixKernel(RewritePattern):
             if i == keys[0].operand:
                 values.append(sorted_key)
                 continue
-            ops = gathered_payload(perm, x, dim) if read[i] and perm is not None else [tensor.EmptyOp([], x.type)]
+            if read[i] and perm is not None:
+                ops, value = gathered_payload(perm, x, dim)
+            else:
+                empty = tensor.EmptyOp([], x.type)
+                ops, value = [empty], empty.tensor
             new_ops += ops
-            values.append(ops[-1].results[0])
+            values.append(value)
         rewriter.replace(op, new_ops, values)
 
     def _top_k(
@@ -558,9 +581,9 @@ class SortToRadixKernel(RewritePattern):
             if i == key.operand:
                 values.append(call.res[0])
             elif slices[i]:
-                ops = gathered_payload(call.res[1], x, dim)
+                ops, value = gathered_payload(call.res[1], x, dim)
                 new_ops += ops
-                values.append(ops[-1].results[0])
+                values.append(value)
             else:
                 values.append(call.res[0])  # unread
         rewriter.insert(new_ops, InsertPoint.before(op))
