@@ -72,6 +72,19 @@ RADIX_MIN_LENGTH = 24
 # 32768 (n/32), where the sort takes 14 ms, and 40 ms for n/8.
 TOP_K_MAX_FRACTION = 32
 
+
+def radix_digit_bits(n: int, width: int) -> int:
+    """The digits of a sort of rows of n `width`-bit keys: 11 bits for long rows
+    (WIDE_DIGIT_LENGTH) of 32- and 64-bit keys, else 8."""
+    return 11 if n >= WIDE_DIGIT_LENGTH and width >= 32 else 8
+
+
+def takes_top_k_kernel(k: int, n: int, min_length: int = RADIX_MIN_LENGTH) -> bool:
+    """Whether a sort of rows of n keys, sliced to their first k, is the top-k kernel
+    (TOP_K_MAX_FRACTION), given the shortest row the sort kernels take (`min_length`)."""
+    return k * TOP_K_MAX_FRACTION <= n or n < min_length
+
+
 _KINDS = {"f": "float", "bf": "bfloat", "i": "int"}
 _CTYPES = ("float", "totalorder", "signed", "unsigned")
 
@@ -709,6 +722,15 @@ class _Lanes:
             f"bitcast {self.mask_int} {e.value(f'load volatile {self.mask_int}, ptr {slot}')} to {self.mask}"
         )
 
+    def sides(self, e: Emitter, values: str, pivot: str, every: str, lanes: str | None = None) -> tuple[str, str]:
+        """The masks of `values`' lanes below `pivot` (a splat) and of the others (only
+        `lanes`, if given), the second by xor with `every` (`every_lane`)."""
+        lower = e.value(f"icmp ult {self.vec} {values}, {pivot}")
+        upper = e.value(f"xor {self.mask} {lower}, {every}")
+        if lanes is None:
+            return lower, upper
+        return e.value(f"and {self.mask} {lower}, {lanes}"), e.value(f"and {self.mask} {upper}, {lanes}")
+
     def first_lanes(self, e: Emitter, count: str) -> str:
         """The mask of the first `count` lanes, made in an integer register (vector ops
         all compete for one port)."""
@@ -937,10 +959,7 @@ def _vq_partition(v: SortVariant, encoding: bool = False) -> str:
             lanes = "<" + ", ".join(f"i64 {j}" for j in range(L)) + ">"
             positions = e.value(f"add {k.vec} {k.splat(e, i)}, {lanes}")
             values = e.value(f"or {k.vec} {e.value(f'shl {k.vec} {wide}, splat (i64 32)')}, {positions}")
-        lower = e.value(f"icmp ult {k.vec} {values}, {pivot}")
-        upper = e.value(f"xor {k.mask} {lower}, {every}")
-        if mask is not None:
-            lower, upper = (e.value(f"and {k.mask} {side}, {mask}") for side in (lower, upper))
+        lower, upper = k.sides(e, values, pivot, every, mask)
         ones = e.value(f"bitcast {k.mask} {lower} to {k.mask_int}")
         count = e.value(
             f"zext {k.mask_int} {e.value(f'call {k.mask_int} @llvm.ctpop.{k.mask_int}({k.mask_int} {ones})')} to i64"
@@ -1006,10 +1025,7 @@ def _vq_partition_in_place(v: SortVariant) -> str:
 
     def partition(values: str, lanes: str | None = None, exact: bool = False) -> None:
         """One vector's keys (only `lanes`, if given) to the write cursors."""
-        lower = e.value(f"icmp ult {k.vec} {values}, {pivot}")
-        upper = e.value(f"xor {k.mask} {lower}, {every}")
-        if lanes is not None:
-            lower, upper = (e.value(f"and {k.mask} {side}, {lanes}") for side in (lower, upper))
+        lower, upper = k.sides(e, values, pivot, every, lanes)
         counts = []
         for side in (lower, upper):
             ones = e.value(f"bitcast {k.mask} {side} to {k.mask_int}")

@@ -208,7 +208,7 @@ def sorts_in_text(text: str) -> list[sort.SortVariant | sort.TopKVariant]:
             ctype = "totalorder" if ordering[0][3] == "TOTALORDER" else ""
         if n < sort.RADIX_MIN_LENGTH or not ctype:
             continue
-        digits = 11 if n >= sort.WIDE_DIGIT_LENGTH and width >= 32 else 8
+        digits = sort.radix_digit_bits(n, width)
         found.append(sort.SortVariant(kind, width, ctype, ordering[0][0] == "GT", digits, operands.count("%") > 1))
     for k, spelled in _TOP_K.findall(text):
         *dims, name = spelled.split("x")
@@ -216,7 +216,7 @@ def sorts_in_text(text: str) -> list[sort.SortVariant | sort.TopKVariant]:
         if element is None or not dims or not all(d.isdigit() for d in dims):
             continue
         n = int(dims[-1])
-        if int(k) * sort.TOP_K_MAX_FRACTION <= n or n < sort.RADIX_MIN_LENGTH:
+        if sort.takes_top_k_kernel(int(k), n):
             kind, width, ctype = element
             found.append(sort.TopKVariant(kind, width, "totalorder" if ctype == "float" else ctype, True))
     return list(dict.fromkeys(found))

@@ -206,7 +206,6 @@ def _installed_xdsl_version() -> str | None:
     the package (a directory listing: importlib.metadata takes 20 ms to import on a
     first compile's path), else from importlib.metadata; None when xDSL runs from a
     source tree (nothing to compare)."""
-    import importlib.util
     import os
 
     spec = importlib.util.find_spec("xdsl")

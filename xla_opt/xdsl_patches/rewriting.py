@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from xdsl.dialects.builtin import UnknownLoc
+from xdsl.dialects.builtin import MemRefType, UnknownLoc
 from xdsl.ir import BlockArgument, Operation, SSAValue
-from xdsl.traits import MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect
+from xdsl.traits import EffectInstance, MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect
 
 from xla_opt.xdsl_patches.patch import Changes, Patch
 
@@ -207,9 +207,6 @@ class LinalgOperandEffects(MemoryEffect):
 
     @classmethod
     def get_effects(cls, op: Operation) -> frozenset:  # type: ignore[override]
-        from xdsl.dialects.builtin import MemRefType
-        from xdsl.traits import EffectInstance
-
         effects = set()
         for value in op.inputs:  # type: ignore[attr-defined]
             if isinstance(value.type, MemRefType):

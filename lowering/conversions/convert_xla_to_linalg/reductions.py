@@ -58,10 +58,10 @@ from xla_opt.dialects.xla.reductions import REDUCTION_OPS
 from xla_opt.lowering.kernels import libraries
 from xla_opt.lowering.kernels.sort import (
     RADIX_MIN_LENGTH,
-    TOP_K_MAX_FRACTION,
-    WIDE_DIGIT_LENGTH,
     SortVariant,
     TopKVariant,
+    radix_digit_bits,
+    takes_top_k_kernel,
 )
 from xla_opt.lowering.utils.llvm_types import row_major_strides
 
@@ -399,8 +399,7 @@ def sort_kernel_variant(key: SortKey, element: Attribute, n: int, perm: bool) ->
     permutation when `perm`): 11-bit digits for long rows of 32- and 64-bit keys."""
     width = bit_width(element)
     kind = "bf" if isinstance(element, BFloat16Type) else ("f" if is_float(element) else "i")
-    digits = 11 if n >= WIDE_DIGIT_LENGTH and width >= 32 else 8
-    return SortVariant(kind, width, key.ctype, key.direction == "GT", digits, perm)
+    return SortVariant(kind, width, key.ctype, key.direction == "GT", radix_digit_bits(n, width), perm)
 
 
 def top_k_kernel_variant(key: SortKey, element: Attribute) -> TopKVariant:
@@ -512,7 +511,7 @@ class SortToRadixKernel(RewritePattern):
             return
         sizes = [math.prod(shape[:dim]), n, math.prod(shape[dim + 1 :])]
         top = top_k_slices(op, dim)
-        if top is not None and len(keys) == 1 and (top[0] * TOP_K_MAX_FRACTION <= n or n < self.min_length):
+        if top is not None and len(keys) == 1 and takes_top_k_kernel(top[0], n, self.min_length):
             self._top_k(op, rewriter, keys[0], sizes, dim, *top)
             return
         if n < self.min_length:
