@@ -950,13 +950,43 @@ def test_split_deals_functions_by_size_and_declares_the_others():
 
     parts = split_llvm_ir(_split_ir(300, 200), 2)
     assert len(parts) == 2
-    # the largest function alone; the next two (200 + 4 instructions) together; the
-    # internal helper in both, as the read-only global and the declarations
-    assert [_defined(p) for p in parts] == [{"big", "helper"}, {"middle", "main", "helper"}]
+    # the largest function alone; the next two (200 + 4 instructions) together, with
+    # the internal helper main calls; the read-only global and the declarations in both
+    assert [_defined(p) for p in parts] == [{"big"}, {"middle", "main", "helper"}]
     for p in parts:
         assert '@"table" = internal constant' in p and 'declare ptr @"malloc"' in p
     assert 'declare i32 @"middle"(i32 %".1") noinline' in parts[0]
     assert 'declare i32 @"big"(i32 %".1")' in parts[1]
+
+
+def test_split_places_an_internal_function_with_the_functions_that_reach_it():
+    """An omp region's internal body (convert-omp-to-llvm) goes to its region's part
+    alone, and counts in its size: the body is most of a loop nest's code. An internal
+    function a global names goes to every part; one nothing reaches, to none."""
+    from xla_opt.runtime.llvm import split_llvm_ir
+
+    body = "".join(f'  %".{4 + i}" = add i32 %".1", {i}\n' for i in range(300))
+    ir = _split_ir(200, 250).replace(
+        'define i32 @"main"',
+        f'define internal i32 @"region_body"(i32 %".1")\n{{\n.3:\n{body}  ret i32 %".1"\n}}\n'
+        'define internal i32 @"unused"(i32 %".1")\n{\n.3:\n  ret i32 %".1"\n}\n'
+        'define internal i32 @"inner"(i32 %".1")\n{\n.3:\n  ret i32 %".1"\n}\n'
+        'define internal i32 @"outer"(i32 %".1")\n{\n.3:\n  %".2" = call i32 @"inner"(i32 %".1")\n  ret i32 %".2"\n}\n'
+        'define i32 @"region"(i32 %".1")\n{\n.3:\n  %".2" = call i32 @"region_body"(i32 %".1")\n  ret i32 %".2"\n}\n'
+        'define i32 @"main"',
+    )
+    ir = '@"handlers" = internal constant [1 x ptr] [ptr @"outer"]\n' + ir
+    parts = split_llvm_ir(ir, 2)
+    # the region with its body (302 instructions) first, then middle (251) and big (201)
+    # in the other part, then main (with helper) back in the first; `unused` nowhere
+    assert [_defined(p) for p in parts] == [
+        {"region", "region_body", "main", "helper", "outer", "inner"},
+        {"middle", "big", "outer", "inner"},
+    ]
+    import llvmlite.binding as llvm
+
+    for p in parts:
+        llvm.parse_assembly(p, context=llvm.create_context()).verify()
 
 
 def test_split_declares_a_function_whose_define_line_opens_its_body():

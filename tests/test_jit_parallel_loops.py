@@ -14,6 +14,7 @@ compared within rounding)."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -90,6 +91,21 @@ def test_elementwise_chain(on_threads):
         t,
     )
     assert_exact(on_threads(text, a, b, c), interpreter(text, a, b, c))
+
+
+def test_a_regions_body_is_compiled_once():
+    """A parallel region's body is internal (convert-omp-to-llvm): LLVM inlines it into
+    the region function GOMP_parallel runs and deletes it. External, it was optimized
+    and compiled a second time on its own (the transformer block's LLVM compile took
+    a fifth longer)."""
+    a = np.random.default_rng(0).standard_normal((ROWS, COLS)).astype(np.float32)
+    t = ttype(a)
+    text = program([a], f"  %e = xla.multiply %a0, %a0 : {t}\n  func.return %e : {t}", t)
+    fn = xla_opt.compile(text, backend="jit")
+    assert re.search(r'^define internal void @"\w+_omp_body_0"', fn.jit.llvm_ir, re.M)
+    defined = re.findall(r"^define [^@]*@(\S+)\(", fn.jit.program.native.optimized_ir, re.M)
+    assert "main_kernel_0_omp_region_0" in defined and not any("omp_body" in name for name in defined)
+    assert_exact(fn(a), interpreter(text, a))
 
 
 def test_elementwise_transcendental(on_threads):

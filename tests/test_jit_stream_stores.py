@@ -96,7 +96,7 @@ def test_elementwise_loop_is_strip_mined_in_parallel(stream_everything, threads)
     f = xla_opt.compile(program, backend="jit")
     ir = f.jit.llvm_ir
     assert ir.count(f'call ccc void @"{STORE}"') == 2 and "GOMP_parallel" in ir
-    body = ir[ir.index('define void @"main_kernel_0_omp_body'):]
+    body = ir[ir.index('define internal void @"main_kernel_0_omp_body'):]
     assert f'call ccc void @"{FENCE}"' in body[: body.index("\n}")]
     rng = np.random.default_rng(1)
     a, b = (rng.standard_normal(200003).astype(np.float32) for _ in range(2))

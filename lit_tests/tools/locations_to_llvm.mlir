@@ -14,7 +14,7 @@ func.func @main(%x: tensor<512x512xf32>, %w: tensor<512x512xf32>) -> tensor<512x
 }
 
 // The element-wise loops run in parallel: the outlined body's ops keep their source op's line
-// CHECK: llvm.func @main_kernel_0_omp_body
+// CHECK: llvm.func internal @main_kernel_0_omp_body
 // CHECK: llvm.call @xla_opt.tanhf({{.*}} loc("{{.*}}locations_to_llvm.mlir":11:3)
 // CHECK: llvm.fadd {{.*}} loc("{{.*}}locations_to_llvm.mlir":12:3)
 // The loop nest's kernel function and its call: the line of the fused op

@@ -272,6 +272,7 @@ def _unresolved_declarations(modules: list[llvm.ModuleRef]) -> list[str]:
 SPLIT_MIN_INSTRUCTIONS = 100
 
 _DEFINE = re.compile(r'define (?P<linkage>(?:internal |private )?)[^@]*@(?P<name>"[^"]*"|[\w.$]+)\(')
+_SYMBOL = re.compile(r'@("[^"]*"|[\w.$]+)')
 # globals that every part may hold its own copy of: read-only internal data, declarations
 _COPYABLE_GLOBAL = re.compile(
     r"@\S+ = (?:(?:internal|private) (?:unnamed_addr )?constant|external (?:global|constant)) "
@@ -296,12 +297,13 @@ class _Function:
 
 def split_llvm_ir(ir_text: str, parts: int) -> list[str]:
     """`ir_text` as at most `parts` modules that together define what it defines: its
-    external functions dealt out by size (largest first, to the smallest part), each
-    declared in the other parts; its internal functions (the alwaysinline math) and
-    everything outside functions (globals, declarations) in every part. One part
-    (`[ir_text]`) when the module is small, has fewer than two external functions, or
-    has a global that is not read-only internal data (two copies would be two
-    variables)."""
+    external functions dealt out by size (with the internal functions each reaches:
+    largest first, to the smallest part), each declared in the other parts; an internal
+    function (the alwaysinline math, an omp region's body) in every part whose
+    functions reach it, and everything outside functions (globals, declarations) in
+    every part. One part (`[ir_text]`) when the module is small, has fewer than two
+    external functions, or has a global that is not read-only internal data (two copies
+    would be two variables)."""
     header: list[str] = []
     functions: list[_Function] = []
     current: _Function | None = None
@@ -317,24 +319,43 @@ def split_llvm_ir(ir_text: str, parts: int) -> list[str]:
             if line.startswith("@") and not _COPYABLE_GLOBAL.match(line):
                 return [ir_text]
             header.append(line)
-    external = sorted((f for f in functions if not f.internal), key=lambda f: -f.instructions)
-    total = sum(f.instructions for f in external)
+    internal = {f.name: f for f in functions if f.internal}
+
+    def reached(lines: list[str]) -> set[str]:
+        """The internal functions `lines` name, and those they name in turn."""
+        found: set[str] = set()
+        todo = [lines]
+        while todo:
+            for name in _SYMBOL.findall("\n".join(todo.pop())):
+                if name in internal and name not in found:
+                    found.add(name)
+                    todo.append(internal[name].lines[1:])
+        return found
+
+    everywhere = reached(header)
+    external = [f for f in functions if not f.internal]
+    reach = {f.name: reached(f.lines[1:]) - everywhere for f in external}
+    size = {f.name: f.instructions + sum(internal[g].instructions for g in reach[f.name]) for f in external}
+    external.sort(key=lambda f: -size[f.name])
+    total = sum(size.values())
     parts = min(parts, len(external))
     if parts < 2 or total < SPLIT_MIN_INSTRUCTIONS:
         return [ir_text]
     owner: dict[str, int] = {}
     sizes = [0] * parts
+    needed: list[set[str]] = [set(everywhere) for _ in range(parts)]
     for f in external:
         k = sizes.index(min(sizes))
         owner[f.name] = k
-        sizes[k] += f.instructions
+        sizes[k] += size[f.name]
+        needed[k] |= reach[f.name]
     texts = []
     for k in range(parts):
         lines = list(header)
         for f in functions:
-            if f.internal or owner[f.name] == k:
+            if f.name in needed[k] or owner.get(f.name) == k:
                 lines.extend(f.lines)
-            else:
+            elif not f.internal:
                 lines.append(f.declaration())
         texts.append("\n".join(lines) + "\n")
     return texts

@@ -7,7 +7,7 @@
 // bounds) into chunks of ceil(300 / team) and runs chunk `tid` as an scf.for whose
 // induction variable is the row (zero lower bound, unit step). Constants are
 // rematerialized in the body.
-// CHECK-LABEL: func.func private @rows_omp_body_0(%x: memref<300x257xf32>, %out: memref<300xf32>, %tid: i32, %team: i32) {
+// CHECK-LABEL: func.func private @rows_omp_body_0(%x: memref<300x257xf32>, %out: memref<300xf32>, %tid: i32, %team: i32) attributes {llvm.linkage = #llvm.linkage<"internal">} {
 // CHECK-NEXT:    %[[LB:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %{{.*}} = arith.constant 300 : index
 // CHECK-NEXT:    %[[STEP:.*]] = arith.constant 1 : index
@@ -78,7 +78,7 @@
 
 // Once in LLVM IR, the body's buffers are noalias, the region is void(ptr), and the call
 // passes its address.
-// IR-LABEL: define void @"rows_omp_body_0"(ptr noalias %".1", ptr noalias %".2", i32 %".3", i32 %".4")
+// IR-LABEL: define internal void @"rows_omp_body_0"(ptr noalias %".1", ptr noalias %".2", i32 %".3", i32 %".4")
 // IR-LABEL: define void @"rows_omp_region_0"(ptr %".1")
 // IR:         load ptr, ptr
 // IR:         call ccc i32 @"omp_get_thread_num"()
@@ -162,7 +162,7 @@ func.func @collapse(%x: memref<4x8x100xi32>, %out: memref<4x8x100xi32>) {
 
 // A bound known only at run time: the trip count max(ceil((n - 1) / 2), 0) is
 // computed, and each iteration's i = 1 + l * 2. The index is passed as an i64.
-// CHECK-LABEL: func.func private @strided_omp_body_0(%n: i64, %x: memref<1000xf64>, %tid: i32, %team: i32) {
+// CHECK-LABEL: func.func private @strided_omp_body_0(%n: i64, %x: memref<1000xf64>, %tid: i32, %team: i32) attributes {llvm.linkage = #llvm.linkage<"internal">} {
 // CHECK-NEXT:    %[[LB:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[STEP:.*]] = arith.constant 2 : index
 // CHECK-NEXT:    %[[N:.*]] = builtin.unrealized_conversion_cast %n : i64 to index
@@ -203,7 +203,7 @@ func.func @strided(%x: memref<1000xf64>, %n: index) {
 // A loop-carried buffer may be any buffer: the body takes the pointers as !llvm.ptr
 // (not noalias) and casts them back. The struct is allocated once, in the entry block,
 // not at every iteration of the loop around the region.
-// CHECK-LABEL: func.func private @carried_omp_body_0(%x: !llvm.ptr, %buf: !llvm.ptr, %tid: i32, %team: i32) {
+// CHECK-LABEL: func.func private @carried_omp_body_0(%x: !llvm.ptr, %buf: !llvm.ptr, %tid: i32, %team: i32) attributes {llvm.linkage = #llvm.linkage<"internal">} {
 // CHECK:         %[[X:.*]] = builtin.unrealized_conversion_cast %x : !llvm.ptr to memref<1000xf64>
 // CHECK-NEXT:    %[[BUF:.*]] = builtin.unrealized_conversion_cast %buf : !llvm.ptr to memref<1000xf64>
 // CHECK:           memref.store %{{.*}}, %[[BUF]][%{{.*}}] : memref<1000xf64>
@@ -213,7 +213,7 @@ func.func @strided(%x: memref<1000xf64>, %n: index) {
 // CHECK:         scf.for
 // CHECK-NOT:       llvm.alloca
 // CHECK:           func.call @GOMP_parallel
-// IR-LABEL: define void @"carried_omp_body_0"(ptr %".1", ptr %".2", i32 %".3", i32 %".4")
+// IR-LABEL: define internal void @"carried_omp_body_0"(ptr %".1", ptr %".2", i32 %".3", i32 %".4")
 
 func.func @carried(%x: memref<1000xf64>, %n: index) -> memref<1000xf64> {
   %c1000 = arith.constant 1000 : index
@@ -256,7 +256,7 @@ func.func @carried(%x: memref<1000xf64>, %n: index) -> memref<1000xf64> {
 // CHECK:         }
 // CHECK-NEXT:    llvm.call @xla_opt_stream_fence() : () -> ()
 // CHECK-NEXT:    func.return
-// IR-LABEL: define void @"streamed_omp_body_0"
+// IR-LABEL: define internal void @"streamed_omp_body_0"
 // IR:         alloca float, i64 256, align 64
 // IR:         call ccc void @"xla_opt_stream_fence"()
 // IR-NEXT:    ret void

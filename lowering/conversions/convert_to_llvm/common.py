@@ -253,10 +253,13 @@ class FunctionConverter:
             props["arg_attrs"] = arg_attrs
         if isinstance(passthrough := fn.attributes.get("passthrough"), ArrayAttr):
             props["passthrough"] = passthrough  # LLVM function attributes (`noinline`), as MLIR's func-to-llvm
+        # the function's `llvm.linkage` when it has one (convert-omp-to-llvm's bodies are
+        # internal), as MLIR's func-to-llvm reads it; else external, whatever the visibility
+        linkage = fn.attributes.get("llvm.linkage")
         new_fn = llvm.FuncOp(
             fn.sym_name.data,
             llvm.LLVMFunctionType(in_types, result),
-            linkage=llvm.LinkageAttr("external"),
+            linkage=linkage if isinstance(linkage, llvm.LinkageAttr) else llvm.LinkageAttr("external"),
             body=region if not is_decl else Region(),
             other_props=props or None,
         )
