@@ -4,6 +4,7 @@
          --xla-widen-narrow-types-->  xla (4/2-bit integers, 8/6/4-bit floats as ui8 storage, wide arithmetic)
          --xla-expand-batch-norm-->   xla (batch norms as reduce, broadcast, arithmetic)
          --xla-fold-dot-transpose-->  xla (a transposed dot_general's result as the swapped operands' product)
+         --xla-fold-sort-negation-->  xla (a sort of negated floats as a sort of the floats the other way round)
          --xla-legalize-broadcast-->  xla (explicit broadcasts)
          --convert-xla-to-linalg-->   linalg (named matmul, generics)/tensor/arith/math/scf on tensors
          --linalg-generalize-named-ops--> every linalg op a generic
@@ -50,6 +51,7 @@ STAGES: tuple[str, ...] = (
     "xla-widen-narrow-types",
     "xla-expand-batch-norm",
     "xla-fold-dot-transpose",
+    "xla-fold-sort-negation",
     "xla-legalize-broadcast",
     "convert-xla-to-linalg",
     "linalg-generalize-named-ops",

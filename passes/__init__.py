@@ -7,8 +7,8 @@ Where a pass goes (the rule; `tests/test_layout.py` checks it):
   - `passes/conversions/`: StableHLO in (`convert-stablehlo-to-xla`) and out
     (`convert-xla-to-stablehlo`, `xla-opt -t stablehlo`), one module per op family;
   - `passes/transforms/`: xla -> xla (`xla-inline-calls`, `xla-expand-batch-norm`,
-    `xla-fold-dot-transpose`, `xla-legalize-broadcast`, `xla-widen-narrow-types`,
-    `xla-spmd-partition`).
+    `xla-fold-dot-transpose`, `xla-fold-sort-negation`, `xla-legalize-broadcast`,
+    `xla-widen-narrow-types`, `xla-spmd-partition`).
 * `lowering/` holds the conversions out of xla and the passes on the dialects below it.
 
 Every pass is one module (or package) named after the pass (`xla-legalize-broadcast`

@@ -192,7 +192,7 @@ module @jit_block attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas =
       %arg4: tensor<1024x1024xf32>, %arg5: tensor<8xf32>)
       -> (tensor<64xf32> {jax.result_info = "result[0]"}, tensor<1x32x32x32xf32> {jax.result_info = "result[1]"},
           tensor<1024x1024xf32> {jax.result_info = "result[2]"}, tensor<16xi32> {jax.result_info = "result[3]"},
-          tensor<8xf32> {jax.result_info = "result[4]"}) {
+          tensor<8xf32> {jax.result_info = "result[4]"}, tensor<2xi32> {jax.result_info = "result[5]"}) {
     %0 = stablehlo.transpose %arg1, dims = [1, 0] : (tensor<64x32xf32>) -> tensor<32x64xf32>
     %1 = stablehlo.dot_general %arg0, %0, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT]
         : (tensor<16x32xf32>, tensor<32x64xf32>) -> tensor<16x64xf32>
@@ -236,8 +236,10 @@ module @jit_block attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas =
     %15 = stablehlo.reduce(%6 init: %cst_2) applies stablehlo.add across dimensions = [0]
         : (tensor<16x64xf32>, tensor<f32>) -> tensor<64xf32>
     %16 = call @argmax(%arg0) : (tensor<16x32xf32>) -> tensor<16xi32>
-    return %15, %bn, %12, %16, %14
-        : tensor<64xf32>, tensor<1x32x32x32xf32>, tensor<1024x1024xf32>, tensor<16xi32>, tensor<8xf32>
+    %neg = stablehlo.negate %arg5 : tensor<8xf32>
+    %smallest, %where = chlo.top_k(%neg, k = 2) : tensor<8xf32> -> (tensor<2xf32>, tensor<2xi32>)
+    return %15, %bn, %12, %16, %14, %where
+        : tensor<64xf32>, tensor<1x32x32x32xf32>, tensor<1024x1024xf32>, tensor<16xi32>, tensor<8xf32>, tensor<2xi32>
   }
   func.func private @closed_call(%arg0: tensor<16x64xf32>) -> tensor<16x64xf32> {
     %cst = stablehlo.constant dense<5.000000e-01> : tensor<f32>

@@ -94,7 +94,10 @@ def merge_sorted(text: str) -> tuple[int, str]:
 
 
 def lowered(text: str) -> str:
-    return str(xla_opt.optimize(load_program(text), "xla-legalize-broadcast,convert-xla-to-linalg"))
+    """The program through the pipeline's stages up to convert-xla-to-linalg."""
+    from xla_opt.lowering.xla_to_llvm import STAGES
+
+    return str(xla_opt.optimize(load_program(text), ",".join(STAGES[: STAGES.index("convert-xla-to-linalg") + 1])))
 
 
 def kind_of(dtype) -> str:
@@ -189,6 +192,7 @@ GUESSED_IDIOMS = {  # name: (function, arguments, whether every kernel it calls 
     "bf16": (lambda x: jnp.sort(x), [np.zeros(100, BF16)], True),
     "sort_key_val": (lax.sort_key_val, [np.zeros(100, np.float32), np.zeros(100, np.int32)], True),
     "too short": (lambda x: jnp.sort(x), [np.zeros(10, np.float32)], True),
+    "smallest k": (lambda x: (lax.top_k(-x, 16), lax.top_k(x, 16)), [np.zeros(1 << 15, np.float32)], True),
     # positions nothing reads; two keys: not guessed, and nothing guessed wrong
     "partition": (lambda x: jnp.partition(x, 4), [np.zeros((24, 160), np.float32)], False),
     "two keys": (
@@ -398,6 +402,24 @@ def test_a_top_k_leaves_no_iota_behind():
     assert "func.call @xla_opt_topk_" in bufferized and "4096xi32" not in bufferized
     for g, w in zip(xla_opt.run(text, x, backend="jit"), lax.top_k(x, 5), strict=True):
         np.testing.assert_array_equal(bits(g), bits(np.asarray(w)))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, BF16, np.float16], ids=lambda d: np.dtype(d).name)
+def test_the_k_smallest_select_the_keys_themselves(dtype):
+    """JAX's k smallest, `lax.top_k(-x, k)` (and `jnp.partition`'s): xla-fold-sort-negation
+    makes the top-k kernel select x's k smallest (ascending) instead of the largest of a
+    negated copy of x, and negates only the k it keeps: no pass over the whole row
+    negates it. Exactly JAX's values and indices, NaNs of both signs, zeros of both
+    signs and ties included."""
+    jax.config.update("jax_enable_x64", True)
+    x = data(dtype, (6, 3000), seed=21)
+    f = lambda x: (*lax.top_k(-x, 7), -lax.top_k(-x, 5)[0], jnp.partition(x, 3))
+    check_programs(f, x, kernels=[f"xla_opt_topk_{kind_of(dtype)}_"])
+    text = jax.jit(f).lower(x).as_text()
+    assert lowered(text).count(f"func.call @xla_opt_topk_{kind_of(dtype)}_totalorder_lt") == 3
+    folded = str(xla_opt.optimize(load_program(text), "xla-inline-calls,xla-fold-sort-negation"))
+    negated = re.findall(r"xla.negate %\S+ : tensor<([\dx]+)", folded)
+    assert negated and all(shape.split("x")[-2] in ("7", "5", "4") for shape in negated), negated
 
 
 def test_an_argsort_returns_the_kernels_positions_themselves():

@@ -49,6 +49,7 @@ PASSES: dict[str, str] = {
     "convert-xla-to-stablehlo": "xla_opt.passes.conversions.convert_xla_to_stablehlo:ConvertXlaToStablehloPass",
     "xla-expand-batch-norm": "xla_opt.passes.transforms.xla_expand_batch_norm:XlaExpandBatchNormPass",
     "xla-fold-dot-transpose": "xla_opt.passes.transforms.xla_fold_dot_transpose:XlaFoldDotTransposePass",
+    "xla-fold-sort-negation": "xla_opt.passes.transforms.xla_fold_sort_negation:XlaFoldSortNegationPass",
     "xla-inline-calls": "xla_opt.passes.transforms.xla_inline_calls:XlaInlineCallsPass",
     "xla-legalize-broadcast": "xla_opt.passes.transforms.xla_legalize_broadcast:XlaLegalizeBroadcastPass",
     "xla-widen-narrow-types": "xla_opt.passes.transforms.xla_widen_narrow_types:WidenNarrowTypesPass",

@@ -171,7 +171,7 @@ def prefetch_by_text(text: str) -> None:
 _SORT = re.compile(
     r'"stablehlo\.sort"\(([^)]*)\)\s*<\{dimension = (\d+)[^}]*\}>\s*\(\{(.*?)\}\)\s*:\s*\(([^)]*)\)', re.DOTALL
 )
-_TOP_K = re.compile(r"chlo\.top_k\([^)]*k = (\d+)\)\s*:\s*tensor<([^>]*)>")
+_TOP_K = re.compile(r"chlo\.top_k\((%[\w#]+)[^)]*k = (\d+)\)\s*:\s*tensor<([^>]*)>")
 _COMPARE = re.compile(r"stablehlo\.compare\s+(\w+),\s*(%[\w#]+),\s*(%[\w#]+)(?:,\s*(\w+))?")
 _ELEMENTS = {"f16": ("f", 16), "bf16": ("bf", 16), "f32": ("f", 32), "f64": ("f", 64)}
 
@@ -189,7 +189,8 @@ def sorts_in_text(text: str) -> list[sort.SortVariant | sort.TopKVariant]:
     """The sort and top-k kernels a program's text shows it calls, as JAX writes them:
     a stablehlo.sort of one key whose comparator is JAX's (one LT or GT compare; a
     float's zeros and NaNs canonicalized first), with positions when it has payloads;
-    a chlo.top_k small enough for the selection kernel. A guess, as convert-xla-to-linalg
+    a chlo.top_k small enough for the selection kernel (of the k smallest when its
+    operand is a float negation). A guess, as convert-xla-to-linalg
     decides (`SortToRadixKernel`): a sort whose payloads nothing reads takes no
     positions there, and a comparator of another form, or several keys, is not
     guessed."""
@@ -210,7 +211,7 @@ def sorts_in_text(text: str) -> list[sort.SortVariant | sort.TopKVariant]:
             continue
         digits = sort.radix_digit_bits(n, width)
         found.append(sort.SortVariant(kind, width, ctype, ordering[0][0] == "GT", digits, operands.count("%") > 1))
-    for k, spelled in _TOP_K.findall(text):
+    for operand, k, spelled in _TOP_K.findall(text):
         *dims, name = spelled.split("x")
         element = _element(name)
         if element is None or not dims or not all(d.isdigit() for d in dims):
@@ -218,7 +219,9 @@ def sorts_in_text(text: str) -> list[sort.SortVariant | sort.TopKVariant]:
         n = int(dims[-1])
         if sort.takes_top_k_kernel(int(k), n):
             kind, width, ctype = element
-            found.append(sort.TopKVariant(kind, width, "totalorder" if ctype == "float" else ctype, True))
+            # the k smallest, top_k(-x): x's k smallest ascending (xla-fold-sort-negation)
+            negated = ctype == "float" and re.search(rf"^\s*{re.escape(operand)} = stablehlo\.negate ", text, re.MULTILINE)
+            found.append(sort.TopKVariant(kind, width, "totalorder" if ctype == "float" else ctype, not negated))
     return list(dict.fromkeys(found))
 
 

@@ -27,6 +27,10 @@ kernels (`lowering/kernels/sort.py`): the sort idioms JAX writes.
   key), any compare type on integers. Anything else is not recognized (None): the
   merge sort runs its comparator as written.
 
+* `negated_source`: a TOTALORDER float key that is `negate(x)` (JAX's smallest k,
+  `lax.top_k(-x, k)`, and `jnp.partition`'s) sorts as x in the other direction
+  (`xla-fold-sort-negation`).
+
 * `top_k_slices`: the sort's results are only read by slices of their first k along
   the sorted dimension (what `chlo.top_k` and ApproxTopK import as): a selection of k
   instead of a sort.
@@ -238,6 +242,20 @@ def sort_keys(op: xla.SortOp) -> list[SortKey] | None:
             return None
         keys.append(SortKey(operand, direction, order))
     return keys
+
+
+def negated_source(op: xla.SortOp, key: SortKey) -> SSAValue | None:
+    """x, when `key`'s operand is xla.negate(x) of floats under TOTALORDER: negation
+    flips the sign bit, which reverses the total order exactly (-NaN < -inf < ... < -0
+    < +0 < ... < +inf < +NaN; equal keys stay equal, so a stable order's ties keep
+    their positions), so sorting -x in one direction is sorting x in the other and
+    negating what comes out. Not under the `float` order, whose NaNs are last
+    whatever their sign: sorting -x ascending puts them last, x descending first."""
+    value = op.inputs[key.operand]
+    negate = value.owner
+    if key.ctype == "totalorder" and isinstance(negate, ew.NegateOp) and is_float(elem_of(value.type)):
+        return negate.operand
+    return None
 
 
 # --------------------------------------------------------------------------------------
