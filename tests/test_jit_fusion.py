@@ -156,6 +156,25 @@ def test_reshapes_fuse_into_their_consumer(shape_in, shape_out, order):
         assert not re.search(r"\b[su](div|rem) i64", ir)
 
 
+def test_a_concatenation_of_slices_reads_their_source():
+    """`jnp.roll` (a concatenation of two slices of the array): the concatenation reads
+    the source through each slice's indices (`ExtractThroughGather`), so the slices
+    are not copied first: one loop nest, where each slice had its own copy loop."""
+    x = np.arange(6 * 50, dtype=F32).reshape(6, 50)
+    head, tail = t((6, 7)), t((6, 43))
+    program = f"""
+func.func @main(%x: {t((6, 50))}) -> {t((6, 50))} {{
+  %a = xla.slice %x, start_indices = [0, 43], limit_indices = [6, 50], strides = [1, 1] : ({t((6, 50))}) -> {head}
+  %b = xla.slice %x, start_indices = [0, 0], limit_indices = [6, 43], strides = [1, 1] : ({t((6, 50))}) -> {tail}
+  %r = xla.concatenate %a, %b, dimension = 1 : ({head}, {tail}) -> {t((6, 50))}
+  func.return %r : {t((6, 50))}
+}}"""
+    compiled = xla_opt.compile(program, backend="jit")
+    (got,) = compiled(x)
+    np.testing.assert_array_equal(got, np.roll(x, 7, axis=1))
+    assert len(re.findall(r'define void @"main_kernel_\d+"\(', compiled.jit.llvm_ir)) == 1
+
+
 def test_merge_feeding_a_product_is_read_by_strides():
     """A product reads the merge of contiguous dimensions in place (no copy loop) and
     the merge of transposed ones from one copy (a transpose fused into the reshape)."""

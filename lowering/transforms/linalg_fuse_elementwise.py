@@ -24,6 +24,12 @@ the consumer's loops (MLIR's elementwise-fusion rule): through a projection, suc
 matmul's (i, k) operand, its body would run once per value of the missing loop (the
 bias and relu before a dot, recomputed N times, and the dot no longer a plain
 contraction the GEMM kernel takes).
+
+A consumer that reads a producer by `tensor.extract` at computed indices (a
+concatenation, a pad, a gather) rather than through an indexing map reads through a
+producer that only gathers itself (a slice of another extent, a concatenation), when
+that extract is the producer's one use: the producer's body runs at the extract's
+indices (`ExtractThroughGather`), and the copy is not made.
 """
 
 from __future__ import annotations
@@ -31,13 +37,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import math, tensor
-from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, ShapedType
+from xdsl.dialects import arith, math, tensor
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerType, ModuleOp, ShapedType
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -421,12 +428,60 @@ def _write_over_input(op: linalg.GenericOp, values: SSAValue, rewriter: PatternR
         rewriter.erase(empty)
 
 
+def _only_gathers(producer: linalg.GenericOp) -> bool:
+    """Whether `producer` is a copy made by reading other tensors at indices computed
+    from its loop indices (convert-xla-to-linalg's `gather_through_indices`: a slice
+    of another extent, a concatenation, a pad): no inputs, its output not read, and a
+    body of index arithmetic, extracts, constants and selects only (nothing costlier
+    to compute again than to read)."""
+    if producer.inputs or len(producer.outputs) != 1 or producer.body.block.args[-1].uses:
+        return False
+    for op in producer.body.block.ops:
+        if isinstance(op, linalg.YieldOp):
+            continue
+        if isinstance(op, (linalg.IndexOp, tensor.ExtractOp, arith.ConstantOp, arith.SelectOp)):
+            continue
+        if op.dialect_name() == "arith" and all(isinstance(t, (IndexType, IntegerType)) for t in op.result_types):
+            continue
+        return False
+    return True
+
+
+class ExtractThroughGather(RewritePattern):
+    """A tensor.extract of the one use of a copy that only gathers (`_only_gathers`)
+    reads what the copy would have read there: the copy's body, its loop indices the
+    extract's indices. A consumer that gathers in turn (a concatenation of slices:
+    `jnp.roll`, a rotary embedding's halves, `jnp.partition`'s two top-ks) reads the
+    sources directly; the copy, unread, is dead (4 MiB written and read back for
+    `jnp.partition` of 1M f32). Only for a copy read once: then every element it
+    would have copied is read once either way, in the consumer's order."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.ExtractOp, rewriter: PatternRewriter) -> None:
+        producer = op.tensor.owner
+        if not isinstance(producer, linalg.GenericOp) or not op.tensor.has_one_use() or not _only_gathers(producer):
+            return
+        indices = list(op.indices)
+        mapping: dict[SSAValue, SSAValue] = {}
+        body: list[Operation] = []
+        for inner in producer.body.block.ops:
+            if isinstance(inner, linalg.YieldOp):
+                yielded = inner.operands[0]
+                break
+            if isinstance(inner, linalg.IndexOp):
+                mapping[inner.result] = indices[inner.dim.value.data]
+                continue
+            body.append(inner.clone(value_mapper=mapping))
+        rewriter.replace(op, body, [mapping.get(yielded, yielded)])
+        rewriter.erase(producer)
+
+
 @dataclass(frozen=True)
 class FuseElementwisePass(ModulePass):
     """Fuse parallel linalg.generic producers into their consumers (see module doc)."""
 
     name = "linalg-fuse-elementwise"
-    input_dialects = ("linalg",)
+    input_dialects = ("linalg", "tensor")
     output_dialects = ("arith", "linalg")
 
     cheap_body_ops: int = CHEAP_BODY_OPS
@@ -436,6 +491,8 @@ class FuseElementwisePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         _BODY_FACTS.clear()
         try:
-            PatternRewriteWalker(FuseProducerIntoConsumer(self.cheap_body_ops)).rewrite_module(op)
+            PatternRewriteWalker(
+                GreedyRewritePatternApplier([FuseProducerIntoConsumer(self.cheap_body_ops), ExtractThroughGather()])
+            ).rewrite_module(op)
         finally:
             _BODY_FACTS.clear()
