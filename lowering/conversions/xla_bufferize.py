@@ -26,6 +26,9 @@ Buffers:
   constant); otherwise it writes into a copy, or into a fresh buffer when its body
   never reads the `outs` value (every element is overwritten, as MLIR's bufferization
   knows from the op not reading that operand).
+* a fill (a generic of constants alone) that several ops write into is computed
+  once for each of them, into its own buffer, rather than copied
+  (`_one_fill_per_destination`).
 * constant tensors become read-only `memref.global`s.
 * `tensor.from_elements` becomes an allocation and one store per element.
 * `tensor.insert` stores into its destination's buffer in place under the same rule
@@ -599,7 +602,58 @@ class _ModuleBufferizer:
     def run(self) -> None:
         for op in list(self.module.body.block.ops):
             if isinstance(op, func.FuncOp):
+                _one_fill_per_destination(op)
                 _FunctionBufferizer(self, op).run()
+
+
+def _computes_from_constants(op: Operation) -> bool:
+    """A generic that reads constants alone: its inputs constant tensors (a broadcast
+    of a scalar constant: a fill), its output not read, no extract in its body (an
+    iota): computing it again costs its writes alone, and gives the same values."""
+    return (
+        isinstance(op, linalg.GenericOp)
+        and all(isinstance(v.owner, arith.ConstantOp) for v in op.inputs)
+        and len(op.outputs) == 1
+        and not op.body.block.args[len(op.inputs)].uses
+        and not any(isinstance(inner, tensor.ExtractOp) for inner in op.body.walk())
+    )
+
+
+def _writes_into(use) -> bool:
+    """Whether `use` of a tensor is a destination its user writes into after reading
+    it: a generic's output its body reads (an accumulator), a loop's state, an insert's
+    destination."""
+    user = use.operation
+    if isinstance(user, linalg.GenericOp):
+        first_out = len(user.inputs)
+        return use.index >= first_out and bool(user.body.block.args[use.index].uses)
+    if isinstance(user, scf.WhileOp | scf.ForOp):
+        return use.index >= len(user.operands) - len(user.results)
+    return isinstance(user, tensor.InsertOp)  # a tensor operand of an insert is its destination
+
+
+def _one_fill_per_destination(fn: func.FuncOp) -> None:
+    """A fill (a generic that reads constants alone) that several ops write into gets
+    a copy of its own for each: cse merges identical fills (a scan's zeroed stacks of
+    outputs, two products' zero accumulators), and one value written into by several
+    ops was bufferized as one filled buffer and a copy of it for each other writer (an
+    LSTM step: 13 copies of a 256 KB zero fill before its loop, and one of 32 KB on
+    each of its 32 forward steps). Each writer then fills a buffer of its own, written
+    in place, as when the fills were separate: a fill costs its writes, a copy reads
+    as much again. Uses that only read the fill keep the one value."""
+    for fill in list(fn.walk()):
+        if not _computes_from_constants(fill) or fill.results[0].has_one_use():
+            continue
+        uses = list(fill.results[0].uses)
+        destinations = [use for use in uses if _writes_into(use)]
+        if len(uses) == len(destinations):
+            destinations = destinations[1:]  # the fill itself for one of them
+        block = fill.parent_block()
+        assert block is not None
+        for use in destinations:
+            own = fill.clone()
+            block.insert_op_after(own, fill)
+            use.operation.operands[use.index] = own.results[0]
 
 
 @dataclass(frozen=True)
