@@ -44,15 +44,16 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
-from xla_opt.lowering.utils.contractions import only_moves_data
 from xla_opt.lowering.transforms.linalg_matmul_to_kernel import kernel_matmul, loop_strides
+from xla_opt.lowering.utils.contractions import only_moves_data
+
+from xla_opt.pattern_dispatch import TypeDispatchApplier
 
 PARALLEL = linalg.IteratorType.PARALLEL
 CHEAP_BODY_OPS = 4  # the default of the pass's `cheap-body-ops` option
@@ -481,7 +482,7 @@ class FuseElementwisePass(ModulePass):
     """Fuse parallel linalg.generic producers into their consumers (see module doc)."""
 
     name = "linalg-fuse-elementwise"
-    input_dialects = ("linalg", "tensor")
+    input_dialects = ("linalg",)
     output_dialects = ("arith", "linalg")
 
     cheap_body_ops: int = CHEAP_BODY_OPS
@@ -491,8 +492,8 @@ class FuseElementwisePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         _BODY_FACTS.clear()
         try:
-            PatternRewriteWalker(
-                GreedyRewritePatternApplier([FuseProducerIntoConsumer(self.cheap_body_ops), ExtractThroughGather()])
-            ).rewrite_module(op)
+            patterns = [FuseProducerIntoConsumer(self.cheap_body_ops), ExtractThroughGather()]
+            # each op tried only against the pattern of its class; dead ops left to canonicalize
+            PatternRewriteWalker(TypeDispatchApplier(patterns, dce_enabled=False)).rewrite_module(op)
         finally:
             _BODY_FACTS.clear()
