@@ -14,6 +14,7 @@
          --canonicalize, cse-->
          --xla-bufferize-->           linalg on memrefs (destination passing)
          --linalg-matmul-to-kernel--> f32/f64/f16/bf16 matrix products (and batches) as calls of the GEMM micro-kernel
+         --hoist-gemm-transposes-->   a product in a loop reads a matrix the loop only reads transposed from a copy made before it
          --linalg-conv-to-kernel-->   f32 2-D convolutions as calls of the implicit-GEMM kernel
          --linalg-write-in-place-->   a generic whose result is copied into a buffer writes that buffer (a loop's state)
          --buffer-loop-hoisting-->    a loop's per-trip allocations made once around it
@@ -62,6 +63,7 @@ STAGES: tuple[str, ...] = (
     "cse",
     "xla-bufferize",
     "linalg-matmul-to-kernel",
+    "hoist-gemm-transposes",
     "linalg-conv-to-kernel",
     "linalg-write-in-place",
     "buffer-loop-hoisting",

@@ -192,7 +192,8 @@ module @jit_block attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas =
       %arg4: tensor<1024x1024xf32>, %arg5: tensor<8xf32>)
       -> (tensor<64xf32> {jax.result_info = "result[0]"}, tensor<1x32x32x32xf32> {jax.result_info = "result[1]"},
           tensor<1024x1024xf32> {jax.result_info = "result[2]"}, tensor<16xi32> {jax.result_info = "result[3]"},
-          tensor<8xf32> {jax.result_info = "result[4]"}, tensor<2xi32> {jax.result_info = "result[5]"}) {
+          tensor<8xf32> {jax.result_info = "result[4]"}, tensor<2xi32> {jax.result_info = "result[5]"},
+          tensor<16x32xf32> {jax.result_info = "result[6]"}) {
     %0 = stablehlo.transpose %arg1, dims = [1, 0] : (tensor<64x32xf32>) -> tensor<32x64xf32>
     %1 = stablehlo.dot_general %arg0, %0, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT]
         : (tensor<16x32xf32>, tensor<32x64xf32>) -> tensor<16x64xf32>
@@ -238,8 +239,23 @@ module @jit_block attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas =
     %16 = call @argmax(%arg0) : (tensor<16x32xf32>) -> tensor<16xi32>
     %neg = stablehlo.negate %arg5 : tensor<8xf32>
     %smallest, %where = chlo.top_k(%neg, k = 2) : tensor<8xf32> -> (tensor<2xf32>, tensor<2xi32>)
-    return %15, %bn, %12, %16, %14, %where
-        : tensor<64xf32>, tensor<1x32x32x32xf32>, tensor<1024x1024xf32>, tensor<16xi32>, tensor<8xf32>, tensor<2xi32>
+    %c_5 = stablehlo.constant dense<0> : tensor<i32>
+    %rnn:3 = stablehlo.while(%i = %c_5, %h = %arg0, %w = %arg1) : tensor<i32>, tensor<16x32xf32>, tensor<64x32xf32>
+    cond {
+      %c_6 = stablehlo.constant dense<2> : tensor<i32>
+      %lt = stablehlo.compare LT, %i, %c_6, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    } do {
+      %up = stablehlo.dot_general %h, %w, contracting_dims = [1] x [1] : (tensor<16x32xf32>, tensor<64x32xf32>) -> tensor<16x64xf32>
+      %down = stablehlo.dot_general %up, %w, contracting_dims = [1] x [0] : (tensor<16x64xf32>, tensor<64x32xf32>) -> tensor<16x32xf32>
+      %next = stablehlo.tanh %down : tensor<16x32xf32>
+      %c_7 = stablehlo.constant dense<1> : tensor<i32>
+      %i_1 = stablehlo.add %i, %c_7 : tensor<i32>
+      stablehlo.return %i_1, %next, %w : tensor<i32>, tensor<16x32xf32>, tensor<64x32xf32>
+    }
+    return %15, %bn, %12, %16, %14, %where, %rnn#1
+        : tensor<64xf32>, tensor<1x32x32x32xf32>, tensor<1024x1024xf32>, tensor<16xi32>, tensor<8xf32>, tensor<2xi32>,
+          tensor<16x32xf32>
   }
   func.func private @closed_call(%arg0: tensor<16x64xf32>) -> tensor<16x64xf32> {
     %cst = stablehlo.constant dense<5.000000e-01> : tensor<f32>

@@ -1056,6 +1056,28 @@ func.func @main(%acc: tensor<128x512xf32>, %dy: tensor<16x512xf32>, %x: tensor<1
     np.testing.assert_allclose(compiled(acc, dy, x)[0], acc + x.T @ dy, rtol=1e-5, atol=1e-5)
 
 
+def test_a_loops_transposed_weight_is_transposed_once_before_the_loop():
+    """`h @ W.T` on each step of a loop (an LSTM's backward pass): the GEMM's B is the
+    weight read transposed, which it packed again on every step; `hoist-gemm-transposes`
+    transposes W once before the loop, and the call reads the copy's contiguous rows
+    (B's row stride N, column stride 1). Results as numpy's."""
+    jax = pytest.importorskip("jax")
+
+    def f(h, w):
+        return jax.lax.fori_loop(0, 5, lambda i, h: jax.numpy.tanh(h @ w.T) @ w * 0.1, h)
+
+    r = np.random.default_rng(3)
+    h, w = r.standard_normal((16, 64)).astype(F32), r.standard_normal((128, 64)).astype(F32)
+    compiled = xla_opt.compile(jax_program(f, h, w), backend="jit")
+    ir = compiled.jit.llvm_ir
+    strides = re.findall(r'call ccc void @"xla_opt_sgemm"\(i64 1, i64 16, i64 128, i64 64, (?:[^,]*, ){4}ptr [^,]*, i64 0, i64 (\d+), i64 (\d+)', ir)
+    assert strides == [("128", "1")], strides
+    expected = h.astype(np.float64)  # f32 rounding over 5 steps: ~1e-4 of values up to 6
+    for _ in range(5):
+        expected = np.tanh(expected @ w.T.astype(np.float64)) @ w * 0.1
+    np.testing.assert_allclose(compiled(h, w)[0], expected, rtol=1e-4, atol=5e-4)
+
+
 @pytest.mark.parametrize("dtype", [F32, F64_], ids=["f32", "f64"])
 @pytest.mark.parametrize("rows", ["one", "a few", "the most"])
 def test_a_short_product_reads_b_in_place(dtype, rows):

@@ -60,6 +60,7 @@ PASSES: dict[str, str] = {
     "linalg-fuse-elementwise": "xla_opt.lowering.transforms.linalg_fuse_elementwise:FuseElementwisePass",
     "xla-bufferize": "xla_opt.lowering.conversions.xla_bufferize:XlaBufferizePass",
     "linalg-matmul-to-kernel": "xla_opt.lowering.transforms.linalg_matmul_to_kernel:MatmulToKernelPass",
+    "hoist-gemm-transposes": "xla_opt.lowering.transforms.hoist_gemm_transposes:HoistGemmTransposesPass",
     "linalg-conv-to-kernel": "xla_opt.lowering.transforms.linalg_conv_to_kernel:ConvToKernelPass",
     "linalg-write-in-place": "xla_opt.lowering.transforms.linalg_write_in_place:WriteInPlacePass",
     "buffer-loop-hoisting": "xla_opt.lowering.transforms.buffer_loop_hoisting:BufferLoopHoistingPass",
