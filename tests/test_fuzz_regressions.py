@@ -211,6 +211,28 @@ def test_reduce_non_identity_init_xla_deviation():
     np.testing.assert_array_equal(xla_results(identity, x)[0], ours)
 
 
+COMPLEX_MAXIMUM = """
+func.func @main(%a: tensor<2xcomplex<f32>>, %b: tensor<2xcomplex<f32>>) -> (tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>) {
+  %0 = xla.maximum %a, %b : tensor<2xcomplex<f32>>
+  %1 = xla.minimum %a, %b : tensor<2xcomplex<f32>>
+  func.return %0, %1 : tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>
+}
+"""
+
+
+def test_complex_maximum_orders_real_then_imaginary_parts():
+    """Fuzz seed 822233: the larger of 1+0j and 1+1.43j (real parts tie) is 1+1.43j, as
+    numpy's order (real parts, then imaginary parts) and jax.lax.max give, on both
+    backends; XLA's own complex maximum gave 1+0j, which the fuzzer no longer compares
+    (XLA_COMPLEX_MAX_REAL_TIE)."""
+    a = np.array([1 + 0j, 2 - 1j], np.complex64)
+    b = np.array([1 + 1.43j, -2 + 5j], np.complex64)
+    for high, low in run_both(COMPLEX_MAXIMUM, a, b):
+        np.testing.assert_array_equal(high, np.maximum(a, b))
+        np.testing.assert_array_equal(low, np.minimum(a, b))
+    np.testing.assert_array_equal(np.maximum(a, b), np.array([1 + 1.43j, 2 - 1j], np.complex64))
+
+
 REDUCE_PRECISION_NAN = """
 func.func @main(%x: tensor<3xbf16>) -> tensor<3xbf16> {
   %0 = xla.reduce_precision %x, exponent_bits = 11, mantissa_bits = 0 : tensor<3xbf16>

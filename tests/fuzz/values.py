@@ -205,6 +205,12 @@ XLA_COMPLEX_MAX_SIGNED_ZERO = (
     "may give a computed zero real part the other sign (0.25 * -0.5j), so between (0, 0) and (0, -0.125) it "
     "picked the second (fuzz seed 701498; jax.lax.max of the same two values gives the first, as we do)"
 )
+XLA_COMPLEX_MAX_REAL_TIE = (
+    "complex maximum/minimum: where the real parts tie, XLA's stablehlo.maximum of complex numbers does not "
+    "take the larger imaginary part (max(1+0j, 1+1.43j) is 1+0j in either operand order: fuzz seed 822233); the "
+    "order compares real parts, then imaginary parts, as numpy's, ours and jax.lax.max's (which JAX lowers to "
+    "compares and selects) do"
+)
 XLA_TWO_BIT_SORT = (
     "sort with a 2-bit integer operand: XLA's CPU backend rejects it (INTERNAL: Inputs must have the same "
     "shape; 4-bit and wider are fine: fuzz seed 702702)"
