@@ -13,7 +13,8 @@ A call is rewritten when its B pointer is a plain view of a rank-2 buffer `[n, k
 with B's row stride 1 and column stride k (B is exactly that buffer transposed), one
 batch, and the buffer is defined outside a loop (`scf.for`, `scf.while`) that holds
 the call and only read inside it: every use there is a GEMM's A or B pointer, a load,
-or a generic's input. The copy is made before the outermost such loop and freed after
+or a generic's input, and nothing makes another memref of it (an alias the loop could
+write it through). The copy is made before the outermost such loop and freed after
 it; calls reading the same buffer in that loop share it. The products are the same:
 the kernel reads the same values.
 """
@@ -51,9 +52,12 @@ def _is_gemm(op: Operation) -> bool:
 
 def _only_read_in(buffer: SSAValue, loop: Operation) -> bool:
     """Whether every use of `buffer` inside `loop` reads it: a load, a generic's
-    input, or a view of it passed as a GEMM's A or B."""
+    input, or a view of it passed as a GEMM's A or B; and no op anywhere makes another
+    memref of it (an alias the loop could write it through)."""
     for use in buffer.uses:
         user = use.operation
+        if any(isinstance(r.type, MemRefType) for r in user.results):
+            return False
         if not loop.is_ancestor(user):
             continue
         if isinstance(user, memref.LoadOp):

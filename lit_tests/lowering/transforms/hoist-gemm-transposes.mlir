@@ -69,3 +69,32 @@ func.func @not_hoisted(%w: memref<128x512xf32>, %v: memref<512x128xf32>, %dgates
   func.return
 }
 llvm.func @xla_opt_sgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
+
+// -----
+
+// Left alone: a weight with another memref of it (a cast), which the loop could write.
+// CHECK-LABEL: func.func @aliased
+// CHECK-NOT:     linalg.generic
+func.func @aliased(%w: memref<128x512xf32>, %dgates: memref<16x512xf32>, %dh: memref<16x128xf32>) {
+  %lb = arith.constant 0 : index
+  %ub = arith.constant 32 : index
+  %step = arith.constant 1 : index
+  %alias = "memref.cast"(%w) : (memref<128x512xf32>) -> memref<?x512xf32>
+  scf.for %i = %lb to %ub step %step {
+    %one = llvm.mlir.constant(1) : i64
+    %m = llvm.mlir.constant(16) : i64
+    %n = llvm.mlir.constant(128) : i64
+    %k = llvm.mlir.constant(512) : i64
+    %zero = llvm.mlir.constant(0) : i64
+    %a = llvm.bitcast %dgates : memref<16x512xf32> to !llvm.ptr
+    %b = llvm.bitcast %w : memref<128x512xf32> to !llvm.ptr
+    %c = llvm.bitcast %dh : memref<16x128xf32> to !llvm.ptr
+    %null = llvm.mlir.zero : !llvm.ptr
+    llvm.call @xla_opt_sgemm(%one, %m, %n, %k, %a, %zero, %k, %one, %b, %zero, %one, %k, %c, %zero, %n, %zero, %null) : (i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr) -> ()
+    %x = arith.constant 1.0 : f32
+    memref.store %x, %alias[%lb, %lb] : memref<?x512xf32>
+    scf.yield
+  }
+  func.return
+}
+llvm.func @xla_opt_sgemm(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr)
