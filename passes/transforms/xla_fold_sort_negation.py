@@ -47,7 +47,8 @@ class FoldNegatedSortKey(RewritePattern):
     negate(sort(..., x, ...) with the key's comparator arguments swapped). A sorted
     key read only by slices (chlo.top_k's first k) is negated after each slice, so
     that the slices still read the sort (the top-k kernel's form) and only what they
-    keep is negated."""
+    keep is negated; a slice negated again (JAX's k smallest, `-top_k(-x, k)[0]`) is
+    read as it is (negation is exact: -(-v) is v, bit for bit)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: SortOp, rewriter: PatternRewriter) -> None:
@@ -74,9 +75,15 @@ class FoldNegatedSortKey(RewritePattern):
             slices = [use.operation for use in op.results[operand].uses]
             if slices and all(isinstance(s, SliceOp) for s in slices):
                 for s in slices:  # the slice of the sort, negated
-                    negate = NegateOp(operands=[s.result], result_types=[s.result.type])
-                    rewriter.insert(negate, InsertPoint.after(s))
-                    rewriter.replace_uses_with_if(s.result, negate.result, lambda use, n=negate: use.operation is not n)
+                    twice = [use.operation for use in s.result.uses if isinstance(use.operation, NegateOp)]
+                    if any(not isinstance(use.operation, NegateOp) for use in s.result.uses):
+                        negate = NegateOp(operands=[s.result], result_types=[s.result.type])
+                        rewriter.insert(negate, InsertPoint.after(s))
+                        rewriter.replace_uses_with_if(
+                            s.result, negate.result, lambda use, n=negate: not isinstance(use.operation, NegateOp)
+                        )
+                    for again in twice:  # -(-v) is v: JAX's -top_k(-x, k)[0]
+                        rewriter.replace(again, [], [s.result])
             else:
                 negate = NegateOp(operands=[folded.results[operand]], result_types=[folded.results[operand].type])
                 rewriter.insert(negate, InsertPoint.before(op))

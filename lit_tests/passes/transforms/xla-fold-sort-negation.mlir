@@ -27,6 +27,25 @@ func.func @smallest_k(%x: tensor<100xf32>) -> (tensor<3xf32>, tensor<3xi32>) {
   func.return %v, %i : tensor<3xf32>, tensor<3xi32>
 }
 
+// JAX's -top_k(-x, k)[0]: the slice negated again is read as it is (-(-v) is v).
+// CHECK-LABEL: func.func @negated_again
+// CHECK:         %[[S:.*]], %{{.*}} = xla.sort %x
+// CHECK:         %[[V:.*]] = xla.slice %[[S]]
+// CHECK-NOT:     xla.negate
+// CHECK:         func.return %[[V]] : tensor<3xf32>
+func.func @negated_again(%x: tensor<100xf32>) -> tensor<3xf32> {
+  %neg = xla.negate %x : tensor<100xf32>
+  %iota = xla.iota iota_dimension = 0 : tensor<100xi32>
+  %s, %p = xla.sort %neg, %iota, dimension = 0, is_stable = true comparator {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %gt = xla.compare %a, %b, comparison_direction = GT, compare_type = TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    xla.return %gt : tensor<i1>
+  } : (tensor<100xf32>, tensor<100xi32>) -> (tensor<100xf32>, tensor<100xi32>)
+  %v = xla.slice %s, start_indices = [0], limit_indices = [3], strides = [1] : (tensor<100xf32>) -> tensor<3xf32>
+  %n = xla.negate %v : tensor<3xf32>
+  func.return %n : tensor<3xf32>
+}
+
 // A sorted key read whole is negated whole; a negation read elsewhere too stays.
 // CHECK-LABEL: func.func @read_whole
 // CHECK-NEXT:    %[[NEG:.*]] = xla.negate %x
