@@ -235,6 +235,21 @@ def test_periodic_functions_of_xla_approximations_are_not_compared_with_xla():
     assert XLA_PERIODIC_OF_XLA_APPROX in sine.xla_skip and not sine.xla_skip - {XLA_PERIODIC_OF_XLA_APPROX}
 
 
+def test_periodic_functions_take_exact_arguments():
+    """Fuzz seeds 823976 and 821040: cos(cbrt(x)) and tan(pow(...)) of arguments near
+    1e12, where one ulp of the argument (within its function's accuracy on either
+    backend) moves the result anywhere: sine, cosine and tan are given no approximate
+    value as their argument, as the rounding-sensitive ops are not."""
+    approx = Value("%approx", TensorT((3,), "f32"), rtol=1e-6)
+    exact = Value("%exact", TensorT((3,), "f32"))
+    for seed in range(40):
+        gen = ProgramGenerator(seed, focus="xla.cosine")
+        gen.forcing = True
+        gen.scope.pool[:] = [approx, exact]
+        gen.gen_unary()
+        assert "%approx" not in gen.scope.statements[-1].text
+
+
 def test_what_a_region_keeps_from_xla_keeps_the_op_holding_it():
     """Fuzz seed 161 (of the generator over every op): a set_dimension_size in a while
     body that returns nothing computed from it still reached XLA with the loop (XLA

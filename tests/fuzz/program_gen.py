@@ -548,7 +548,9 @@ class ProgramGenerator(FamilyGenerators):
     def gen_unary(self) -> Value | None:
         op = self.focus_op(UNARY_ACCEPTS) or self.rng.choice(sorted(UNARY_ACCEPTS))
         accepts = [e for e in UNARY_ACCEPTS[op] if e in ELEMENTS]
-        sensitive = op in ROUNDING_SENSITIVE_UNARY
+        # a periodic function of an approximate value: the result's error is |x| times the
+        # argument's (cos(cbrt(x)) with cbrt near 1e12: fuzz seeds 823976, 821040)
+        sensitive = op in ROUNDING_SENSITIVE_UNARY or op in PERIODIC_UNARY
         x = self.value(lambda v: v.elem in accepts and not (sensitive and v.approx), accepts)
         result = x.type.with_elem(PRED) if op in UNARY_TO_PRED else x.type
         if op in ("abs", "real", "imag"):
