@@ -1022,6 +1022,8 @@ PARAMS = [
     ("ptr", "%C"), ("i64", "%ldc_batch"), ("i64", "%ldc"),
     ("i64", "%flags"), ("ptr", "%bias"),
 ]  # fmt: skip
+# a call's argument positions by name: ARGUMENT["B"], ARGUMENT["ldb_row"]...
+ARGUMENT = {name.removeprefix("%"): i for i, (_, name) in enumerate(PARAMS)}
 
 
 def gemm_entry(read: Element, element: Element, wide: bool = True) -> Entry:

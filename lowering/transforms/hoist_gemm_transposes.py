@@ -30,13 +30,12 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
+from xla_opt.lowering.kernels.gemm import ARGUMENT as _ARG
 from xla_opt.lowering.kernels.gemm import GEMMS
-from xla_opt.lowering.kernels.gemm import PARAMS as GEMM_PARAMS
 from xla_opt.lowering.utils.llvm_types import PTR
 
 LOOPS = (scf.ForOp, scf.WhileOp)
 _SYMBOLS = frozenset(GEMMS)
-_ARG = {name.removeprefix("%"): i for i, (_, name) in enumerate(GEMM_PARAMS)}
 
 
 def _constant(value: SSAValue) -> int | None:
@@ -81,15 +80,11 @@ def _transposed_operand(call: llvm.CallOp) -> SSAValue | None:
     buffer = view.arg
     t = buffer.type
     n, k = _constant(args[_ARG["N"]]), _constant(args[_ARG["K"]])
-    if not isinstance(t, MemRefType) or t.get_shape() != (n, k) or not _has_identity_layout(t):
-        return None
+    if not isinstance(t, MemRefType) or t.get_shape() != (n, k) or not isinstance(t.layout, NoneAttr):
+        return None  # not a row-major [n, k]
     if _constant(args[_ARG["ldb_row"]]) != 1 or _constant(args[_ARG["ldb_col"]]) != k or k == 1:
         return None
     return buffer
-
-
-def _has_identity_layout(t: MemRefType) -> bool:
-    return isinstance(t.layout, NoneAttr)
 
 
 def _defined_inside(value: SSAValue, loop: Operation) -> bool:

@@ -40,7 +40,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, math, tensor
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerType, ModuleOp, ShapedType
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -51,7 +51,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 from xla_opt.lowering.transforms.linalg_matmul_to_kernel import kernel_matmul, loop_strides
-from xla_opt.lowering.utils.contractions import only_moves_data
+from xla_opt.lowering.utils.contractions import body_at, only_moves_data
 
 from xla_opt.pattern_dispatch import TypeDispatchApplier
 
@@ -462,18 +462,8 @@ class ExtractThroughGather(RewritePattern):
         producer = op.tensor.owner
         if not isinstance(producer, linalg.GenericOp) or not op.tensor.has_one_use() or not _only_gathers(producer):
             return
-        indices = list(op.indices)
-        mapping: dict[SSAValue, SSAValue] = {}
-        body: list[Operation] = []
-        for inner in producer.body.block.ops:
-            if isinstance(inner, linalg.YieldOp):
-                yielded = inner.operands[0]
-                break
-            if isinstance(inner, linalg.IndexOp):
-                mapping[inner.result] = indices[inner.dim.value.data]
-                continue
-            body.append(inner.clone(value_mapper=mapping))
-        rewriter.replace(op, body, [mapping.get(yielded, yielded)])
+        body, value = body_at(producer, list(op.indices))
+        rewriter.replace(op, body, [value])
         rewriter.erase(producer)
 
 

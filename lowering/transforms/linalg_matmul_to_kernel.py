@@ -114,6 +114,7 @@ from xla_opt.lowering.kernels.gemm import (
     narrow_product,
 )
 from xla_opt.lowering.kernels import libraries
+from xla_opt.lowering.kernels.gemm import ARGUMENT as GEMM_ARGUMENT
 from xla_opt.lowering.kernels.gemm import PARAMS as GEMM_PARAMS  # the call's argument order
 from xla_opt.lowering.utils.linear_forms import Linear, index_form, linear_address
 from xla_opt.lowering.utils.llvm_types import PTR, row_major_strides, storage_type
@@ -843,7 +844,7 @@ class MatmulToKernel(RewritePattern):
 
 
 # The positions of A's, B's and C's pointers among the GEMM's arguments.
-_POINTER_ARGS = tuple(GEMM_PARAMS.index(("ptr", name)) for name in ("%A", "%B", "%C"))
+_POINTER_ARGS = tuple(GEMM_ARGUMENT[name] for name in ("A", "B", "C"))
 
 
 def _calls_over(product: KernelMatmul, args: list[SSAValue], elements: list[Attribute]) -> list[Operation]:

@@ -1,12 +1,15 @@
 """What the tuning passes (`linalg-block-rows`, `linalg-matmul-to-kernel`,
 `linalg-fuse-elementwise`) ask of a `linalg.generic`'s body: a contraction's
-multiply-accumulate, or a data move."""
+multiply-accumulate, or a data move; and a body computed from its loop indices,
+evaluated at other indices (`body_at`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects import arith
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 
 
 def is_multiply_accumulate(op: linalg.GenericOp, integer: bool = False) -> bool:
@@ -38,3 +41,21 @@ def only_moves_data(op: linalg.GenericOp) -> bool:
         and isinstance(term.operands[0], SSAValue)
         and term.operands[0] in body.args[: len(op.inputs)]
     )
+
+
+def body_at(op: linalg.GenericOp, indices: Sequence[SSAValue]) -> tuple[list[Operation], SSAValue]:
+    """The scalar ops of `op`'s body (one output, computed from its loop indices, not
+    from its block's arguments) cloned with each `linalg.index d` replaced by
+    `indices[d]`, and the value they yield: the element the generic computes at
+    `indices`."""
+    mapping: dict[SSAValue, SSAValue] = {}
+    ops: list[Operation] = []
+    for inner in op.body.block.ops:
+        if isinstance(inner, linalg.YieldOp):
+            yielded = inner.operands[0]
+            return ops, mapping.get(yielded, yielded)
+        if isinstance(inner, linalg.IndexOp):
+            mapping[inner.result] = indices[inner.dim.value.data]
+            continue
+        ops.append(inner.clone(value_mapper=mapping))
+    raise AssertionError("a generic body ends with linalg.yield")

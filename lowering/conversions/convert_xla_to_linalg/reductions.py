@@ -63,6 +63,7 @@ from xla_opt.lowering.kernels.sort import (
     radix_digit_bits,
     takes_top_k_kernel,
 )
+from xla_opt.lowering.utils.contractions import body_at
 from xla_opt.lowering.utils.llvm_types import row_major_strides
 
 from .common import PARALLEL, REDUCTION, affine_map, fill_from_scalar, generic, padded_and_dilated
@@ -428,17 +429,9 @@ def gathered_payload(perm: SSAValue, x: SSAValue, dim: int) -> tuple[list[Operat
             ops, value = emit_convert(count.result, i64, element)
             return [count, *ops], [value]
         index = arith.IndexCastOp(args[0], IndexType())
-        mapping: dict[SSAValue, SSAValue] = {}
-        ops: list[Operation] = [index]
-        for inner in source.body.block.ops:
-            if isinstance(inner, linalg.YieldOp):
-                return ops, [mapping.get(inner.operands[0], inner.operands[0])]
-            if isinstance(inner, linalg.IndexOp):
-                mapping[inner.result] = index.result
-                continue
-            clone = inner.clone(value_mapper=mapping)
-            ops.append(clone)
-        raise AssertionError("a generic body ends with linalg.yield")
+        # its body reads the index along `dim` alone (index_function)
+        ops, value = body_at(source, [index.result] * len(shape_of(x.type)))
+        return [index, *ops], [value]
 
     ops = identity_generic([perm], result_type, body)
     return ops, ops[-1].results[0]
