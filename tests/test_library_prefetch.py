@@ -17,8 +17,8 @@ from xla_opt.runtime import binding
 
 def test_lowering_a_dot_starts_compiling_the_gemm_library(tmp_path):
     """In a fresh process, lowering alone (no JIT compile, nothing bound) declares the
-    f32 GEMM of few columns (64) and so starts its compile, and no other library's (not
-    the wide GEMM's, nor the convolutions'); a later load gets that compile's module."""
+    f32 GEMM of few columns (64) and so starts its library's compile, and no other
+    library's (not the convolutions'); a later load gets that compile's module."""
     script = textwrap.dedent(
         """
         import xla_opt
@@ -29,10 +29,11 @@ def test_lowering_a_dot_starts_compiling_the_gemm_library(tmp_path):
           %c = xla.dot %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
           func.return %c : tensor<64x64xf32>
         }'''
-        assert "gemm-f32-narrow" not in binding._compiled
+        assert "gemm-f32" not in binding._compiled
         xla_opt.optimize(program, "xla-to-llvm")
-        started = binding._compiled["gemm-f32-narrow"]
-        assert binding.load_library(libraries.GEMM_F32_NARROW) is started.result()
+        assert "xla_opt_sgemm_narrow" in libraries.GEMM_F32.symbols
+        started = binding._compiled["gemm-f32"]
+        assert binding.load_library(libraries.GEMM_F32) is started.result()
         print("ok", sorted(binding._compiled))
         """
     )
@@ -42,7 +43,7 @@ def test_lowering_a_dot_starts_compiling_the_gemm_library(tmp_path):
         capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["ok", "['gemm-f32-narrow']"]  # only what the program calls
+    assert done.stdout.split() == ["ok", "['gemm-f32']"]  # only what the program calls
 
 
 def test_a_library_that_fails_to_build_fails_where_it_is_bound_and_is_tried_again():
@@ -71,13 +72,18 @@ def test_a_library_that_fails_to_build_fails_where_it_is_bound_and_is_tried_agai
     "text, expected",
     [
         ("%0 = stablehlo.dot_general %a, %b ... : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>",
-         ["gemm-f32", "gemm-f32-narrow"]),
-        ("%0 = stablehlo.convolution(%x, %w) ... -> tensor<1x8x8x4xf32>", ["conv-f32"]),
+         ["gemm-f32"]),
+        ("%0 = stablehlo.convolution(%x, %w) ... window = {lhs_dilate = [1, 1]} ... -> tensor<1x8x8x4xf32>",
+         ["conv-f32"]),
+        ("%0 = stablehlo.convolution(%x, %w) ... window = {lhs_dilate = [2, 2]} ... -> tensor<1x8x8x4xf32>",
+         ["conv-f32", "gemm-f32"]),
+        ("%0 = xla.convolution %x, %w, lhs_dilation = [1, 12], ... -> tensor<1x8x8x4xf32>",
+         ["conv-f32", "gemm-f32"]),
         ("%0 = stablehlo.fft %x, type = RFFT, length = [16] : (tensor<16xf32>) -> tensor<9xcomplex<f32>>", ["fft"]),
         ("%0 = stablehlo.dot_general %a, %b ... -> tensor<4x2xf64>", []),  # the f32 kernels only
         ("%0 = stablehlo.add %a, %b : tensor<4xf32>", []),
     ],
-    ids=["dot", "convolution", "fft", "f64-dot", "none"],
+    ids=["dot", "convolution", "transposed-convolution", "xla-dilated-convolution", "fft", "f64-dot", "none"],
 )  # fmt: skip
 def test_a_programs_text_starts_the_libraries_it_shows_it_calls(monkeypatch, text, expected):
     """Before parsing, `prefetch_by_text` starts the kernel libraries the program's text

@@ -139,13 +139,16 @@ def _load_quietly(library: Library) -> None:
 libraries.on_declare(prefetch)
 
 
-# The kernel libraries a program's text shows it calls: (words of which the text has
-# one, an element type it names, the libraries). A guess: the lowering decides (a dot
-# may be small enough for loops, a narrow product takes the narrow GEMM).
+# The kernel libraries a program's text shows it calls: (a pattern the text has, an
+# element type it names, the libraries). A guess: the lowering decides (a dot may be
+# small enough for loops). A convolution dilated in its input (JAX's transposed
+# convolution, the input gradient of a strided one) is one convolution per phase
+# (convert-xla-to-linalg's convolution forms), and a phase of one tap is a GEMM.
 _CALLED_BY_TEXT = (
-    (("dot_general", ".dot "), "f32", (libraries.GEMM_F32, libraries.GEMM_F32_NARROW)),
-    (("convolution",), "f32", (libraries.CONV_F32,)),
-    ((".fft ",), "", (libraries.FFT,)),
+    (re.compile(r"dot_general|\.dot "), "f32", (libraries.GEMM_F32,)),
+    (re.compile(r"convolution"), "f32", (libraries.CONV_F32,)),
+    (re.compile(r"lhs_dilat(?:e|ion) = \[[\d, ]*\b(?!1\b)\d+"), "f32", (libraries.GEMM_F32,)),
+    (re.compile(r"\.fft "), "", (libraries.FFT,)),
 )
 
 
@@ -158,8 +161,8 @@ def prefetch_by_text(text: str) -> None:
     would delay the compile."""
     if len(os.sched_getaffinity(0)) < 2:
         return
-    for words, element, called in _CALLED_BY_TEXT:
-        if element in text and any(word in text for word in words):
+    for pattern, element, called in _CALLED_BY_TEXT:
+        if element in text and pattern.search(text):
             for library in called:
                 prefetch(library)
     for variant in sorts_in_text(text):
