@@ -1003,6 +1003,99 @@ def test_split_declares_a_function_whose_define_line_opens_its_body():
         llvm.parse_assembly(p, context=llvm.create_context()).verify()
 
 
+def _library_ir(kernel: int) -> str:
+    """A library's shape: one small entry calling two internal noinline functions (the
+    micro-kernel, the packing), each `kernel` instructions, and an internal helper."""
+    adds = "".join(f'  %".{4 + i}" = add i32 %".1", {i}\n' for i in range(kernel))
+    kernels = "".join(
+        f'define internal i32 @"{name}"(i32 %".1") noinline nounwind {{\n.3:\n{adds}  ret i32 %".1"\n}}\n'
+        for name in ("kernel_a", "kernel_b")
+    )
+    return (
+        'define internal i32 @"helper"(i32 %".1") {\n.3:\n  %".2" = add i32 %".1", 1\n  ret i32 %".2"\n}\n'
+        + kernels
+        + 'define i32 @"library_entry"(i32 %".1") {\n.3:\n  %"a" = call i32 @"kernel_a"(i32 %".1")\n'
+        '  %"b" = call i32 @"kernel_b"(i32 %"a")\n  %"c" = call i32 @"helper"(i32 %"b")\n  ret i32 %"c"\n}\n'
+    )
+
+
+def test_split_deals_out_an_internal_noinline_function_made_hidden():
+    """A library's internal noinline functions are units of their own: each in one part,
+    hidden there (the other parts call it), declared in the others; the helper the
+    entry inlines stays internal beside the entry."""
+    import llvmlite.binding as llvm
+
+    from xla_opt.runtime.llvm import split_llvm_ir
+
+    parts = split_llvm_ir(_library_ir(300), 3)
+    assert [_defined(p) for p in parts] == [{"kernel_a"}, {"kernel_b"}, {"library_entry", "helper"}]
+    assert 'define hidden i32 @"kernel_a"(i32 %".1") noinline nounwind {' in parts[0]
+    assert 'declare hidden i32 @"kernel_a"(i32 %".1") noinline nounwind\n' in parts[2]
+    assert 'define internal i32 @"helper"' in parts[2]
+    for p in parts:
+        llvm.parse_assembly(p, context=llvm.create_context()).verify()
+    assert split_llvm_ir(_library_ir(300), 1) == [_library_ir(300)]  # unsplit: as it was, internal
+
+
+def test_a_library_in_parts_links_into_one_engine(monkeypatch):
+    """`compile_library` on two compile threads: a part per LIBRARY_PART_LINES lines,
+    linked into one engine whose entry computes what the one module does."""
+    import ctypes
+
+    import xla_opt.runtime.llvm as rt_llvm
+
+    monkeypatch.setattr(rt_llvm, "compile_threads", lambda: 2)
+    monkeypatch.setattr(rt_llvm, "LIBRARY_PART_LINES", 200)
+    ir = _library_ir(300)
+    handed = []
+    native = rt_llvm.compile_library(ir, 1, None, handed.append)
+    assert len(native.llvm_modules) == 3 and len(handed) == 1
+    entry = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32)(native.address("library_entry"))
+    assert entry(7) == 8
+    monkeypatch.setattr(rt_llvm, "compile_threads", lambda: 1)
+    assert len(rt_llvm.compile_library(ir.replace("library_entry", "library_one"), 1, None, handed.append).llvm_modules) == 1
+
+
+def test_shared_jobs_are_taken_by_whoever_waits():
+    """The thread that started a library's parts takes them one at a time; a thread that
+    waits for them takes those not started (each job runs once), and both get every
+    result in order, or the first error."""
+    import threading
+
+    from xla_opt.runtime.llvm import SharedJobs
+
+    first_running, release = threading.Event(), threading.Event()
+    ran: dict[int, str] = {}
+
+    def job(i: int):
+        def run() -> int:
+            ran[i] = threading.current_thread().name
+            if i == 0:
+                first_running.set()
+                release.wait(10)
+            return i * i
+
+        return run
+
+    jobs = SharedJobs([job(i) for i in range(4)])
+    got: list = []
+    owner = threading.Thread(target=lambda: got.append(jobs.results()), name="library-thread")
+    owner.start()
+    assert first_running.wait(10)
+    helper = threading.Thread(target=lambda: (jobs.help(), release.set()), name="waiting-thread")
+    helper.start()
+    helper.join(10)
+    owner.join(10)
+    assert got == [[0, 1, 4, 9]] and jobs.results() == [0, 1, 4, 9]
+    assert ran == {0: "library-thread", 1: "waiting-thread", 2: "waiting-thread", 3: "waiting-thread"}
+
+    def fails() -> None:
+        raise RuntimeError("no code for this part")
+
+    with pytest.raises(RuntimeError, match="no code for this part"):
+        SharedJobs([lambda: 1, fails]).results()
+
+
 @pytest.mark.parametrize(
     "ir,threads",
     [

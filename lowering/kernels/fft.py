@@ -1145,7 +1145,7 @@ def _dispatch(parallel: bool) -> str:
     return e.function(
         f"internal void @{PREFIX}run(i64 %load, i64 %store, i64 %outer, i64 %n, i64 %inner, ptr %src, "
         "ptr %dst, i64 %src_len, i64 %dst_len, i64 %src_bytes, i64 %dst_bytes, double %sigma, i64 %inverse, "
-        "i64 %packed) nounwind"
+        "i64 %packed) noinline nounwind"  # out of line as LLVM left it (16 callers): a unit split_llvm_ir deals out
     )
 
 

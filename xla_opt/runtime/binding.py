@@ -33,7 +33,7 @@ from xla_opt.lowering.kernels.libraries import Library
 from xla_opt.lowering.kernels.mpi import Abi
 from xla_opt.runtime import mpi, threads
 from xla_opt.runtime.cpu import cpu_features, initialize_llvm, l1_data_cache_bytes
-from xla_opt.runtime.llvm import NativeModule, compile_llvm_ir
+from xla_opt.runtime.llvm import NativeModule, SharedJobs, compile_library
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
@@ -86,6 +86,9 @@ HOST = HostTarget()
 _lock = threading.Lock()
 # library name -> its compiled module (kept alive), or the compile under way
 _compiled: dict[str, Future[NativeModule]] = {}
+# library name -> its parts while they compile: a thread that waits for the library
+# compiles the parts not started yet (llvm.compile_library)
+_parts: dict[str, SharedJobs] = {}
 
 
 def load_library(library: Library) -> NativeModule:
@@ -100,13 +103,28 @@ def load_library(library: Library) -> NativeModule:
             compiled = _compiled[library.name] = Future()
     if compiling:
         try:
-            native = compile_llvm_ir(library.build(HOST), level=library.opt_level, vectorize=library.vectorize)
+            native = compile_library(
+                library.build(HOST), library.opt_level, library.vectorize, lambda jobs: _started(library, jobs)
+            )
             compiled.set_result(native)
         except BaseException as e:  # noqa: BLE001 - raised by result(), here and to whoever waits
             with _lock:
                 del _compiled[library.name]  # the next load tries again
             compiled.set_exception(e)
+        finally:
+            with _lock:
+                _parts.pop(library.name, None)
+    else:
+        with _lock:
+            parts = _parts.get(library.name)
+        if parts is not None:
+            parts.help()  # the parts its compile has not started yet, compiled here
     return compiled.result()
+
+
+def _started(library: Library, parts: SharedJobs) -> None:
+    with _lock:
+        _parts[library.name] = parts
 
 
 # Libraries not compiled ahead: the thread count and libgomp's serial stand-ins are a few

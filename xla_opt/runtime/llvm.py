@@ -15,7 +15,7 @@ import re
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
@@ -273,6 +273,7 @@ SPLIT_MIN_INSTRUCTIONS = 100
 
 _DEFINE = re.compile(r'define (?P<linkage>(?:internal |private )?)[^@]*@(?P<name>"[^"]*"|[\w.$]+)\(')
 _SYMBOL = re.compile(r'@("[^"]*"|[\w.$]+)')
+_NOINLINE = re.compile(r"\)[^{]*\bnoinline\b")  # the attribute, after a define line's parameters
 # globals that every part may hold its own copy of: read-only internal data, declarations
 _COPYABLE_GLOBAL = re.compile(
     r"@\S+ = (?:(?:internal|private) (?:unnamed_addr )?constant|external (?:global|constant)) "
@@ -299,11 +300,13 @@ def split_llvm_ir(ir_text: str, parts: int) -> list[str]:
     """`ir_text` as at most `parts` modules that together define what it defines: its
     external functions dealt out by size (with the internal functions each reaches:
     largest first, to the smallest part), each declared in the other parts; an internal
-    function (the alwaysinline math, an omp region's body) in every part whose
-    functions reach it, and everything outside functions (globals, declarations) in
-    every part. One part (`[ir_text]`) when the module is small, has fewer than two
-    external functions, or has a global that is not read-only internal data (two copies
-    would be two variables)."""
+    `noinline` function (a library's micro-kernel, packing, FFT step) dealt out as an
+    external one is, made hidden (LLVM optimizes it alone whichever module holds it);
+    any other internal function (the alwaysinline math, an omp region's body) in every
+    part whose functions reach it, and everything outside functions (globals,
+    declarations) in every part. One part (`[ir_text]`) when the module is small, has
+    fewer than two external functions, or has a global that is not read-only internal
+    data (two copies would be two variables)."""
     header: list[str] = []
     functions: list[_Function] = []
     current: _Function | None = None
@@ -319,6 +322,12 @@ def split_llvm_ir(ir_text: str, parts: int) -> list[str]:
             if line.startswith("@") and not _COPYABLE_GLOBAL.match(line):
                 return [ir_text]
             header.append(line)
+    for f in functions:
+        if f.internal and _NOINLINE.search(f.lines[0]):  # a unit of its own, visible to the other parts
+            f.internal = False
+            f.lines[0] = f.lines[0].replace("define internal ", "define hidden ", 1).replace(
+                "define private ", "define hidden ", 1
+            )
     internal = {f.name: f for f in functions if f.internal}
 
     def reached(lines: list[str]) -> set[str]:
@@ -496,6 +505,88 @@ def in_parallel(jobs: list[Any]) -> list[Any]:
     return results
 
 
+class SharedJobs:
+    """Callables run by whichever threads help, each by the first to take it: a
+    library's parts (`compile_library`). The thread compiling the library takes them
+    one at a time, so that beside the lowering it keeps to one CPU; a thread that comes
+    to wait for the library takes the parts nobody has started, so that once the
+    lowering is done waiting, both CPUs compile."""
+
+    def __init__(self, jobs: list[Any]) -> None:
+        self._jobs = jobs
+        self._results: list[Any] = [None] * len(jobs)
+        self._errors: list[BaseException] = []
+        self._taken = 0
+        self._left = len(jobs)
+        self._changed = threading.Condition()
+
+    def help(self) -> None:
+        """Run the jobs nobody has taken, until none is left."""
+        while True:
+            with self._changed:
+                if self._taken == len(self._jobs):
+                    return
+                index = self._taken
+                self._taken += 1
+            try:
+                result, error = self._jobs[index](), None
+            except BaseException as e:  # noqa: BLE001 - raised by results(), to whoever waits
+                result, error = None, e
+            with self._changed:
+                self._results[index] = result
+                if error is not None:
+                    self._errors.append(error)
+                self._left -= 1
+                self._changed.notify_all()
+
+    def results(self) -> list[Any]:
+        """Every job's result in order once all are done (helping meanwhile), or the
+        first error one raised."""
+        self.help()
+        with self._changed:
+            self._changed.wait_for(lambda: self._left == 0)
+        if self._errors:
+            raise self._errors[0]
+        return list(self._results)
+
+
+# A kernel library compiled on two CPUs or more is split (`split_llvm_ir`: its noinline
+# functions dealt out) into a part per LIBRARY_PART_LINES lines of LLVM IR, at most
+# LIBRARY_PARTS, compiled as `SharedJobs`, the largest first. Each part repeats the
+# module's declarations and constants and costs a context and a target machine of its
+# own (~10 ms): the f32 GEMMs' 2,485 lines compile in 0.35 s as one module or two, in
+# 0.42-0.46 s as four. The FFTs' 7,421 lines (1.0 s as one module) in four parts: a
+# fresh process compiling an FFT filter (empty disk cache) finished lowering at 0.99 s
+# and took the last part while the library's thread compiled the third: 1.34 s where
+# it waited until 1.57 s for the whole module.
+LIBRARY_PARTS = 4
+LIBRARY_PART_LINES = 1200
+
+
+def compile_library(
+    ir_text: str, level: int | None, vectorize: bool | None, started: Callable[[SharedJobs], None]
+) -> NativeModule:
+    """A kernel library's LLVM IR compiled (at `level`, by default `opt_level`'s; the
+    vectorizers as `vectorize` says, by default from O2 up) into an engine of its own:
+    on two compile threads or more, in parts (LIBRARY_PART_LINES) that the calling thread
+    compiles one after the other, and that any thread `started` hands them to helps
+    with (a thread that waits for the library). Each part's object code is in the disk
+    cache by its text."""
+    level = opt_level(ir_text) if level is None else level
+    target_machine(level)  # initializes LLVM's target before any thread
+    disk = DiskCache.from_environment()
+    parts = min(LIBRARY_PARTS, ir_text.count("\n") // LIBRARY_PART_LINES)
+    texts = split_llvm_ir(ir_text, parts) if level > 0 and compile_threads() > 1 else [ir_text]
+
+    def compile_one(text: str) -> Part:
+        with unroll_gate.set_to(LLVM_UNROLL_THRESHOLD) if level >= 2 else nullcontext():
+            return _compile_part_at(text, level, disk, LLVM_UNROLL_THRESHOLD, vectorize)
+
+    jobs = SharedJobs([functools.partial(compile_one, text) for text in texts])
+    started(jobs)
+    return link(jobs.results(), level)
+
+
 def compile_llvm_ir(
     ir_text: str,
     unroll_threshold: int = LLVM_UNROLL_THRESHOLD,
@@ -507,10 +598,8 @@ def compile_llvm_ir(
     unrolled up to `unroll_threshold`, the vectorizers run with `vectorize`, by default
     from O2 up) and JIT-compile LLVM IR; with `split` (a
     program's kernels), as modules compiled on `compile_threads()` threads
-    (`split_llvm_ir`) and linked into one engine. The micro-kernel libraries stay one
-    module each: compiled once per process, they gain little from threads, and LLVM
-    keeps optimizing across their functions (inlining and constants propagated into
-    their parallel regions). Cached by text in the process and as object code on disk
+    (`split_llvm_ir`) and linked into one engine (the kernel libraries:
+    `compile_library`). Cached by text in the process and as object code on disk
     (`DiskCache`): a hit skips optimization and code generation. Compiles of different
     texts run at once (a library prefetched on its thread beside a program's compile);
     a compile of a text already under way is waited for, not repeated."""
