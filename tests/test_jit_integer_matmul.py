@@ -5,7 +5,7 @@ for a float bias/ReLU epilogue after the i32 GEMM and read the 0-d i32 zero of t
 ReLU as a float. Integer products now take the i32 GEMM without an epilogue (the
 integer kernel has none); the bias and ReLU stay element-wise loops.
 
-The shapes are above the pass's min-rows/min-columns/min-depth (4, 9, 2), so the
+The shapes are above the pass's min-rows/min-columns/min-depth (4, 9, 4), so the
 kernel is called (checked in the LLVM IR). Expected values: numpy in int64, wrapped to
 int32 (XLA's integer dot wraps), and JAX.
 """
@@ -55,7 +55,7 @@ def perceptron(x, w1, b1, w2, b2) -> np.ndarray:
 @pytest.mark.parametrize(
     "m, k, h, o, dtype, high",
     [
-        (4, 2, 9, 9, "i32", 10),  # the kernel's smallest product
+        (4, 4, 9, 9, "i32", 10),  # the kernel's smallest product
         (64, 48, 40, 33, "i32", 1000),
         (37, 130, 70, 17, "i32", 2**20),  # products and sums wrap around
         (64, 70, 48, 12, "i8", 128),  # int8 inputs widened to int32

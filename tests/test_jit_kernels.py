@@ -190,6 +190,7 @@ func.func @main(%x: {ty}, %w: {ty}) -> {ty} {{
     [
         (MIN_ROWS - 1, 64, 64, F32),
         (64, MIN_DEPTH - 1, 64, F32),
+        (512, 2, 512, F32),  # one multiply-add per output: the loops are faster
         (64, 64, MIN_COLUMNS - 1, F32),
         (64, 64, MIN_COLUMNS - 1, F64_),
         (40, 40, 40, np.int64),

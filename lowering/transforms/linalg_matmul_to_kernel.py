@@ -129,10 +129,17 @@ from xla_opt.pattern_dispatch import ConversionWalker
 # kernel's 6 x 16 tile is mostly padding; the kernel wins from 9 columns (n=9: 21 vs
 # 29 us, n=12: 21 vs 101; m=512, k=8, n=512: 86 vs 151) and ties on tiny products
 # (8^3: 10.6 vs 10.5 us). Its call also compiles in a fraction of the loops' time
-# (0.017 vs 0.04-0.1 s: the loops are unrolled and vectorized by LLVM).
+# (0.017 vs 0.04-0.1 s: the loops are unrolled and vectorized by LLVM). A contraction of
+# 2 or 3 is one or two multiply-adds per output: the kernel's packing of both operands
+# and its tile of C cost more than they save. Measured one thread, f32, Zen 4 without
+# AVX-512 (AVX2's 6 x 16 tile), kernel vs loops: 512 products of 8x2 by 2x160 (the
+# mixture of experts' one-hot dispatch masks) 271 vs 112 us; 512x2 by 2x512 67 vs 53,
+# 64x2 by 2x64 9.8 vs 9.2, 2048x2 by 2x256 87 vs 97; 512x3 by 3x512 66 vs 64, 128x3 by
+# 3x1024 54 vs 34; from 4 the kernel wins (512x4 by 4x512 65 vs 80). The MoE layer:
+# 19.2 -> 18.6 ms.
 MIN_ROWS = 4
 MIN_COLUMNS = 9
-MIN_DEPTH = 2
+MIN_DEPTH = 4
 
 
 def kernel_wins(m: int, n: int, depth: int, limits: MatmulToKernelPass | None = None) -> bool:
