@@ -154,6 +154,34 @@ def test_a_failing_replica_ends_the_job_with_one_line():
         xla_opt.run(program, x, np.array(0, np.int32), replicas=4, launcher="mpi")
 
 
+def test_a_late_ranks_file_does_not_fail_the_jobs_cleanup(tmp_path, monkeypatch):
+    """Reproducer: test_a_failing_replica_ends_the_job_with_one_line failed on a fresh
+    install with `OSError: Directory not empty` instead of the failing rank's line:
+    mpirun returned while another rank of the aborted job still wrote its error file,
+    and removing the job's directory met the new file. The removal tries again."""
+    import shutil
+
+    from xla_opt import mpi_launch
+
+    workdir = tmp_path / "job"
+    workdir.mkdir()
+    (workdir / "rank-0.err").write_text("replica 0 of 2 failed: ...")
+    removals = []
+    real_rmtree = shutil.rmtree
+
+    def rmtree_meeting_a_late_rank(path, ignore_errors=False):
+        removals.append(path)
+        real_rmtree(path, ignore_errors=ignore_errors)
+        if len(removals) == 1:  # a rank of the aborted job writes while it is removed
+            workdir.mkdir()
+            (workdir / "rank-1.err").write_text("")
+
+    monkeypatch.setattr(mpi_launch.shutil, "rmtree", rmtree_meeting_a_late_rank)
+    monkeypatch.setattr(mpi_launch, "REMOVE_PAUSE", 0.0)
+    mpi_launch.remove_workdir(str(workdir))
+    assert not workdir.exists() and len(removals) == 2
+
+
 def test_the_launcher_skips_an_error_file_a_killed_rank_left_empty(tmp_path):
     """Reproducer: under load, one failing rank's MPI_Abort killed another between
     creating its error file and writing it, and the job failed with an empty message

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -64,29 +66,54 @@ def run_replicas_mpi(
     job = {"program": program_text, "entry": entry, "backend": backend, "inputs": inputs, "timeout": timeout}
     if in_mpi_job():
         return _run_rank(job, everyone_gets_results=True)
-    with tempfile.TemporaryDirectory(prefix="xla-opt-mpi-") as workdir:
-        with open(Path(workdir) / JOB_FILE, "wb") as f:
-            pickle.dump(job, f, protocol=pickle.HIGHEST_PROTOCOL)
-        command = [str(mpirun()), "-np", str(len(inputs)), sys.executable, "-m", "xla_opt.mpi_launch", workdir]
-        env = {k: v for k, v in os.environ.items() if k not in _MPI_JOB_VARIABLES}
-        try:
-            done = subprocess.run(
-                command, capture_output=True, text=True, env=env, timeout=LAUNCH_TIMEOUT + timeout, check=False
-            )
-        except subprocess.TimeoutExpired:
-            raise ReplicaError(
-                f"the MPI job of {len(inputs)} ranks did not finish in {LAUNCH_TIMEOUT + timeout:g} s"
-            ) from None
-        if error := first_error(Path(workdir)):
-            raise ReplicaError(error)
-        results = Path(workdir) / RESULTS_FILE
-        if done.returncode != 0 or not results.exists():
-            lines = [line for line in (done.stderr or done.stdout).splitlines() if line.strip()]
-            ours = [line.removeprefix("xla-opt: ") for line in lines if line.startswith("xla-opt: ")]
-            last = ours[0] if ours else lines[-1] if lines else "no output"
-            raise ReplicaError(f"the MPI job failed (exit {done.returncode}): {last}")
-        with open(results, "rb") as f:
-            return pickle.load(f)
+    workdir = tempfile.mkdtemp(prefix="xla-opt-mpi-")
+    try:
+        return _launch(job, workdir, len(inputs), timeout)
+    finally:
+        remove_workdir(workdir)
+
+
+def _launch(job: dict, workdir: str, ranks: int, timeout: float) -> list[tuple[Any, ...]]:
+    """Run `job` as an MPI job of `ranks` ranks sharing `workdir`; every replica's
+    results, or the ReplicaError of the first rank that failed."""
+    with open(Path(workdir) / JOB_FILE, "wb") as f:
+        pickle.dump(job, f, protocol=pickle.HIGHEST_PROTOCOL)
+    command = [str(mpirun()), "-np", str(ranks), sys.executable, "-m", "xla_opt.mpi_launch", workdir]
+    env = {k: v for k, v in os.environ.items() if k not in _MPI_JOB_VARIABLES}
+    try:
+        done = subprocess.run(
+            command, capture_output=True, text=True, env=env, timeout=LAUNCH_TIMEOUT + timeout, check=False
+        )
+    except subprocess.TimeoutExpired:
+        raise ReplicaError(f"the MPI job of {ranks} ranks did not finish in {LAUNCH_TIMEOUT + timeout:g} s") from None
+    if error := first_error(Path(workdir)):
+        raise ReplicaError(error)
+    results = Path(workdir) / RESULTS_FILE
+    if done.returncode != 0 or not results.exists():
+        lines = [line for line in (done.stderr or done.stdout).splitlines() if line.strip()]
+        ours = [line.removeprefix("xla-opt: ") for line in lines if line.startswith("xla-opt: ")]
+        last = ours[0] if ours else lines[-1] if lines else "no output"
+        raise ReplicaError(f"the MPI job failed (exit {done.returncode}): {last}")
+    with open(results, "rb") as f:
+        return pickle.load(f)
+
+
+# Attempts at removing a job's directory, REMOVE_PAUSE seconds apart: when one rank fails,
+# mpirun may return while another rank of the aborted job is still writing its error
+# file there, and a removal that meets the new file fails ("Directory not empty": the
+# caller got that OSError instead of the failing rank's one line, tests/test_mpi.py).
+REMOVE_ATTEMPTS = 5
+REMOVE_PAUSE = 0.1
+
+
+def remove_workdir(workdir: str) -> None:
+    """Remove a job's directory and what its ranks wrote there, trying again while a
+    late rank adds files; left in the temporary directory if one still does."""
+    for _ in range(REMOVE_ATTEMPTS):
+        shutil.rmtree(workdir, ignore_errors=True)
+        if not os.path.exists(workdir):
+            return
+        time.sleep(REMOVE_PAUSE)
 
 
 def _run_rank(job: dict, everyone_gets_results: bool, workdir: Path | None = None) -> list[tuple[Any, ...]]:
