@@ -325,8 +325,10 @@ def split_llvm_ir(ir_text: str, parts: int) -> list[str]:
     for f in functions:
         if f.internal and _NOINLINE.search(f.lines[0]):  # a unit of its own, visible to the other parts
             f.internal = False
-            f.lines[0] = f.lines[0].replace("define internal ", "define hidden ", 1).replace(
-                "define private ", "define hidden ", 1
+            f.lines[0] = (
+                f.lines[0]
+                .replace("define internal ", "define hidden ", 1)
+                .replace("define private ", "define hidden ", 1)
             )
     internal = {f.name: f for f in functions if f.internal}
 
@@ -572,19 +574,13 @@ def compile_library(
     compiles one after the other, and that any thread `started` hands them to helps
     with (a thread that waits for the library). Each part's object code is in the disk
     cache by its text."""
-    level = opt_level(ir_text) if level is None else level
-    target_machine(level)  # initializes LLVM's target before any thread
-    disk = DiskCache.from_environment()
-    parts = min(LIBRARY_PARTS, ir_text.count("\n") // LIBRARY_PART_LINES)
-    texts = split_llvm_ir(ir_text, parts) if level > 0 and compile_threads() > 1 else [ir_text]
+    parts = min(LIBRARY_PARTS, ir_text.count("\n") // LIBRARY_PART_LINES) if compile_threads() > 1 else 1
 
-    def compile_one(text: str) -> Part:
-        with unroll_gate.set_to(LLVM_UNROLL_THRESHOLD) if level >= 2 else nullcontext():
-            return _compile_part_at(text, level, disk, LLVM_UNROLL_THRESHOLD, vectorize)
+    def shared(jobs: list[Any]) -> list[Part]:
+        started(work := SharedJobs(jobs))
+        return work.results()
 
-    jobs = SharedJobs([functools.partial(compile_one, text) for text in texts])
-    started(jobs)
-    return link(jobs.results(), level)
+    return _compile(ir_text, LLVM_UNROLL_THRESHOLD, parts, level, vectorize, shared)
 
 
 def compile_llvm_ir(
@@ -615,7 +611,8 @@ def compile_llvm_ir(
     if not mine:
         return pending.result()
     try:
-        native = _cache.setdefault(key, _compile(ir_text, unroll_threshold, split, level, vectorize))
+        parts = compile_threads() if split else 1
+        native = _cache.setdefault(key, _compile(ir_text, unroll_threshold, parts, level, vectorize))
     except BaseException as e:
         pending.set_exception(e)
         raise
@@ -632,18 +629,26 @@ _compiling: dict[tuple, Future] = {}
 
 
 def _compile(
-    ir_text: str, unroll_threshold: int, split: bool, level: int | None, vectorize: bool | None
+    ir_text: str,
+    unroll_threshold: int,
+    parts: int,
+    level: int | None,
+    vectorize: bool | None,
+    run: Callable[[list[Any]], list[Part]] = in_parallel,
 ) -> NativeModule:
-    """`compile_llvm_ir`'s compile, without its caches."""
+    """`compile_llvm_ir`'s and `compile_library`'s compile, without caches: `ir_text`
+    in at most `parts` modules (`split_llvm_ir`; one below O1), each compiled by a job
+    that `run` runs (`in_parallel`: on threads of their own), linked into one engine."""
     level = opt_level(ir_text) if level is None else level
     target_machine(level)  # initializes LLVM's target before any thread
     disk = DiskCache.from_environment()
-    texts = split_llvm_ir(ir_text, compile_threads() if split and level > 0 else 1)
-    with unroll_gate.set_to(unroll_threshold) if level >= 2 else nullcontext():
-        parts: list[Part] = in_parallel(
-            [functools.partial(_compile_part_at, text, level, disk, unroll_threshold, vectorize) for text in texts]
-        )
-    return link(parts, level)
+    texts = split_llvm_ir(ir_text, parts if level > 0 else 1)
+
+    def compile_one(text: str) -> Part:
+        with unroll_gate.set_to(unroll_threshold) if level >= 2 else nullcontext():
+            return _compile_part_at(text, level, disk, unroll_threshold, vectorize)
+
+    return link(run([functools.partial(compile_one, text) for text in texts]), level)
 
 
 def link(parts: list[Part], level: int) -> NativeModule:
