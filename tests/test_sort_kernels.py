@@ -1,5 +1,5 @@
 """The sort kernels of lowering/kernels/sort.py called directly on numpy arrays: the
-radix sort, the vector quicksort (AVX-512 hosts) and the top-k selection, for every
+radix sort, the vector quicksort (AVX-512 and AVX2 hosts) and the top-k selection, for every
 key type and order, against numpy's stable order of the kernels' keys (the order the
 lowering relies on: SortToRadixKernel). Each kernel sorts rows (outer, n, inner) and
 writes the sorted bits and, with `perm`, each element's position in its row.
@@ -12,6 +12,7 @@ in input order."""
 from __future__ import annotations
 
 import ctypes
+import re
 
 import ml_dtypes
 import numpy as np
@@ -21,8 +22,19 @@ from xla_opt.lowering.kernels import libraries, sort
 from xla_opt.runtime import binding
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
-HAS_AVX512 = sort.vector_quicksort(sort.SortVariant("f", 32, "float", False, 8, False), binding.HOST.cpu_features)
-ALGORITHMS = ["radix", pytest.param("vq", marks=pytest.mark.skipif(not HAS_AVX512, reason="no AVX-512 on this host"))]
+# The kernels' CPU features: the radix sort's (none), the vector quicksort's on
+# AVX-512 (the host's) and on AVX2 (the host's without AVX-512: the permutation table)
+FEATURES = {
+    "radix": "",
+    "vq512": binding.HOST.cpu_features,
+    "vq256": ",".join(f for f in binding.HOST.cpu_features.split(",") if not f.startswith("+avx512")),
+}
+_F32 = sort.SortVariant("f", 32, "float", False, 8, False)
+VECTOR_QUICKSORTS = [
+    pytest.param(name, marks=pytest.mark.skipif(sort.vector_quicksort(_F32, FEATURES[name]) != bits, reason=why))
+    for name, bits, why in (("vq512", 512, "no AVX-512 on this host"), ("vq256", 256, "no AVX2 on this host"))
+]
+ALGORITHMS = ["radix", *VECTOR_QUICKSORTS]
 
 
 def kind(dtype) -> str:
@@ -37,8 +49,8 @@ def orders(dtype) -> list[str]:
 
 def library(v, algorithm: str = "radix", tag: str = "") -> ctypes.CFUNCTYPE:
     """The kernel of `v`, compiled for this host (`algorithm`: the radix sort, or the
-    vector quicksort where the host has AVX-512; `tag`: a build of its own)."""
-    features = binding.HOST.cpu_features if algorithm == "vq" else ""
+    vector quicksort of AVX-512 or AVX2, `FEATURES`; `tag`: a build of its own)."""
+    features = FEATURES[algorithm]
     name = f"test-{algorithm}{tag}-{v.symbol}"
     lib = libraries.Library(name, (v.symbol,), lambda t: sort.sort_ir(v, t.parallel, features), v)
     native = binding.load_library(lib)
@@ -95,7 +107,7 @@ def data(dtype, shape, seed=0) -> np.ndarray:
 def check_sort(algorithm: str, x, ctype: str, descending: bool, perm: bool, axis: int = -1, tag: str = "") -> None:
     w = x.dtype.itemsize * 8
     v = sort.SortVariant(kind(x.dtype), w, ctype, descending, 11 if x.shape[axis] >= 1 << 14 and w >= 32 else 8, perm)
-    if algorithm == "vq" and not sort.vector_quicksort(v, binding.HOST.cpu_features):
+    if algorithm != "radix" and not sort.vector_quicksort(v, FEATURES[algorithm]):
         return  # the radix sort's (narrow keys alone, 64-bit keys with positions)
     f = library(v, algorithm, tag)
     axis %= x.ndim
@@ -157,21 +169,21 @@ def test_rows_whose_every_key_is_the_greatest(algorithm):
             check_sort(algorithm, x, ctype, descending, perm)
 
 
-@pytest.mark.skipif(not HAS_AVX512, reason="no AVX-512 on this host")
-def test_vector_quicksort_falls_back_to_heapsort(monkeypatch):
+@pytest.mark.parametrize("algorithm", VECTOR_QUICKSORTS)
+def test_vector_quicksort_falls_back_to_heapsort(algorithm, monkeypatch):
     """Past its depth limit a segment is heapsorted (no input is quadratic): forced by
     a negative slack, every segment longer than a network takes the fallback."""
     monkeypatch.setattr(sort, "VQ_DEPTH_SLACK", -200)
     for dtype, perm in ((np.float32, False), (np.float32, True), (np.uint64, False)):
         for ctype in orders(dtype)[:1]:
-            check_sort("vq", data(dtype, (3, 5000), seed=3), ctype, False, perm, tag="-heapsort")
+            check_sort(algorithm, data(dtype, (3, 5000), seed=3), ctype, False, perm, tag="-heapsort")
 
 
 def test_bitonic_network_schedule_sorts():
     """The networks' schedule (`_vq_bitonic_steps`: per block a flip, then halvings,
     the lower position taking the minimum), simulated on numpy rows of every size a
     network has, sorts random keys with many ties and every 0-1 pattern of 16 (the 0-1
-    principle). Runs on any host: the kernels' own tests need AVX-512."""
+    principle). Runs on any host: the kernels' own tests need AVX2 or AVX-512."""
     rng = np.random.default_rng(0)
     for size in (8, 16, 32, 64, 128, 256, 512):
         rows = [rng.integers(0, 5, (300, size))]
@@ -186,15 +198,16 @@ def test_bitonic_network_schedule_sorts():
             assert (np.diff(x, axis=1) >= 0).all(), size
 
 
+@pytest.mark.parametrize("vector_bits", [512, 256])
 @pytest.mark.parametrize("perm", [False, True], ids=["keys", "keys with positions"])
-def test_network_layouts_transpose_back_and_verify(perm):
-    """Every network the kernels build (1 to VQ_SMALL_VECTORS vectors of 16 or 8 lanes)
-    returns its keys in order: the generator follows each position through the
+def test_network_layouts_transpose_back_and_verify(perm, vector_bits):
+    """Every network the kernels build (1 to VQ_SMALL_VECTORS vectors of 16, 8 or 4
+    lanes) returns its keys in order: the generator follows each position through the
     layout of `_vq_place` and its transposition and asserts the sorted order, and
     the IR verifies (any host: nothing is run)."""
     import llvmlite.binding as llvm
 
-    v = sort.SortVariant("f", 32, "float", False, 11, perm)
+    v = sort.SortVariant("f", 32, "float", False, 11, perm, vector_bits)
     vectors = 1
     while vectors <= 2 * sort.VQ_SMALL_VECTORS:  # one size past the kernels' largest
         k = sort._vq_lanes(v)
@@ -208,8 +221,28 @@ def test_network_layouts_transpose_back_and_verify(perm):
         vectors *= 2
 
 
-@pytest.mark.skipif(not HAS_AVX512, reason="no AVX-512 on this host")
-def test_vector_quicksort_partitions_in_place(monkeypatch):
+@pytest.mark.parametrize("bits", [32, 64])
+def test_avx2_order_table_puts_a_masks_lanes_first(bits):
+    """AVX2's compress (`_Lanes.order_table`): `vpermd` by the entry of a mask (eight
+    4-bit dword indices) moves the mask's lanes first, in order, and the others after
+    them, last first (a partition's high side, stored whole, ends the vector). Any
+    host: the table is read back from the IR text and applied with numpy."""
+    lanes = sort._Lanes(bits, 256, "@t")
+    text = lanes.order_table()
+    entries = [int(x) & 0xFFFFFFFF for x in re.findall(r"i32 (-?\d+)", text.split("[", 2)[2])]
+    assert len(entries) == 1 << lanes.count
+    dwords = np.arange(8)  # lane j of a bits-wide vector is dwords j*bits/32 ...
+    for mask, entry in enumerate(entries):
+        moved = dwords[[(entry >> 4 * i) & 7 for i in range(8)]]
+        per_lane = moved.reshape(lanes.count, -1)
+        assert (per_lane[:, 0] % (bits // 32) == 0).all() and (np.diff(per_lane, axis=1) == 1).all()
+        order = list(per_lane[:, 0] // (bits // 32))
+        chosen = [j for j in range(lanes.count) if mask >> j & 1]
+        assert order == chosen + [j for j in reversed(range(lanes.count)) if j not in chosen], (mask, order)
+
+
+@pytest.mark.parametrize("algorithm", VECTOR_QUICKSORTS)
+def test_vector_quicksort_partitions_in_place(algorithm, monkeypatch):
     """Segments of at least VQ_IN_PLACE_MIN keys are partitioned within their buffer:
     forced down to every segment longer than a network, on the inputs of the test
     above (sorted, reversed, all equal, few values) and random keys of each width,
@@ -221,10 +254,10 @@ def test_vector_quicksort_partitions_in_place(monkeypatch):
     few = np.random.default_rng(2).integers(0, 3, n).astype(np.int32)
     for x in (ramp, ramp[::-1].copy(), np.zeros(n, np.int32), few):
         for descending, perm in ((False, False), (True, True)):
-            check_sort("vq", x, "signed", descending, perm, tag="-in-place")
+            check_sort(algorithm, x, "signed", descending, perm, tag="-in-place")
     for dtype, ctype, perm in ((np.float32, "float", False), (np.float32, "totalorder", True), (np.int64, "signed", False),
                                (np.float64, "totalorder", False), (np.uint32, "unsigned", True)):  # fmt: skip
-        check_sort("vq", data(dtype, (2, n), seed=4), ctype, False, perm, tag="-in-place")
+        check_sort(algorithm, data(dtype, (2, n), seed=4), ctype, False, perm, tag="-in-place")
 
 
 # --------------------------------------------------------------------------------------
