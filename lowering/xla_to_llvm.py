@@ -22,6 +22,7 @@
          --convert-linalg-to-loops--> scf loops with memref.load/store
          --fold-delinearized-accesses--> a reshape's merged dimensions read in memory order: 1-D views, no division
          --lower-affine-->            index arithmetic of non-trivial indexing maps
+         --split-loop-ranges-->       loops split where compares of their index change (concatenations, pads)
          --coalesce-contiguous-loops--> nests walking buffers in memory order as one loop
          --fuse-loop-nests-->         consecutive nests over the same rows as one nest
          --stream-result-stores-->    loops writing large results store through non-temporal chunk copies
@@ -71,6 +72,7 @@ STAGES: tuple[str, ...] = (
     "convert-linalg-to-loops",
     "fold-delinearized-accesses",
     "lower-affine",
+    "split-loop-ranges",
     "coalesce-contiguous-loops",
     "fuse-loop-nests",
     "stream-result-stores",

@@ -192,7 +192,7 @@ module @jit_block attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas =
       %arg4: tensor<1024x1024xf32>, %arg5: tensor<8xf32>)
       -> (tensor<64xf32> {jax.result_info = "result[0]"}, tensor<1x32x32x32xf32> {jax.result_info = "result[1]"},
           tensor<1024x1024xf32> {jax.result_info = "result[2]"}, tensor<16xi32> {jax.result_info = "result[3]"},
-          tensor<8xf32> {jax.result_info = "result[4]"}, tensor<2xi32> {jax.result_info = "result[5]"},
+          tensor<8xf32> {jax.result_info = "result[4]"}, tensor<5xi32> {jax.result_info = "result[5]"},
           tensor<16x32xf32> {jax.result_info = "result[6]"}) {
     %0 = stablehlo.transpose %arg1, dims = [1, 0] : (tensor<64x32xf32>) -> tensor<32x64xf32>
     %1 = stablehlo.dot_general %arg0, %0, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT]
@@ -239,6 +239,8 @@ module @jit_block attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas =
     %16 = call @argmax(%arg0) : (tensor<16x32xf32>) -> tensor<16xi32>
     %neg = stablehlo.negate %arg5 : tensor<8xf32>
     %smallest, %where = chlo.top_k(%neg, k = 2) : tensor<8xf32> -> (tensor<2xf32>, tensor<2xi32>)
+    %where_3 = stablehlo.concatenate %where, %16, dim = 0 : (tensor<2xi32>, tensor<16xi32>) -> tensor<18xi32>
+    %where_5 = stablehlo.slice %where_3 [0:5] : (tensor<18xi32>) -> tensor<5xi32>
     %c_5 = stablehlo.constant dense<0> : tensor<i32>
     %rnn:3 = stablehlo.while(%i = %c_5, %h = %arg0, %w = %arg1) : tensor<i32>, tensor<16x32xf32>, tensor<64x32xf32>
     cond {
@@ -253,8 +255,8 @@ module @jit_block attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas =
       %i_1 = stablehlo.add %i, %c_7 : tensor<i32>
       stablehlo.return %i_1, %next, %w : tensor<i32>, tensor<16x32xf32>, tensor<64x32xf32>
     }
-    return %15, %bn, %12, %16, %14, %where, %rnn#1
-        : tensor<64xf32>, tensor<1x32x32x32xf32>, tensor<1024x1024xf32>, tensor<16xi32>, tensor<8xf32>, tensor<2xi32>,
+    return %15, %bn, %12, %16, %14, %where_5, %rnn#1
+        : tensor<64xf32>, tensor<1x32x32x32xf32>, tensor<1024x1024xf32>, tensor<16xi32>, tensor<8xf32>, tensor<5xi32>,
           tensor<16x32xf32>
   }
   func.func private @closed_call(%arg0: tensor<16x64xf32>) -> tensor<16x64xf32> {

@@ -67,6 +67,7 @@ PASSES: dict[str, str] = {
     "convert-linalg-to-parallel-loops": "xla_opt.lowering.conversions.convert_linalg_to_parallel_loops:ConvertLinalgToParallelLoopsPass",
     "fold-delinearized-accesses": "xla_opt.lowering.transforms.fold_delinearized_accesses:FoldDelinearizedAccessesPass",
     "stream-result-stores": "xla_opt.lowering.transforms.stream_result_stores:StreamResultStoresPass",
+    "split-loop-ranges": "xla_opt.lowering.transforms.split_loop_ranges:SplitLoopRangesPass",
     "coalesce-contiguous-loops": "xla_opt.lowering.transforms.coalesce_contiguous_loops:CoalesceContiguousLoopsPass",
     "fuse-loop-nests": "xla_opt.lowering.transforms.fuse_loop_nests:FuseLoopNestsPass",
     "outline-loop-nests": "xla_opt.lowering.transforms.outline_loop_nests:OutlineLoopNestsPass",

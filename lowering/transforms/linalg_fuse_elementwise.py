@@ -472,7 +472,7 @@ class FuseElementwisePass(ModulePass):
     """Fuse parallel linalg.generic producers into their consumers (see module doc)."""
 
     name = "linalg-fuse-elementwise"
-    input_dialects = ("linalg",)
+    input_dialects = ("linalg", "tensor")  # a read of a producer by tensor.extract becomes its body
     output_dialects = ("arith", "linalg")
 
     cheap_body_ops: int = CHEAP_BODY_OPS
