@@ -85,11 +85,12 @@ def test_streamed_rows_equal_numpy(rows, cols, dtype, np_dtype, count, stream_ev
 def test_elementwise_loop_is_strip_mined_in_parallel(stream_everything, threads):
     """Two results of one parallel loop of 200,003 elements (the element-wise nest,
     above MIN_ITERATIONS): chunks of 1024 and a partial last one, split over two
-    threads; each thread fences its stores in its own body."""
+    threads; each thread fences its stores in its own body. The same loop computing
+    a tanh is not streamed (compute-bound: `_compute_bound`)."""
     t = "tensor<200003xf32>"
     program = f"""func.func @main(%a: {t}, %b: {t}) -> ({t}, {t}) {{
   %0 = xla.multiply %a, %b : {t}
-  %1 = xla.tanh %a : {t}
+  %1 = xla.add %a, %b : {t}
   func.return %0, %1 : {t}, {t}
 }}"""
     threads(2)
@@ -100,7 +101,15 @@ def test_elementwise_loop_is_strip_mined_in_parallel(stream_everything, threads)
     assert f'call ccc void @"{FENCE}"' in body[: body.index("\n}")]
     rng = np.random.default_rng(1)
     a, b = (rng.standard_normal(200003).astype(np.float32) for _ in range(2))
-    product, tanh = f(a, b)
+    product, total = f(a, b)
+    np.testing.assert_array_equal(product, a * b)
+    np.testing.assert_array_equal(total, a + b)
+    with_tanh = xla_opt.compile(program.replace("xla.add %a, %b", "xla.tanh %a"), backend="jit")
+    ir = with_tanh.jit.llvm_ir  # the product's loop streamed, the tanh's (a loop of its own) not
+    assert ir.count(f'call ccc void @"{STORE}"') == 1
+    tanh_kernel = next(k for k in ir.split("\ndefine ")[1:] if "tanhf" in k and "omp_body" in k)
+    assert STORE not in tanh_kernel
+    product, tanh = with_tanh(a, b)
     np.testing.assert_array_equal(product, a * b)
     np.testing.assert_allclose(tanh, np.tanh(a), rtol=2e-6, atol=1e-6)
 
