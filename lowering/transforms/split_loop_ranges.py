@@ -44,11 +44,12 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.transforms.dead_code_elimination import region_dce
 
+_LOOPS = (scf.ForOp, scf.ParallelOp)
 _INDEX_BITS = 64
 _WRAP = 1 << _INDEX_BITS
 
@@ -133,8 +134,10 @@ def _index_constant(value: int, anchor: Operation) -> SSAValue:
 def _fold(loop: Operation, index: SSAValue, low: int, high: int) -> None:
     """In `loop`, whose `index` runs over [low, high): comparisons of one value there
     become constants, clamps that cannot bind there are dropped."""
+    changed = False
     for comparison in _comparisons(loop, index):
         if not any(low < i < high for i in comparison.changes()):  # one value over the range
+            changed = True
             op = comparison.op
             constant = arith.ConstantOp(IntegerAttr(int(comparison.at(low)), IntegerType(1)))
             constant.location = op.location
@@ -152,13 +155,15 @@ def _fold(loop: Operation, index: SSAValue, low: int, high: int) -> None:
                 continue
             # x runs from low + offset to high - 1 + offset without wrapping through 0
             if 0 <= low + offset and high - 1 + offset <= limit % _WRAP:
+                changed = True
                 op.result.replace_all_uses_with(x)
                 block = op.parent_block()
                 assert block is not None
                 block.erase_op(op)
             break
-    _propagate_conditions(loop)
-    region_dce(loop.body)  # the reads and clamps a select no longer keeps
+    if changed:
+        _propagate_conditions(loop)
+        region_dce(loop.body)  # the reads and clamps a select no longer keeps
 
 
 def _propagate_conditions(loop: Operation) -> None:
@@ -256,7 +261,17 @@ class SplitLoopRangesPass(ModulePass):
     max_ranges: int = 8
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        loops = [o for o in op.walk() if isinstance(o, scf.ForOp | scf.ParallelOp)]
+        # the loops whose index (or the index plus a constant) a comparison or a clamp
+        # reads, in one walk: most loops have none, and are not walked again
+        candidates: set[Operation] = set()
+        for o in op.walk():
+            if isinstance(o, arith.CmpiOp | arith.MinUIOp):
+                for x in o.operands:
+                    if isinstance(x.owner, arith.AddiOp):
+                        x = next((y for y in x.owner.operands if isinstance(y, BlockArgument)), x)
+                    if isinstance(x, BlockArgument) and isinstance(loop := x.block.parent_op(), _LOOPS):
+                        candidates.add(loop)
+        loops = [o for o in op.walk() if o in candidates]
         for loop in reversed(loops):  # inner loops first
             if loop.parent is not None:
                 _split(loop, self.max_ranges)
