@@ -31,6 +31,7 @@ from tests.fuzz.program_gen import (
     OP_GENERATORS,
     XLA_INT_DIVISION,
     XLA_PERIODIC_OF_XLA_APPROX,
+    XLA_PRED_DIVISION,
     GeneratedProgram,
     ProgramGenerator,
     Statement,
@@ -248,6 +249,29 @@ def test_periodic_functions_take_exact_arguments():
         gen.scope.pool[:] = [approx, exact]
         gen.gen_unary()
         assert "%approx" not in gen.scope.statements[-1].text
+
+
+def test_divisions_of_a_converted_pred_are_not_compared_with_xla():
+    """Fuzz seed 825548: XLA's simplifier divides a float convert of PRED as a select
+    (0 where the PRED is false, also for 0 / 0, where IEEE gives NaN): such a quotient
+    is kept from XLA, other quotients are not."""
+    gen = ProgramGenerator(0)
+    assert gen.convert(Value("%p", TensorT((3,), "i1")), "f32").pred_valued
+    assert not gen.convert(Value("%i", TensorT((3,), "i32")), "f32").pred_valued
+    converted = Value("%converted", TensorT((3,), "f32"), pred_valued=True)
+    plain = Value("%plain", TensorT((3,), "f32"))
+    seen = set()
+    for seed in range(60):
+        gen = ProgramGenerator(seed, focus="xla.divide")
+        gen.forcing = True
+        gen.scope.pool[:] = [converted, plain]
+        quotient = gen.gen_binary()
+        text = gen.scope.statements[-1].text
+        dividend = text.split("xla.divide ")[1].split(",")[0]
+        if dividend in (converted.name, plain.name):
+            assert (XLA_PRED_DIVISION in quotient.xla_skip) == (dividend == converted.name), text
+            seen.add(dividend)
+    assert seen == {converted.name, plain.name}
 
 
 def test_what_a_region_keeps_from_xla_keeps_the_op_holding_it():

@@ -82,6 +82,7 @@ from tests.fuzz.values import (  # noqa: F401 - re-exported: the fuzzers' one im
     XLA_NON_IDENTITY_INIT,
     XLA_PERIODIC_OF_XLA_APPROX,
     XLA_PRED_ADD,
+    XLA_PRED_DIVISION,
     XLA_REDUCE_PRECISION_NAN,
     XLA_ROUNDING_OF_XLA_APPROX,
     XLA_S2_MIN_MAX,
@@ -430,6 +431,8 @@ class ProgramGenerator(FamilyGenerators):
                 flags["xla_skip"] = {*flags.get("xla_skip", ()), XLA_ROUNDING_OF_XLA_APPROX}
         if elem in HALF:
             flags["approx_xla"] = True  # XLA may drop a rounding to f16/bf16 between converts
+        if v.elem == PRED and is_inexact(elem):
+            flags["pred_valued"] = True
         return self.emit1(f"xla.convert {v.name} {_signature([v], [t])}", t, [v], **flags)
 
     def reshape(self, v: Value, shape: Sequence[int]) -> Value:
@@ -639,6 +642,8 @@ class ProgramGenerator(FamilyGenerators):
                 flags["xla_skip"] = {XLA_COMPLEX_MAX_SIGNED_ZERO if signed_zero else XLA_COMPLEX_MAX_REAL_TIE}
             if sensitive and (a.approx_xla or b.approx_xla):
                 flags["xla_skip"] = {XLA_ROUNDING_OF_XLA_APPROX}
+            if op == "divide" and a.pred_valued:
+                flags["xla_skip"] = {*flags.get("xla_skip", ()), XLA_PRED_DIVISION}
         elif is_int(t.elem):
             if t.elem == "i2" and op in ("maximum", "minimum"):
                 flags["xla_skip"] = {XLA_S2_MIN_MAX}

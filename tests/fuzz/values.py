@@ -239,6 +239,10 @@ XLA_COMPLEX_TRIG_OVERFLOW = (
     "complex sine/cosine where cosh/sinh of the imaginary part overflow: XLA computes sin(0) * cosh(1000) = "
     "0 * inf = NaN (sin(1000j) is nan+infj, cos(1000j) inf+nanj; numpy and we give 0+infj, inf+0j)"
 )
+XLA_PRED_DIVISION = (
+    "division of a float convert of PRED: XLA's simplifier gives 0 where the PRED is false, also for 0 / 0 "
+    "(IEEE, numpy and we: NaN; jax.jit(lambda b: b.astype(f32) / 0.0): fuzz seed 825548)"
+)
 XLA_F6_ABORTS = "f6E2M3FN/f6E3M2FN: XLA's CPU client aborts the process on programs of these types"
 
 
@@ -306,6 +310,9 @@ class Value:
     # How to compare it when its values are not determined (rng_uniform, rng_normal):
     # ("range", low, high) every element in [low, high); ("shape",) only its type.
     check: tuple = ()
+    # A float convert of PRED (its values 0 and 1), which XLA's simplifier rewrites
+    # when it is divided (XLA_PRED_DIVISION). Not inherited.
+    pred_valued: bool = False
 
     @property
     def approx(self) -> bool:
