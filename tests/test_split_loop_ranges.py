@@ -23,7 +23,7 @@ def evaluate(predicate: str, x: np.ndarray, c: int, swapped: bool) -> np.ndarray
     """cmpi `predicate` of x and c (c and x when `swapped`) on 64-bit indices."""
     ty = np.uint64 if predicate.startswith("u") else np.int64
     xs = x.astype(np.int64).view(ty)
-    cs = np.array([c], np.int64).view(ty)[0]
+    cs = np.array([c % 2**64], np.uint64).view(ty)[0]
     f = NUMPY[predicate[1:] if predicate[0] in "su" else predicate]
     return f(cs, xs) if swapped else f(xs, cs)
 
@@ -51,7 +51,8 @@ func.func @f(%out: memref<?xi1>, %clamped: memref<?xindex>) {{
 
 def test_ranges_and_folded_comparisons_agree_with_numpy():
     """Random loops comparing i + a with c (every predicate, both operand orders,
-    offsets that make i + a wrap through 0, constants inside and outside the range)
+    offsets that make i + a wrap through 0, constants inside and outside the range,
+    negative ones written signed or unsigned)
     and clamping it (minui): the loops after the pass cover the original range
     exactly, once; a comparison the pass made a constant has that value at every
     index of its loop, a clamp it dropped never binds there."""
@@ -62,11 +63,12 @@ def test_ranges_and_folded_comparisons_agree_with_numpy():
         low = int(rng.integers(0, 40))
         high = low + int(rng.integers(1, 60))
         offset = int(rng.choice([0, int(rng.integers(-50, 50)), -low - int(rng.integers(0, 10))]))
-        c = int(rng.choice([int(rng.integers(-20, 120)), -1, 2**63 - 1, -(2**63)]))
+        c = int(rng.choice([int(rng.integers(-20, 120)), -1, 2**63 - 1, -(2**63), -int(rng.integers(1, 60))]))
         predicate = PREDICATES[trial % len(PREDICATES)]
         swapped = bool(rng.integers(0, 2))
         clamp = int(rng.integers(0, 100))
-        module = Parser(ctx, loop_program(low, high, offset, predicate, c, swapped, clamp)).parse_module()
+        written = c % 2**64 if rng.integers(0, 2) else c  # an index constant may be written unsigned
+        module = Parser(ctx, loop_program(low, high, offset, predicate, written, swapped, clamp)).parse_module()
         SplitLoopRangesPass().apply(ctx, module)
         module.verify()
         covered = []

@@ -100,7 +100,9 @@ class _Comparison:
         kind = predicate[1:] if predicate[0] in "su" else predicate
         if self.swapped:  # c < x is x > c, c <= x is x >= c
             kind = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}.get(kind, kind)
-        c = self.constant
+        # x runs over a range of signed values (no wrap within a piece): the constant
+        # is met at its signed value whether the compare reads both unsigned or not
+        c = _as(self.constant, "s")
         if kind in ("lt", "ge", "eq", "ne"):
             yield c - self.offset
         if kind in ("le", "gt", "eq", "ne"):
