@@ -28,7 +28,9 @@ def evaluate(predicate: str, x: np.ndarray, c: int, swapped: bool) -> np.ndarray
     return f(cs, xs) if swapped else f(xs, cs)
 
 
-def loop_program(low: int, high: int, offset: int, predicate: str, c: int, swapped: bool, clamp: int) -> str:
+def loop_program(
+    low: int, high: int, offset: int, predicate: str, c: int, swapped: bool, clamp: int, unsigned_offset: bool = False
+) -> str:
     operands = "%c, %x" if swapped else "%x, %c"
     return f"""
 func.func @f(%out: memref<?xi1>, %clamped: memref<?xindex>) {{
@@ -36,7 +38,7 @@ func.func @f(%out: memref<?xi1>, %clamped: memref<?xindex>) {{
   %hi = arith.constant {high} : index
   %one = arith.constant 1 : index
   scf.for %i = %lo to %hi step %one {{
-    %a = arith.constant {offset} : index
+    %a = arith.constant {offset % 2**64 if unsigned_offset else offset} : index
     %x = arith.addi %i, %a : index
     %c = arith.constant {c} : index
     %t = arith.cmpi {predicate}, {operands} : index
@@ -52,7 +54,7 @@ func.func @f(%out: memref<?xi1>, %clamped: memref<?xindex>) {{
 def test_ranges_and_folded_comparisons_agree_with_numpy():
     """Random loops comparing i + a with c (every predicate, both operand orders,
     offsets that make i + a wrap through 0, constants inside and outside the range,
-    negative ones written signed or unsigned)
+    negative constants and offsets written signed or unsigned)
     and clamping it (minui): the loops after the pass cover the original range
     exactly, once; a comparison the pass made a constant has that value at every
     index of its loop, a clamp it dropped never binds there."""
@@ -68,7 +70,9 @@ def test_ranges_and_folded_comparisons_agree_with_numpy():
         swapped = bool(rng.integers(0, 2))
         clamp = int(rng.integers(0, 100))
         written = c % 2**64 if rng.integers(0, 2) else c  # an index constant may be written unsigned
-        module = Parser(ctx, loop_program(low, high, offset, predicate, written, swapped, clamp)).parse_module()
+        unsigned_offset = bool(rng.integers(0, 2))
+        text = loop_program(low, high, offset, predicate, written, swapped, clamp, unsigned_offset)
+        module = Parser(ctx, text).parse_module()
         SplitLoopRangesPass().apply(ctx, module)
         module.verify()
         covered = []

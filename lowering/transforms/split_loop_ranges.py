@@ -74,7 +74,7 @@ def _offset(x: SSAValue, index: SSAValue) -> int | None:
         lhs, rhs = x.owner.lhs, x.owner.rhs
         for this, other in ((lhs, rhs), (rhs, lhs)):
             if this is index and (a := const_evaluate_operand(other)) is not None:
-                return a
+                return _as(a, "s")  # as a difference of indices (it may be written unsigned)
     return None
 
 
