@@ -785,7 +785,7 @@ class _Lanes:
         # the entry's eight 4-bit dword indices, one to a lane (a table of whole index
         # vectors, 8 KB for 32-bit keys, ran no faster)
         nibbles = e.value(
-            f"lshr <8 x i32> {_splat8(e, entry)}, <i32 0, i32 4, i32 8, i32 12, i32 16, i32 20, i32 24, i32 28>"
+            f"lshr <8 x i32> {_Lanes(32, 256).splat(e, entry)}, <i32 0, i32 4, i32 8, i32 12, i32 16, i32 20, i32 24, i32 28>"
         )
         indices = e.value(f"and <8 x i32> {nibbles}, splat (i32 7)")
         dwords = values if self.bits == 32 else e.value(f"bitcast {self.vec} {values} to <8 x i32>")
@@ -818,11 +818,6 @@ class _Lanes:
                 f"declare {self.vec} @llvm.experimental.vector.compress.{self.suffix}({self.vec}, {self.mask}, {self.vec})"
             ]
         return ["declare <8 x i32> @llvm.x86.avx2.permd(<8 x i32>, <8 x i32>)", self.order_table()]
-
-
-def _splat8(e: Emitter, scalar: str) -> str:
-    one = e.value(f"insertelement <8 x i32> poison, i32 {scalar}, i64 0")
-    return e.value(f"shufflevector <8 x i32> {one}, <8 x i32> poison, <8 x i32> zeroinitializer")
 
 
 def _vq_lanes(v: SortVariant) -> _Lanes:
