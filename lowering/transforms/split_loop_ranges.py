@@ -124,8 +124,9 @@ def _comparisons(loop: Operation, index: SSAValue) -> list[_Comparison]:
     return found
 
 
-def _index_constant(value: int, anchor: Operation) -> SSAValue:
-    constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
+def _constant(value: int, ty: IndexType | IntegerType, anchor: Operation) -> SSAValue:
+    """An `arith.constant` of `value`, inserted before `anchor`, at its location."""
+    constant = arith.ConstantOp(IntegerAttr(value, ty))
     constant.location = anchor.location
     block = anchor.parent_block()
     assert block is not None
@@ -141,12 +142,9 @@ def _fold(loop: Operation, index: SSAValue, low: int, high: int) -> None:
         if not any(low < i < high for i in comparison.changes()):  # one value over the range
             changed = True
             op = comparison.op
-            constant = arith.ConstantOp(IntegerAttr(int(comparison.at(low)), IntegerType(1)))
-            constant.location = op.location
+            op.result.replace_all_uses_with(_constant(int(comparison.at(low)), IntegerType(1), op))
             block = op.parent_block()
             assert block is not None
-            block.insert_op_before(constant, op)
-            op.result.replace_all_uses_with(constant.result)
             block.erase_op(op)
     for op in list(loop.walk()):
         if not isinstance(op, arith.MinUIOp):
@@ -207,7 +205,7 @@ def _range(loop: Operation, d: int) -> tuple[int, int] | None:
 
 
 def _set_range(loop: Operation, d: int, low: int, high: int) -> None:
-    lower, upper = _index_constant(low, loop), _index_constant(high, loop)
+    lower, upper = _constant(low, IndexType(), loop), _constant(high, IndexType(), loop)
     if isinstance(loop, scf.ForOp):
         loop.operands = [lower, upper, *loop.operands[2:]]
     else:
