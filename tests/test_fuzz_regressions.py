@@ -1052,3 +1052,23 @@ def test_replicas_agree_on_a_scalar_each_computed_by_another_branch(backend):
         replicas=2,
     )
     assert [int(r[0]) for r in results] == [0, 1]
+
+
+GROUPED_CONV_OF_NAN = """
+func.func @main(%x: tensor<2x2x3x4xf16>, %k: tensor<2x1x3x3xf16>) -> tensor<2x2x1x2xf16> {
+  %r = xla.convolution %x, %k, window_strides = [1, 1], input_batch_dimension = 0, input_feature_dimension = 1, input_spatial_dimensions = [2, 3], kernel_input_feature_dimension = 1, kernel_output_feature_dimension = 0, kernel_spatial_dimensions = [2, 3], output_batch_dimension = 0, output_feature_dimension = 1, output_spatial_dimensions = [2, 3], feature_group_count = 2 : (tensor<2x2x3x4xf16>, tensor<2x1x3x3xf16>) -> tensor<2x2x1x2xf16>
+  func.return %r : tensor<2x2x1x2xf16>
+}
+"""
+
+
+def test_convolution_of_nan_by_a_zero_kernel_is_nan():
+    """Mutant seed 825678: a NaN window times a zero kernel is NaN (IEEE; XLA's result),
+    but the interpreter gave 0: with one input feature per group its np.tensordot of an
+    [M, 1] by a [1, 1] became OpenBLAS's scal, which writes 0 for NaN * 0."""
+    x = np.full((2, 2, 3, 4), np.nan, np.float16)
+    x[:, :, :, 3] = 1.0  # the second output column sees one finite column too
+    k = np.zeros((2, 1, 3, 3), np.float16)
+    k[0] = 1.0
+    for (got,) in run_both(GROUPED_CONV_OF_NAN, x, k):
+        assert np.isnan(got).all()

@@ -143,8 +143,10 @@ def _conv_canonical(lhs: np.ndarray, rhs: np.ndarray, strides, rhs_dilation, out
         )
         part = lhs[(slice(None), slice(None), *window)]  # [N, C, S'...]
         kernel = rhs[(slice(None), slice(None), *k)]  # [O, C]
-        # [N, S'..., O] -> [N, O, S'...]
-        out += np.moveaxis(np.tensordot(part, kernel, axes=([1], [1])), -1, 1)
+        # [N, S'..., C] @ [C, O] -> [N, S'..., O] -> [N, O, S'...]. Not np.tensordot:
+        # np.dot of an [M, 1] by a [1, 1] becomes OpenBLAS's scal, which writes 0 for
+        # NaN * 0 (IEEE and XLA give NaN).
+        out += np.moveaxis(np.matmul(np.moveaxis(part, 1, -1), kernel.T), -1, 1)
     return out
 
 
