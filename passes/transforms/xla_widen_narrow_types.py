@@ -18,7 +18,8 @@ Arithmetic, in two steps:
    shifts, shift_left's bound) get the few ops that make the byte behave as the narrow
    width.
 2. What is left, converts from or to a narrow type and narrow constants, becomes bit
-   manipulation of the storage in `ui32` xla ops: a narrow float decodes exactly to
+   manipulation of the storage in `ui32` xla ops (of a tensor, the computation of an
+   `xla.map`, so that a convert stays one tensor op): a narrow float decodes exactly to
    f32; f32 encodes to the narrow float rounding to nearest even with each format's
    rules (overflow to infinity, to NaN or saturating; NaN and infinity encodings; no
    negative zero in the FNUZ formats; f8E8M0FNU's powers of two) exactly as ml_dtypes'
@@ -56,7 +57,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.builtin import (
     FloatNonfiniteBehavior as Nonfinite,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -83,6 +84,7 @@ from xla_opt.dialects.xla.element_types import (
     tensor,
 )
 from xla_opt.dialects.xla.properties import i64_array
+from xla_opt.dialects.xla.reductions import MapOp
 from xla_opt.dialects.xla.rng import RngUniformOp
 from xla_opt.dialects.xla.shape_ops import (
     BroadcastInDimOp,
@@ -162,15 +164,20 @@ def _widened(t: Attribute) -> Attribute:
 
 
 class _Emitter:
-    """Builds element-wise xla ops on tensors of `shape` before the rewritten op;
-    integer arguments are scalar constants (ui32 unless said otherwise)."""
+    """Builds element-wise xla ops on tensors of `shape` before the rewritten op (or at
+    the end of `block`, a computation's); integer arguments are scalar constants (ui32
+    unless said otherwise)."""
 
-    def __init__(self, rewriter: PatternRewriter, shape: tuple[int, ...]):
+    def __init__(self, rewriter: PatternRewriter, shape: tuple[int, ...], block: Block | None = None):
         self.rewriter = rewriter
         self.shape = shape
+        self.block = block
 
     def _add(self, op: Operation) -> SSAValue:
-        self.rewriter.insert(op)
+        if self.block is not None:
+            self.block.add_op(op)
+        else:
+            self.rewriter.insert(op)
         return op.results[0]
 
     def const(self, value: float, t: Attribute = ui32) -> SSAValue:
@@ -587,7 +594,10 @@ def _narrow_below(em: _Emitter, b: SSAValue, t: ReducedPrecisionFloatType) -> SS
 
 class LowerNarrowConvert(RewritePattern):
     """convert from or to a narrow type: bit manipulation of the ui8 storage (decode
-    to f32 / the byte value, encode with ml_dtypes' rounding)."""
+    to f32 / the byte value, encode with ml_dtypes' rounding). Of a tensor, the scalar
+    ops are the computation of one `xla.map`: as tensor ops, the ~50 of an encode
+    were each a generic for the later stages to fuse again, and a program of a few
+    dozen f8 ops took seconds to compile (mutant seed 825413)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ew.ConvertOp, rewriter: PatternRewriter, /) -> None:
@@ -597,8 +607,21 @@ class LowerNarrowConvert(RewritePattern):
         operand = op.operand
         if is_narrow(source) and operand.type != storage_type(operand.type):
             operand = _as_storage(rewriter, operand, op)
-        em = _Emitter(rewriter, shape_of(op.result.type))
-        out = lower_convert(em, operand, source, target)
+        shape = shape_of(op.result.type)
+        if shape:
+            computation = Block(arg_types=[tensor((), elem_of(operand.type))])
+            scalar = lower_convert(_Emitter(rewriter, (), computation), computation.args[0], source, target)
+            computation.add_op(ReturnOp.build(operands=[[scalar]]))
+            mapped = MapOp.build(
+                operands=[[operand]],
+                result_types=[tensor(shape, elem_of(scalar.type))],
+                properties={"dimensions": i64_array(range(len(shape)))},
+                regions=[Region(computation)],
+            )
+            rewriter.insert(mapped)
+            out = mapped.result
+        else:
+            out = lower_convert(_Emitter(rewriter, ()), operand, source, target)
         if is_narrow(target):
             out = _storage_cast(rewriter, out, op.result.type, op)
         rewriter.replace(op, [], [out])

@@ -4,18 +4,27 @@
 // operand decoded from its bits, the sum rounded back once. f8E4M3FN has 3 mantissa
 // bits and an exponent bias of 7: decoding moves the mantissa up by 23 - 3 = 20 bits
 // and rebiases the exponent by 127 - 7 = 120; its only NaN, 0x7F, becomes f32's quiet
-// NaN 0x7FC00000 = 2143289344.
+// NaN 0x7FC00000 = 2143289344. Each convert is the computation of an xla.map, on one
+// element: its few dozen scalar ops stay one op of the tensor program.
 
 // CHECK-LABEL: func.func @add(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8>
-// CHECK:         xla.convert %a : (tensor<4xui8>) -> tensor<4xui32>
-// CHECK:         xla.constant dense<120> : tensor<ui32>
-// CHECK:         xla.constant dense<20> : tensor<ui32>
-// CHECK:         xla.constant dense<2143289344> : tensor<ui32>
-// CHECK:         %[[A:.*]] = xla.bitcast_convert %{{.*}} : (tensor<4xui32>) -> tensor<4xf32>
-// CHECK:         %[[B:.*]] = xla.bitcast_convert %{{.*}} : (tensor<4xui32>) -> tensor<4xf32>
-// CHECK:         %[[SUM:.*]] = xla.add %[[A]], %[[B]] : tensor<4xf32>
-// CHECK:         xla.bitcast_convert %[[SUM]] : (tensor<4xf32>) -> tensor<4xui32>
-// CHECK:         func.return %{{.*}} : tensor<4xui8>
+// CHECK:         %[[A:.*]] = xla.map %a, dimensions = [0] computation {
+// CHECK-NEXT:    ^bb0(%[[BYTE:.*]]: tensor<ui8>):
+// CHECK-NEXT:      xla.convert %[[BYTE]] : (tensor<ui8>) -> tensor<ui32>
+// CHECK:           xla.constant dense<120> : tensor<ui32>
+// CHECK:           xla.constant dense<20> : tensor<ui32>
+// CHECK:           xla.constant dense<2143289344> : tensor<ui32>
+// CHECK:           %[[F:.*]] = xla.bitcast_convert %{{.*}} : (tensor<ui32>) -> tensor<f32>
+// CHECK-NEXT:      xla.return %[[F]] : tensor<f32>
+// CHECK-NEXT:    } : (tensor<4xui8>) -> tensor<4xf32>
+// CHECK:         %[[B:.*]] = xla.map %b, dimensions = [0] computation {
+// CHECK:         } : (tensor<4xui8>) -> tensor<4xf32>
+// CHECK-NEXT:    %[[SUM:.*]] = xla.add %[[A]], %[[B]] : tensor<4xf32>
+// CHECK-NEXT:    %[[R:.*]] = xla.map %[[SUM]], dimensions = [0] computation {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: tensor<f32>):
+// CHECK-NEXT:      xla.bitcast_convert %[[X]] : (tensor<f32>) -> tensor<ui32>
+// CHECK:         } : (tensor<4xf32>) -> tensor<4xui8>
+// CHECK-NEXT:    func.return %[[R]] : tensor<4xui8>
 func.func @add(%a: tensor<4xf8E4M3FN>, %b: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
   %0 = xla.add %a, %b : tensor<4xf8E4M3FN>
   func.return %0 : tensor<4xf8E4M3FN>
