@@ -206,3 +206,108 @@ def test_jax_fft_filter_matches_jax():
     (got,) = compiled(x, h_re, h_im)
     expected = np.asarray(jax.jit(fft_filter)(x, h_re, h_im))
     np.testing.assert_allclose(got, expected, rtol=0, atol=2e-5 * np.max(np.abs(expected)))
+
+
+# --------------------------------------------------------------------------------------
+# A program's FFT library: the variants and fast radices its FFTs take
+# --------------------------------------------------------------------------------------
+
+
+def _plan_of(n: int, order: tuple[int, ...]) -> list[int]:
+    """The radices of n in `order`, as many of each as divide it (the kernel's plan)."""
+    plan = []
+    for radix in order:
+        while n > 1 and n % radix == 0:
+            plan.append(radix)
+            n //= radix
+    return plan
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 6, 8, 12, 30, 60, 64, 168, 336, 4096, 8192, 11 * 13 * 4])
+def test_fast_radices_are_those_of_the_plan_a_row_takes(n):
+    """A real row of even n >= 4 is packed (the plan of n / 2, 8s first); another row
+    takes the plan of n (4s, a 2, the odd primes); 11 and 13 have no fast steps."""
+    for kind in fft.KINDS:
+        packed = kind != "c2c" and n >= 4 and n % 2 == 0
+        plan = _plan_of(n // 2, (8, 4, 2, 3, 5, 7, 11, 13)) if packed else _plan_of(n, (4, 2, 3, 5, 7, 11, 13))
+        assert set(fft.fast_radices(kind, n)) == set(plan) - {11, 13}
+
+
+# programs of several FFTs: (kind, shape, lengths, dtype) each
+PROGRAMS = [
+    [("RFFT", (4, 336), [336], np.float32), ("IRFFT", (3, 80), [80], np.complex128)],
+    [("FFT", (2, 8, 12), [8, 12], np.complex64), ("IFFT", (2, 60), [60], np.complex128)],
+    [("RFFT", (2, 4, 5, 9), [4, 5, 9], np.float64), ("FFT", (3, 1024), [1024], np.complex64)],
+]
+
+
+def _several(cases) -> tuple[str, list[np.ndarray]]:
+    """One function computing each case's FFT of its own argument."""
+    lines, inputs, params, types = [], [], [], []
+    for i, (kind, shape, lengths, dtype) in enumerate(cases):
+        program, x, _ = case(kind, shape, lengths, dtype)
+        line = next(line for line in program.splitlines() if "xla.fft" in line)
+        lines.append(line.replace("%r = xla.fft %a,", f"%r{i} = xla.fft %x{i},"))
+        params.append(f"%x{i}: {line.split(': (')[1].split(')')[0]}")
+        types.append(line.rsplit("-> ", 1)[1].strip())
+        inputs.append(x)
+    results = ", ".join(f"%r{i}" for i in range(len(cases)))
+    text = (
+        f"func.func @main({', '.join(params)}) -> ({', '.join(types)}) {{\n"
+        + "\n".join(lines)
+        + f"\n  func.return {results} : {', '.join(types)}\n}}\n"
+    )
+    return text, inputs
+
+
+@pytest.mark.parametrize("cases", PROGRAMS, ids=str)
+def test_a_programs_library_computes_the_full_librarys_bits(cases, monkeypatch):
+    """A program's FFTs call one library of the variants and fast radices they take,
+    whose results are the library of every variant and radix's, bit for bit; its text's
+    guess (prefetched where a CPU is spare) is that library."""
+    from xla_opt.lowering.conversions.convert_xla_to_linalg import linear_algebra
+    from xla_opt.lowering.kernels import libraries
+
+    from xla_opt.runtime.binding import fft_library_in_text
+
+    text, inputs = _several(cases)
+    own = xla_opt.compile(text, backend="jit")
+    library = linear_algebra.fft_kernel_library(xla_opt.load_program(text))
+    assert library is not None and fft_library_in_text(text) == library
+    variants, radices = library.key
+    assert set(radices) < set(fft.FAST_RADICES) and len(variants) <= len(cases) * 3
+    whole = libraries.fft_library(frozenset(fft.VARIANTS), fft.FAST_RADICES)
+    monkeypatch.setattr(linear_algebra, "fft_kernel_library", lambda root: whole)
+    # another text: not the compile cached in the process or on disk
+    everything = xla_opt.compile("// every variant and radix\n" + text, backend="jit")
+    assert own.jit.llvm_ir != everything.jit.llvm_ir  # the calls name their library
+    for got, want in zip(own(*inputs), everything(*inputs), strict=True):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_a_library_without_a_rows_radix_takes_its_exact_steps(monkeypatch):
+    """A step of a radix the library has no fast steps of takes the exact step: still
+    the transform (numpy's to rounding)."""
+    from xla_opt.lowering.conversions.convert_xla_to_linalg import linear_algebra
+    from xla_opt.lowering.kernels import libraries
+
+    program, x, expected = case("RFFT", (3, 336), [336], np.float32)
+    bare = libraries.fft_library(frozenset({fft.FftVariant("r2c", False, "f32", "c64")}), ())
+    monkeypatch.setattr(linear_algebra, "fft_kernel_library", lambda root: bare)
+    (got,) = xla_opt.compile("// no fast steps\n" + program, backend="jit")(x)
+    assert_close(got, expected)
+
+
+def test_a_filters_library_has_only_its_variants_and_radix():
+    """An FFT filter of 8192 (a real FFT and its inverse) compiles the two variants'
+    loads, stores and packing and the radix-8 steps, not the others (1.0 s of LLVM's
+    time with an empty disk cache for every variant and radix)."""
+    calls = fft.kernel_calls("RFFT", (64, 8192), (64, 4097), [8192], "f32", "c64")
+    calls += fft.kernel_calls("IRFFT", (64, 4097), (64, 8192), [8192], "c64", "f32")
+    variants, radices = fft.library_need(calls)
+    assert radices == (8,)
+    ir = fft.library_ir(False, tuple(variants), radices)
+    defined = {line.split("@")[1].split("(")[0] for line in ir.splitlines() if line.startswith("define")}
+    assert {"xla_opt_fft_step8", "xla_opt_fft_last8", "xla_opt_fft_pack_f32", "xla_opt_fft_mix_c64"} <= defined
+    assert not {"xla_opt_fft_step4", "xla_opt_fft_step7", "xla_opt_fft_pack_f64", "xla_opt_fft_load_c2c_c64"} & defined
+    assert {v.symbol for v in variants} == {d for d in defined if d.startswith(("xla_opt_fft_r2c", "xla_opt_fft_c2r"))}

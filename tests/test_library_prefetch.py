@@ -79,7 +79,8 @@ def test_a_library_that_fails_to_build_fails_where_it_is_bound_and_is_tried_agai
          ["conv-f32", "gemm-f32"]),
         ("%0 = xla.convolution %x, %w, lhs_dilation = [1, 12], ... -> tensor<1x8x8x4xf32>",
          ["conv-f32", "gemm-f32"]),
-        ("%0 = stablehlo.fft %x, type = RFFT, length = [16] : (tensor<16xf32>) -> tensor<9xcomplex<f32>>", ["fft"]),
+        ("%0 = stablehlo.fft %x, type = RFFT, length = [16] : (tensor<16xf32>) -> tensor<9xcomplex<f32>>",
+         ["fft-r2c_fwd_f32_c64-r8"]),  # packed: 8 of radix 8
         ("%0 = stablehlo.dot_general %a, %b ... -> tensor<4x2xf64>", []),  # the f32 kernels only
         ("%0 = stablehlo.add %a, %b : tensor<4xf32>", []),
     ],

@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xla_opt.lowering.kernels.gemm import Emitter
@@ -130,7 +130,6 @@ def _variants() -> list[FftVariant]:
 
 
 VARIANTS: tuple[FftVariant, ...] = tuple(_variants())
-SYMBOLS: tuple[str, ...] = tuple(v.symbol for v in VARIANTS)
 PARAMS = [("i64", "outer"), ("i64", "n"), ("i64", "inner"), ("ptr", "src"), ("ptr", "dst")]
 
 
@@ -600,10 +599,21 @@ def _switch(e: Emitter, value: str, cases: list[tuple[int, str]], hint: str, def
         e.label(done)
 
 
-def _steps(e: Emitter, fast: str, bufs: list[str], length: str, plan: str, stages: str, wr0: str, wi0: str) -> None:
+def _steps(
+    e: Emitter,
+    fast: str,
+    bufs: list[str],
+    length: str,
+    plan: str,
+    stages: str,
+    wr0: str,
+    wi0: str,
+    radices: tuple[int, ...],
+) -> None:
     """The plan's steps on a transform of `length` (the buffers' pointers in the
     variables `bufs`: the current ones, then the others; swapped after each step):
-    fast steps where `fast` (and the radix has them), else exact ones."""
+    fast steps where `fast` and the library has the radix's (`radices`), else exact
+    ones."""
     size = e.variable("i64", length)  # L
     stride = e.variable("i64", 1)  # s
     woff = e.variable("i64", 0)
@@ -624,12 +634,12 @@ def _steps(e: Emitter, fast: str, bufs: list[str], length: str, plan: str, stage
         last, not_last, kept = e.new_label("last"), e.new_label("notlast"), e.new_label("kept")
         e.emit(f"br i1 {e.value(f'icmp eq i64 {m}, 1')}, label %{last}, label %{not_last}")
         e.label(last)
-        lasts = [(r, f"call void @{PREFIX}last{r}(ptr {xr}, ptr {xi}, i64 {s}, double %sigma)") for r in FAST_RADICES]
+        lasts = [(r, f"call void @{PREFIX}last{r}(ptr {xr}, ptr {xi}, i64 {s}, double %sigma)") for r in radices]
         _switch(e, p, lasts, "inplace", default=exact_label, done=kept)
         e.label(not_last)
         steps = [
             (r, f"call void @{PREFIX}step{r}(ptr {xr}, ptr {xi}, ptr {yr}, ptr {yi}, i64 {L}, i64 {s}, ptr {wr}, ptr {wi}, double %sigma)")
-            for r in FAST_RADICES
+            for r in radices
         ]  # fmt: skip
         default = e.new_label("radix.other")
         labels = [e.new_label("radix") for _ in steps]
@@ -882,10 +892,11 @@ def _unpack(result: str) -> str:
     )
 
 
-def _row() -> str:
+def _row(radices: tuple[int, ...], loads: list[tuple[str, str]], stores: list[tuple[str, str]]) -> str:
     """One row: a finite real row of even n >= 4 packed (see above), else loaded by its
-    variant's load (%load, %store: indices into _LOADS and _STORES), transformed by the
-    plan's steps (fast ones for a finite row), stored."""
+    variant's load (%load, %store: indices into _LOADS and _STORES; the library has
+    `loads` and `stores` of them), transformed by the plan's steps (fast ones for a
+    finite row), stored."""
     e = Emitter()
     nmod2 = e.value("urem i64 %n, 2")
     h = e.value("udiv i64 %n, 2")
@@ -900,7 +911,7 @@ def _row() -> str:
     reads = {"r2c": ("pack", ""), "c2r": ("mix", ", ptr %tr, ptr %ti")}
     cases = []
     for i, (kind, source) in enumerate(_LOADS):
-        if kind in reads:
+        if kind in reads and (kind, source) in loads:
             name, extra = reads[kind]
             ok = e.fresh("ok")
             call = f"call i8 @{PREFIX}{name}_{source}(ptr %src, i64 %src_stride, i64 {h}, ptr %yr, ptr %yi{extra})"
@@ -912,12 +923,12 @@ def _row() -> str:
     bufs = [e.variable("ptr", name) for name in ("%yr", "%yi", "%xr", "%xi")]
     n8 = _spacing(e)
     _steps(e, "true", bufs, h, e.gep("%plan", MAX_STAGES, "i64"), "%stages2", e.gep("%wr", n8, "double"),
-           e.gep("%wi", n8, "double"))  # fmt: skip
+           e.gep("%wi", n8, "double"), radices)  # fmt: skip
     zr, zi = (e.value(f"load ptr, ptr {b}") for b in bufs[:2])
     writes = {"r2c": ("untangle", "ptr %tr, ptr %ti"), "c2r": ("unpack", f"double {scale}")}
     cases = []
     for i, (kind, result) in enumerate(_STORES):
-        if kind in writes:
+        if kind in writes and (kind, result) in stores:
             name, extra = writes[kind]
             call = f"call void @{PREFIX}{name}_{result}(ptr %dst, i64 %dst_stride, i64 {h}, ptr {zr}, ptr {zi}"
             cases.append((i, f"{call}, {extra})"))
@@ -927,6 +938,8 @@ def _row() -> str:
     e.emit(f"store i8 0, ptr {finite}")
     cases = []  # each load's call and the store of its flag
     for i, (kind, source) in enumerate(_LOADS):
+        if (kind, source) not in loads:
+            continue
         ok = e.fresh("ok")
         cases.append(
             (
@@ -940,7 +953,7 @@ def _row() -> str:
     _switch(e, "%load", cases, "load")
     fast = e.value(f"icmp ne i8 {e.value(f'load i8, ptr {finite}')}, 0")
     bufs = [e.variable("ptr", name) for name in ("%xr", "%xi", "%yr", "%yi")]
-    _steps(e, fast, bufs, "%n", "%plan", "%stages", "%wr", "%wi")
+    _steps(e, fast, bufs, "%n", "%plan", "%stages", "%wr", "%wi", radices)
     zr, zi = (e.value(f"load ptr, ptr {b}") for b in bufs[:2])
     cases = [
         (
@@ -951,6 +964,7 @@ def _row() -> str:
             ),
         )
         for i, (kind, result) in enumerate(_STORES)
+        if (kind, result) in stores
     ]
     _switch(e, "%store", cases, "store")
     e.emit(f"br label %{done}")
@@ -1166,9 +1180,85 @@ def _entry(v: FftVariant) -> str:
     return e.function(f"void @{v.symbol}({params}) nounwind")
 
 
-def library_ir(parallel: bool = False) -> str:
-    """The LLVM IR module defining every variant's entry: single-thread, or
-    (`parallel`, libgomp loaded) with rows split over the runtime's thread count."""
+def fast_radices(kind: str, n: int) -> tuple[int, ...]:
+    """The radices whose fast steps a finite row of n of `kind` takes (the rest take
+    exact steps): those of the plan of n / 2 in PACKED_ORDER for a real row of even n >=
+    4 (packed), else of the plan of n in EXACT_ORDER (`_plan`'s, in Python), that have
+    fast steps."""
+    packed = kind != "c2c" and n >= 4 and n % 2 == 0
+    rest, order, found = (n // 2, PACKED_ORDER, []) if packed else (n, EXACT_ORDER, [])
+    for radix in order:
+        while rest % radix == 0 and rest > 1:
+            found.append(radix)
+            rest //= radix
+    return tuple(r for r in FAST_RADICES if r in found)
+
+
+@dataclass(frozen=True)
+class KernelCall:
+    """One call of the kernel: `variant` on the rows of length n along `axis`."""
+
+    variant: FftVariant
+    axis: int
+    n: int
+
+
+def kernel_calls(
+    fft_type: str,
+    shape: Sequence[int],
+    result_shape: Sequence[int],
+    lengths: Sequence[int],
+    source: str | None,
+    result: str | None,
+) -> list[KernelCall] | None:
+    """The kernel's calls that compute an FFT (`fft_type` FFT, IFFT, RFFT or IRFFT of an
+    operand of `shape` and element `source` into `result_shape` and `result`, TYPES'
+    names or None for another type), in the generic lowering's order (RFFT: the
+    innermost axis first; the others: the outer axes, then the innermost; the values
+    between two calls c128), or None when the kernel does not take it (an element type
+    it has no variant of, an empty operand or length, a length `supported` rejects)."""
+    if source is None or result is None or 0 in shape or 0 in result_shape or 0 in lengths or not lengths:
+        return None
+    rank = len(shape)
+    axes = list(range(rank - len(lengths), rank))
+    last = axes[-1]
+    inverse = fft_type in ("IFFT", "IRFFT")
+    transformed = [lengths[-1] if fft_type == "IRFFT" and a == last else shape[a] for a in axes]
+    if not all(supported(n) for n in transformed):
+        return None
+    steps = [("c2c", a, shape[a]) for a in axes[:-1]]
+    if fft_type == "RFFT":
+        steps = [("r2c", last, shape[last]), *steps]
+    elif fft_type == "IRFFT":
+        steps.append(("c2r", last, lengths[-1]))
+    else:
+        steps.append(("c2c", last, shape[last]))
+    calls = []
+    for i, (kind, axis, n) in enumerate(steps):
+        in_element = source if i == 0 else "c128"
+        out_element = result if i == len(steps) - 1 else "c128"
+        calls.append(KernelCall(FftVariant(kind, inverse, in_element, out_element), axis, n))
+    return calls
+
+
+def library_need(calls: Sequence[KernelCall]) -> tuple[frozenset[FftVariant], tuple[int, ...]]:
+    """The variants and fast radices (`fast_radices` of each call's length) of a library
+    for `calls`."""
+    radices = {r for c in calls for r in fast_radices(c.variant.kind, c.n)}
+    return frozenset(c.variant for c in calls), tuple(r for r in FAST_RADICES if r in radices)
+
+
+def library_ir(
+    parallel: bool = False, variants: tuple[FftVariant, ...] = VARIANTS, radices: tuple[int, ...] = FAST_RADICES
+) -> str:
+    """The LLVM IR module defining the entries of `variants` (by default every one),
+    with fast steps of `radices` (by default all; a row's step of another radix takes
+    the exact step): single-thread, or (`parallel`, libgomp loaded) with rows split over
+    the runtime's thread count. A program's library has only what its FFTs take
+    (`fast_radices`): every variant and radix took 1.0 s to compile, a real filter's
+    two variants with radix 8 take ~0.4 s."""
+    loads = [(kind, source) for kind, source in _LOADS if any((v.kind, v.source) == (kind, source) for v in variants)]
+    stores = [(kind, result) for kind, result in _STORES if any((v.kind, v.result) == (kind, result) for v in variants)]
     parts = [
         "declare ptr @aligned_alloc(i64, i64)\ndeclare void @free(ptr)",
         "declare double @cos(double)\ndeclare double @sin(double)\ndeclare double @llvm.fabs.f64(double)",
@@ -1180,22 +1270,22 @@ def library_ir(parallel: bool = False) -> str:
             f"declare i32 @{NUM_THREADS}()",
         ]
     scalar = ScalarLoops()
-    parts += [_scalar_step(p, scalar) for p in FAST_RADICES]
-    parts += [_fast_step(p) for p in FAST_RADICES]
-    parts += [_last_step(p, scalar) for p in FAST_RADICES]
+    parts += [_scalar_step(p, scalar) for p in radices]
+    parts += [_fast_step(p) for p in radices]
+    parts += [_last_step(p, scalar) for p in radices]
     parts.append(_exact_step())
-    parts += [_load(kind, source) for kind, source in _LOADS]
-    parts += [_store(kind, result) for kind, result in _STORES]
-    parts += [_pack(source) for kind, source in _LOADS if kind == "r2c"]
-    parts += [_mix(source) for kind, source in _LOADS if kind == "c2r"]
-    parts += [_mix_pairs(source) for kind, source in _LOADS if kind == "c2r"]
-    parts += [_untangle(result) for kind, result in _STORES if kind == "r2c"]
-    parts += [_untangle_pairs(result) for kind, result in _STORES if kind == "r2c"]
-    parts += [_unpack(result) for kind, result in _STORES if kind == "c2r"]
-    parts.append(_row())
+    parts += [_load(kind, source) for kind, source in loads]
+    parts += [_store(kind, result) for kind, result in stores]
+    parts += [_pack(source) for kind, source in loads if kind == "r2c"]
+    parts += [_mix(source) for kind, source in loads if kind == "c2r"]
+    parts += [_mix_pairs(source) for kind, source in loads if kind == "c2r"]
+    parts += [_untangle(result) for kind, result in stores if kind == "r2c"]
+    parts += [_untangle_pairs(result) for kind, result in stores if kind == "r2c"]
+    parts += [_unpack(result) for kind, result in stores if kind == "c2r"]
+    parts.append(_row(radices, loads, stores))
     if parallel:
         parts.append(_worker())
     parts.append(_dispatch(parallel))
-    parts += [_entry(v) for v in VARIANTS]
+    parts += [_entry(v) for v in variants]
     parts.append(scalar.definitions())
     return "\n\n".join([*parts, ""])

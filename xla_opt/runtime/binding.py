@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import llvmlite.binding as llvm
 
-from xla_opt.lowering.kernels import gemm, libraries, sort
+from xla_opt.lowering.kernels import fft, gemm, libraries, sort
 from xla_opt.lowering.kernels.libraries import Library
 from xla_opt.lowering.kernels.mpi import Abi
 from xla_opt.runtime import mpi, threads
@@ -166,7 +166,6 @@ _CALLED_BY_TEXT = (
     (re.compile(r"dot_general|\.dot "), "f32", (libraries.GEMM_F32,)),
     (re.compile(r"convolution"), "f32", (libraries.CONV_F32,)),
     (re.compile(r"lhs_dilat(?:e|ion) = \[[\d, ]*\b(?!1\b)\d+"), "f32", (libraries.GEMM_F32,)),
-    (re.compile(r"\.fft "), "", (libraries.FFT,)),
 )
 
 
@@ -185,6 +184,37 @@ def prefetch_by_text(text: str) -> None:
                 prefetch(library)
     for variant in sorts_in_text(text):
         prefetch(libraries.sort_library(variant))
+    if (library := fft_library_in_text(text)) is not None:
+        prefetch(library)
+
+
+# An FFT as text, StableHLO's or ours: its type, lengths, operand and result types.
+_TENSOR = r"tensor<((?:\d+x)*)(complex<\w+>|\w+)>"
+_FFT = re.compile(
+    r"\.fft\s+%[\w#]+,\s*(?:fft_)?type\s*=\s*(\w+),\s*(?:fft_)?length\s*=\s*\[([\d,\s]*)\]\s*:\s*"
+    rf"\({_TENSOR}\)\s*->\s*{_TENSOR}"
+)
+_FFT_ELEMENTS = {"f32": "f32", "f64": "f64", "complex<f32>": "c64", "complex<f64>": "c128"}
+
+
+def fft_library_in_text(text: str) -> Library | None:
+    """The FFT kernel library a program's text shows it calls: the one convert-xla-to-
+    linalg makes of its FFTs (`fft.kernel_calls` of each), read off the text. A guess:
+    a pass before may change an FFT's shapes (a partition of a sharded program)."""
+    calls = []
+    for fft_type, lengths, dims, element, result_dims, result_element in _FFT.findall(text):
+        shape = [int(d) for d in dims.split("x") if d]
+        result_shape = [int(d) for d in result_dims.split("x") if d]
+        found = fft.kernel_calls(
+            fft_type,
+            shape,
+            result_shape,
+            [int(v) for v in lengths.replace(" ", "").split(",") if v],
+            _FFT_ELEMENTS.get(element),
+            _FFT_ELEMENTS.get(result_element),
+        )
+        calls += found or []
+    return libraries.fft_library(*fft.library_need(calls)) if calls else None
 
 
 # What JAX writes for a sort and a top-k, as text: a stablehlo.sort's operands,

@@ -205,13 +205,17 @@ class ConvertXlaToLinalgPass(ModulePass):
     """An FFT whose lengths the FFT kernel takes calls it (lowering/kernels/fft.py);
     false: every FFT as linalg generics (FftToGeneric), as for the other lengths."""
 
-    def patterns(self) -> list:
-        """Every family's patterns, with this pass's options."""
+    def patterns(self, module: ModuleOp | None = None) -> list:
+        """Every family's patterns, with this pass's options (for `module`: its FFTs'
+        kernel library is the one of all of them)."""
+        fft_library = linear_algebra.fft_kernel_library(module) if module is not None else None
         with_options = {
             collectives: collectives.patterns(self.replica_id, self.host_collectives),
             reductions: reductions.patterns(self.radix_sort_min_length),
             linear_algebra: [
-                p for p in linear_algebra.PATTERNS if self.fft_kernel or not isinstance(p, linear_algebra.FftToKernel)
+                linear_algebra.FftToKernel(fft_library) if isinstance(p, linear_algebra.FftToKernel) else p
+                for p in linear_algebra.PATTERNS
+                if self.fft_kernel or not isinstance(p, linear_algebra.FftToKernel)
             ],
         }
         return [p for m in FAMILY_MODULES.values() for p in with_options.get(m, m.PATTERNS)]
@@ -220,7 +224,7 @@ class ConvertXlaToLinalgPass(ModulePass):
         if diagnostics := unlowered_types(op):
             raise DiagnosticError(diagnostics)
         sharding.strip_sharding_attributes(op)
-        ConversionWalker(self.patterns()).rewrite_module(op)
+        ConversionWalker(self.patterns(op)).rewrite_module(op)
         # A TypeConversionPattern in the greedy sweep would rebuild (and, through its
         # constraint's error message, print) every attribute of every op visited: the
         # families' type conversions run once, after the op patterns, with uiN -> iN.

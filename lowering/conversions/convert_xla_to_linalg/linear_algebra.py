@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math as pymath
 import re
+import zlib
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -938,69 +939,85 @@ def _fft_element(element: Attribute) -> str | None:
     return {f32: "f32", f64: "f64"}.get(element)  # type: ignore[call-overload]
 
 
+def fft_kernel_calls(op: xla.FftOp) -> list[fft.KernelCall] | None:
+    """The FFT kernel's calls that compute `op` (`fft.kernel_calls`), or None when the
+    kernel does not take it."""
+    operand_type, result_type = op.operand.type, op.results[0].type
+    assert isinstance(operand_type, TensorType) and isinstance(result_type, TensorType)
+    return fft.kernel_calls(
+        str(op.get_fft_type()),
+        shape_of(operand_type),
+        shape_of(result_type),
+        op.get_fft_length(),
+        _fft_element(elem_of(operand_type)),
+        _fft_element(elem_of(result_type)),
+    )
+
+
+def fft_kernel_library(root: Operation) -> libraries.Library | None:
+    """The FFT kernel library of every FFT under `root` that the kernel takes: their
+    variants and the radices of their lengths' fast steps (`fft.library_need`), one
+    module for the program; None without such an FFT."""
+    calls = [c for op in root.walk() if isinstance(op, xla.FftOp) for c in fft_kernel_calls(op) or ()]
+    return libraries.fft_library(*fft.library_need(calls)) if calls else None
+
+
+def _library_tag(library: libraries.Library) -> str:
+    """What tells an FFT library's declarations from another's: its fast radices and a
+    digest of its name (its variants), `r842_1f0c3a9e`."""
+    _, radices = library.key
+    return "r" + "".join(map(str, radices)) + f"_{zlib.crc32(library.name.encode()):08x}"
+
+
 class FftToKernel(RewritePattern):
     """xla.fft whose transformed lengths are all ones the FFT kernel takes
     (`fft.supported`: prime factors up to 13) -> calls of the kernel library
-    (`lowering/kernels/fft.py`), one per transformed axis, in FftToGeneric's order (RFFT:
-    the innermost axis first; the others: the outer axes, then the innermost):
+    (`lowering/kernels/fft.py`), one per transformed axis (`fft_kernel_calls`):
 
-        %r = func.call @xla_opt_fft_<kind>_<dir>_<src>_<dst>__<type>__<type>(outer, n, inner, %x)
+        %r = func.call @xla_opt_fft_<kind>_<dir>_<src>_<dst>__<library tag>__<type>__<type>(outer, n, inner, %x)
 
     (outer, n, inner: the sizes before, of and after the axis; one private declaration
-    per signature, which the JIT binds to the library's entry). The kernel computes in
-    complex<f64> as FftToGeneric does, and the values between two calls stay
-    complex<f64>: one rounding to the result type, at the end. A row with a NaN or an
-    infinity takes the kernel's exact steps, FftToGeneric's arithmetic term by term
-    (the same NaNs and infinities). Other lengths (Bluestein's, a prime factor above
-    13), zero lengths and empty operands are FftToGeneric's."""
+    per library and signature, which the JIT binds to the library's entry). `library`:
+    the program's FFT library (`fft_kernel_library` of the module, which the pass
+    gives); None: the op's own. The kernel computes in complex<f64> as FftToGeneric
+    does, and the values between two calls stay complex<f64>: one rounding to the
+    result type, at the end. A row with a NaN or an infinity takes the kernel's exact
+    steps, FftToGeneric's arithmetic term by term (the same NaNs and infinities). Other
+    lengths (Bluestein's, a prime factor above 13), zero lengths and empty operands are
+    FftToGeneric's."""
+
+    def __init__(self, library: libraries.Library | None = None):
+        self.library = library
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: xla.FftOp, rewriter: PatternRewriter):
-        operand_type, result_type = op.operand.type, op.results[0].type
-        assert isinstance(operand_type, TensorType) and isinstance(result_type, TensorType)
-        shape, result_shape = list(shape_of(operand_type)), list(shape_of(result_type))
-        kind, lengths = op.get_fft_type(), op.get_fft_length()
-        source, result = _fft_element(elem_of(operand_type)), _fft_element(elem_of(result_type))
-        if source is None or result is None or 0 in shape or 0 in result_shape or 0 in lengths:
+        calls = fft_kernel_calls(op)
+        if calls is None:
             return
-        rank = len(shape)
-        axes = list(range(rank - len(lengths), rank))
-        last = axes[-1]
-        inverse = kind in (xla.FftType.IFFT, xla.FftType.IRFFT)
-        transformed = [lengths[-1] if kind == xla.FftType.IRFFT and a == last else shape[a] for a in axes]
-        if not all(fft.supported(n) for n in transformed):
-            return
-        # (kind, axis, length) per call, in FftToGeneric's order
-        c2c = "c2c"
-        steps = [(c2c, a, shape[a]) for a in axes[:-1]]
-        if kind == xla.FftType.RFFT:
-            steps = [("r2c", last, shape[last]), *steps]
-        elif kind == xla.FftType.IRFFT:
-            steps.append(("c2r", last, lengths[-1]))
-        else:
-            steps.append((c2c, last, shape[last]))
+        library = self.library or fft_kernel_library(op)
+        assert library is not None
+        result_type = op.results[0].type
         ops: list[Operation] = []
         x: SSAValue = op.operand
-        current = list(shape)
-        for i, (step, axis, n) in enumerate(steps):
-            final = i == len(steps) - 1
+        current = list(shape_of(op.operand.type))
+        for i, call in enumerate(calls):
+            variant, axis, n = call.variant, call.axis, call.n
+            assert variant.symbol in library.symbols, (variant.symbol, library.name)
             out_shape = list(current)
-            if step == "r2c":
+            if variant.kind == "r2c":
                 out_shape[axis] = n // 2 + 1
-            elif step == "c2r":
+            elif variant.kind == "c2r":
                 out_shape[axis] = n
-            out_type = result_type if final else tensor_type(out_shape, WORK)
-            out_element = _fft_element(elem_of(out_type))
-            in_element = _fft_element(elem_of(x.type))  # type: ignore[arg-type]
-            assert out_element is not None and in_element is not None
-            variant = fft.FftVariant(step, inverse, in_element, out_element)
+            out_type = result_type if i == len(calls) - 1 else tensor_type(out_shape, WORK)
             sizes = [pymath.prod(current[:axis]), n, pymath.prod(current[axis + 1 :])]
             constants = [arith.ConstantOp(IntegerAttr(size, i64)) for size in sizes]
-            name = "__".join([variant.symbol, *(re.sub(r"[^0-9a-zA-Z]", "_", str(t)) for t in (x.type, out_type))])
-            libraries.declare_alias(name, libraries.FFT, variant.symbol)
-            call = call_external(op, name, [*(c.result for c in constants), x], [out_type])
-            ops += [*constants, call]
-            x, current = call.res[0], out_shape
+            name = "__".join(
+                [variant.symbol, _library_tag(library), *(re.sub(r"[^0-9a-zA-Z]", "_", str(t)) for t in (x.type, out_type))]
+            )
+            libraries.declare_alias(name, library, variant.symbol)
+            call_op = call_external(op, name, [*(c.result for c in constants), x], [out_type])
+            ops += [*constants, call_op]
+            x, current = call_op.res[0], out_shape
         rewriter.replace(op, ops, [x])
 
 
