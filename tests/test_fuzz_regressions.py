@@ -1072,3 +1072,28 @@ def test_convolution_of_nan_by_a_zero_kernel_is_nan():
     k[0] = 1.0
     for (got,) in run_both(GROUPED_CONV_OF_NAN, x, k):
         assert np.isnan(got).all()
+
+
+@pytest.mark.parametrize("kind", ["FFT", "IFFT", "RFFT"])
+def test_bluestein_of_values_near_the_largest_double_is_finite(kind):
+    """Mutant seed 825934: a length-53 FFT (Bluestein's algorithm) of values near the
+    largest double gave NaN everywhere on the JIT: its convolution's sums overflowed
+    (inf - inf) where the DFT is finite. numpy's (the interpreter's) result; the second
+    row, of ordinary values, is transformed as before."""
+    rng = np.random.default_rng(825934)
+    real = kind == "RFFT"
+    x = rng.uniform(-1, 1, (2, 53)) + (0 if real else 1j * rng.uniform(-1, 1, (2, 53)))
+    x[0] *= 3e306  # the sums of the DFT stay below 1.7e308
+    element = "f64" if real else "complex<f64>"
+    out = 27 if real else 53
+    program = f"""
+func.func @main(%a: tensor<2x53x{element}>) -> tensor<2x{out}xcomplex<f64>> {{
+  %r = xla.fft %a, fft_type = {kind}, fft_length = [53] : (tensor<2x53x{element}>) -> tensor<2x{out}xcomplex<f64>>
+  func.return %r : tensor<2x{out}xcomplex<f64>>
+}}"""
+    want = {"FFT": np.fft.fft, "IFFT": np.fft.ifft, "RFFT": np.fft.rfft}[kind](x, axis=-1)
+    assert np.isfinite(want).all()
+    for (got,) in run_both(program, x):
+        for row in range(2):
+            scale = np.max(np.abs(want[row]))
+            assert np.max(np.abs(got[row] - want[row])) <= 1e-13 * scale
