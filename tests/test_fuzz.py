@@ -20,6 +20,7 @@ from __future__ import annotations
 import atexit
 import re
 
+import numpy as np
 import pytest
 
 import xla_opt
@@ -348,3 +349,27 @@ def test_a_sort_by_a_non_strict_comparator_is_not_compared(direction: str) -> No
     assert not result.failures
     skipped = any("not a strict weak order" in note for note in result.notes)
     assert skipped == (direction != "LT")
+
+
+CHOLESKY = """
+func.func @main(%a: tensor<2x2xf64>) -> tensor<2x2xf64> {
+  %l = xla.cholesky %a, lower = true : tensor<2x2xf64>
+  func.return %l : tensor<2x2xf64>
+}
+"""
+
+
+def test_a_cholesky_factor_that_is_not_finite_is_not_compared() -> None:
+    """Mutant seed 826999: the spec leaves the Cholesky factor of a matrix that is not
+    positive definite to the implementation (numpy's factor of a Gram matrix with an
+    infinity was partly finite, the JIT's NaN): a program with a Cholesky whose
+    interpreter results are not all finite is not compared; with finite ones, or
+    without a Cholesky, it is."""
+    from tests.fuzz.oracle import _cholesky_of_a_non_finite_factor
+
+    module = xla_opt.load_program(CHOLESKY)
+    finite, infinite = np.array([[2.0, 0.0], [1.0, 3.0]]), np.array([[np.inf, 0.0], [np.nan, 1.0]])
+    assert _cholesky_of_a_non_finite_factor(module, [finite]) is None
+    assert "not positive definite" in _cholesky_of_a_non_finite_factor(module, [infinite])
+    other = xla_opt.load_program(CHOLESKY.replace("xla.cholesky %a, lower = true", "xla.negate %a"))
+    assert _cholesky_of_a_non_finite_factor(other, [infinite]) is None
