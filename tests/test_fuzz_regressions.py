@@ -1076,19 +1076,21 @@ def test_convolution_of_nan_by_a_zero_kernel_is_nan():
 
 @pytest.mark.parametrize("kind", ["FFT", "IFFT", "RFFT"])
 def test_bluestein_of_values_near_the_largest_double_is_finite(kind):
-    """Mutant seed 825934: a length-53 FFT (Bluestein's algorithm) of values near the
-    largest double gave NaN everywhere on the JIT: its convolution's sums overflowed
-    (inf - inf) where the DFT is finite. numpy's (the interpreter's) result; the second
-    row, of ordinary values, is transformed as before."""
+    """Mutant seed 825934: an FFT by Bluestein's algorithm (of length 53 then; 1009 now,
+    53 takes a direct step as XLA's) of values near the largest double gave NaN
+    everywhere on the JIT: its convolution's sums overflowed (inf - inf) where the DFT
+    is finite. numpy's (the interpreter's) result; the second row, of ordinary values,
+    is transformed as before."""
+    n = 1009
     rng = np.random.default_rng(825934)
     real = kind == "RFFT"
-    x = rng.uniform(-1, 1, (2, 53)) + (0 if real else 1j * rng.uniform(-1, 1, (2, 53)))
-    x[0] *= 3e306  # the sums of the DFT stay below 1.7e308
+    x = rng.uniform(-1, 1, (2, n)) + (0 if real else 1j * rng.uniform(-1, 1, (2, n)))
+    x[0] *= 1e305  # the sums of the DFT stay below 1.7e308
     element = "f64" if real else "complex<f64>"
-    out = 27 if real else 53
+    out = n // 2 + 1 if real else n
     program = f"""
-func.func @main(%a: tensor<2x53x{element}>) -> tensor<2x{out}xcomplex<f64>> {{
-  %r = xla.fft %a, fft_type = {kind}, fft_length = [53] : (tensor<2x53x{element}>) -> tensor<2x{out}xcomplex<f64>>
+func.func @main(%a: tensor<2x{n}x{element}>) -> tensor<2x{out}xcomplex<f64>> {{
+  %r = xla.fft %a, fft_type = {kind}, fft_length = [{n}] : (tensor<2x{n}x{element}>) -> tensor<2x{out}xcomplex<f64>>
   func.return %r : tensor<2x{out}xcomplex<f64>>
 }}"""
     want = {"FFT": np.fft.fft, "IFFT": np.fft.ifft, "RFFT": np.fft.rfft}[kind](x, axis=-1)
@@ -1097,3 +1099,37 @@ func.func @main(%a: tensor<2x53x{element}>) -> tensor<2x{out}xcomplex<f64>> {{
         for row in range(2):
             scale = np.max(np.abs(want[row]))
             assert np.max(np.abs(got[row] - want[row])) <= 1e-13 * scale
+
+
+@pytest.mark.parametrize("kind, n", [("FFT", 53), ("FFT", 97), ("IFFT", 59), ("RFFT", 53), ("RFFT", 269)])
+def test_an_infinity_lands_where_numpy_puts_it_on_lengths_numpy_transforms_directly(kind, n):
+    """Mutant seed 827292: a length-53 FFT of a vector with an infinity was NaN
+    everywhere on the JIT (Bluestein's algorithm mixes the infinity into every sum as
+    inf - inf), where numpy (the interpreter) and XLA give infinities: both transform
+    53 directly, as their plans' cost model decides (pocketfft's and DUCC's: Bluestein
+    only where two transforms of the good size >= 2n - 1 cost less than n's steps; half
+    the steps' cost for a real FFT). The JIT takes the same plan: on these prime
+    lengths (one step), the same NaNs and infinities as numpy's, the finite values to
+    rounding. (Where several steps meet an infinity, NaN and infinity can still land
+    differently: tests/test_jit_fft_special_values.py.)"""
+    rng = np.random.default_rng(827292)
+    real = kind == "RFFT"
+    x = rng.uniform(-1, 1, n) + (0 if real else 1j * rng.uniform(-1, 1, n))
+    x[3] = np.inf
+    element = "f64" if real else "complex<f64>"
+    out = n // 2 + 1 if real else n
+    program = f"""
+func.func @main(%a: tensor<{n}x{element}>) -> tensor<{out}xcomplex<f64>> {{
+  %r = xla.fft %a, fft_type = {kind}, fft_length = [{n}] : (tensor<{n}x{element}>) -> tensor<{out}xcomplex<f64>>
+  func.return %r : tensor<{out}xcomplex<f64>>
+}}"""
+    with np.errstate(invalid="ignore"):
+        want = {"FFT": np.fft.fft, "IFFT": np.fft.ifft, "RFFT": np.fft.rfft}[kind](x)
+    (got,) = xla_opt.run(program, x, backend="jit")
+    for part in (np.real, np.imag):
+        g, w = part(got), part(want)
+        np.testing.assert_array_equal(np.isnan(g), np.isnan(w))
+        np.testing.assert_array_equal(np.isposinf(g), np.isposinf(w))
+        np.testing.assert_array_equal(np.isneginf(g), np.isneginf(w))
+        finite = np.isfinite(w)
+        np.testing.assert_allclose(g[finite], w[finite], rtol=1e-12, atol=1e-12)

@@ -53,32 +53,51 @@ func.func @fft_mixed_radix(%a: tensor<2x6xcomplex<f32>>) -> tensor<2x6xcomplex<f
   func.return %r : tensor<2x6xcomplex<f32>>
 }
 
-// A prime length above 16, 53 (50 or more: below, XLA's FFT never takes Bluestein's
-// way, and neither do we): Bluestein. The chirp (53 values) and the spectrum of its
-// filter (M = 128, computed at compile time) are constants; the chirped input is
-// padded to 128, transformed (radix 4, 4, 4, 2: 4 steps), multiplied by the filter's
-// spectrum, inverse-transformed (scaled by 1/128) and chirped again.
+// A prime length, 101, that XLA's FFT (DUCC) and numpy's (pocketfft) transform by
+// Bluestein's algorithm (their cost model: 101 steps of 101 terms cost more than two
+// transforms of 210): so do we. The chirp (101 values) and the spectrum of its filter
+// (M = 256, computed at compile time) are constants; the row's largest exponent is
+// read (a huge row is scaled); the chirped input is padded to 256, transformed (radix
+// 4: 4 steps), multiplied by the filter's spectrum, inverse-transformed (scaled by
+// 1/256) and chirped again.
 // CHECK-LABEL: func.func @fft_bluestein
-// CHECK:         %[[CHIRP:.*]] = arith.constant dense<{{.*}}> : tensor<53xcomplex<f64>>
-// CHECK:         %[[FILTER:.*]] = arith.constant dense<{{.*}}> : tensor<128xcomplex<f64>>
-// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<128xcomplex<f64>>)
+// CHECK:         %[[CHIRP:.*]] = arith.constant dense<{{.*}}> : tensor<101xcomplex<f64>>
+// CHECK:         %[[FILTER:.*]] = arith.constant dense<{{.*}}> : tensor<256xcomplex<f64>>
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<1xi64>)
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<256xcomplex<f64>>)
 // CHECK:           tensor.extract %[[CHIRP]]
 // CHECK:           arith.select
-// CHECK-COUNT-4: linalg.generic {{.*}} outs(%{{.*}} : tensor<128xcomplex<f64>>)
-// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<128xcomplex<f64>>)
-// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<128xcomplex<f64>>)
+// CHECK-COUNT-4: linalg.generic {{.*}} outs(%{{.*}} : tensor<256xcomplex<f64>>)
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<256xcomplex<f64>>)
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<256xcomplex<f64>>)
 // CHECK:           tensor.extract %[[FILTER]]
-// CHECK-COUNT-4: linalg.generic {{.*}} outs(%{{.*}} : tensor<128xcomplex<f64>>)
-// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<128xcomplex<f64>>)
-// CHECK:           arith.constant 7.812500e-03 : f64
-// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<53xcomplex<f64>>)
+// CHECK-COUNT-4: linalg.generic {{.*}} outs(%{{.*}} : tensor<256xcomplex<f64>>)
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<256xcomplex<f64>>)
+// CHECK:           arith.constant 3.906250e-03 : f64
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<101xcomplex<f64>>)
 // CHECK:           tensor.extract %[[CHIRP]]
-func.func @fft_bluestein(%a: tensor<53xcomplex<f64>>) -> tensor<53xcomplex<f64>> {
+func.func @fft_bluestein(%a: tensor<101xcomplex<f64>>) -> tensor<101xcomplex<f64>> {
+  %r = xla.fft %a, fft_type = FFT, fft_length = [101] : (tensor<101xcomplex<f64>>) -> tensor<101xcomplex<f64>>
+  func.return %r : tensor<101xcomplex<f64>>
+}
+
+// 53, prime, takes one direct step in XLA's FFT and numpy's (53 steps of 53 terms cost
+// less than Bluestein's two transforms of 105), and in ours: a step of 53 terms, summed
+// in a loop (a radix of 50 or more).
+// CHECK-LABEL: func.func @fft_prime_direct
+// CHECK:         %[[ROOTS:.*]] = arith.constant dense<{{.*}}> : tensor<53xcomplex<f64>>
+// CHECK:         linalg.generic
+// CHECK:           tensor.extract %[[ROOTS]]
+// CHECK:           scf.for
+// CHECK:             tensor.extract %[[ROOTS]]
+// CHECK:         } -> tensor<53xcomplex<f64>>
+func.func @fft_prime_direct(%a: tensor<53xcomplex<f64>>) -> tensor<53xcomplex<f64>> {
   %r = xla.fft %a, fft_type = FFT, fft_length = [53] : (tensor<53xcomplex<f64>>) -> tensor<53xcomplex<f64>>
   func.return %r : tensor<53xcomplex<f64>>
 }
 
-// A prime length above 16 but below 50 (17): one direct step of 17 terms, as XLA.
+// A prime length above 16 but below 50 (17): one direct step of 17 terms, as XLA
+// (unrolled, as every radix below 50).
 // CHECK-LABEL: func.func @fft_prime_below_50
 // CHECK:         %[[ROOTS:.*]] = arith.constant dense<{{.*}}> : tensor<17xcomplex<f64>>
 // CHECK:         linalg.generic

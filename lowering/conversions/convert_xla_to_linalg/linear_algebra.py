@@ -787,8 +787,10 @@ def dft_stage(z: SSAValue, axis: int, block: int, radix: int, roots: SSAValue, i
     """One Cooley-Tukey step on every block of `block` = radix * q elements along
     `axis` (a sub-transform of the previous steps): with j = q j1 + j2, position
     b*block + k1*q + j2 gets sum_j1 z[b*block + q*j1 + j2] * w^(k1 (j2 + q j1)) with
-    w = exp(sign 2 pi i / block), summed over j1 in increasing order (unrolled: the
-    radix is small). `roots` holds the n-th roots of unity (n = the axis's length),
+    w = exp(sign 2 pi i / block), summed over j1 in increasing order (unrolled up to
+    UNROLLED_RADIX terms, else an scf.for loop adding the same terms in the same order:
+    a direct step of a prime up to ~270 would be thousands of ops per element).
+    `roots` holds the n-th roots of unity (n = the axis's length),
     w^e = roots[e * n / block]; the trivial ones are applied exactly (`twiddled`). z is
     complex<f64>, or f64 (a real input's first step: real times complex products);
     the result is complex<f64>. The remaining length-q transforms of each (b, k1) row
@@ -802,27 +804,87 @@ def dft_stage(z: SSAValue, axis: int, block: int, radix: int, roots: SSAValue, i
         base = b.mul_const(b.div_const(position, block), block)
         within = b.rem_const(position, block)
         k1, j2 = b.div_const(within, q), b.rem_const(within, q)
-        total: tuple[SSAValue, SSAValue] | None = None
-        for j1 in range(radix):
-            offset = b.add_const(j2, q * j1)
-            x = b.read(z, at_axis(indices, axis, b.add(base, offset)), elem_of(z_type))
-            exponent = b.rem_const(b.add_op(arith.MuliOp(k1, offset)), block)
-            term = twiddled(b, x, exponent, block, roots, n, inverse)
-            total = term if total is None else (
-                b.add_op(arith.AddfOp(total[0], term[0])), b.add_op(arith.AddfOp(total[1], term[1]))
-            )  # fmt: skip
-        assert total is not None
+
+        def term(t: LoopBuilder, offset: SSAValue) -> tuple[SSAValue, SSAValue]:
+            x = t.read(z, at_axis(indices, axis, t.add(base, offset)), elem_of(z_type))
+            exponent = t.rem_const(t.add_op(arith.MuliOp(k1, offset)), block)
+            return twiddled(t, x, exponent, block, roots, n, inverse)
+
+        def plus(t: LoopBuilder, total: Sequence[SSAValue], more: Sequence[SSAValue]) -> list[SSAValue]:
+            return [t.add_op(arith.AddfOp(total[0], more[0])), t.add_op(arith.AddfOp(total[1], more[1]))]
+
+        total = list(term(b, j2))
+        if radix <= UNROLLED_RADIX:
+            for j1 in range(1, radix):
+                total = plus(b, total, term(b, b.add_const(j2, q * j1)))
+        else:
+            total = b.for_range(
+                b.const(1),
+                b.const(radix),
+                total,
+                lambda t, j1, acc: plus(t, acc, term(t, t.add(j2, t.mul_const(j1, q)))),
+            )
         return make_complex(b, *total)
 
     return over_result(reshaped_axis(z_type, axis, n, WORK), axis, element)
 
 
-# Prime factors up to this are Cooley-Tukey steps (n * p terms each); a length with a
-# larger one is transformed by Bluestein's algorithm (two power-of-2 transforms),
-# unless it is shorter than DIRECT_BELOW: XLA's FFT (DUCC) takes Bluestein's way for
-# no length below 50, and where a NaN or an infinity goes depends on the way.
-LARGEST_RADIX = 16
+# A length is transformed by Cooley-Tukey steps (n * p terms each, a step per prime
+# factor p) or by Bluestein's algorithm (two power-of-2 transforms) as XLA's FFT
+# (DUCC) and numpy's (pocketfft) choose (`takes_bluestein`): where a NaN or an
+# infinity goes depends on the way (a length-53 FFT of a vector with an infinity was
+# NaN everywhere by Bluestein's, infinities by theirs: mutant seed 827292).
 DIRECT_BELOW = 50
+UNROLLED_RADIX = DIRECT_BELOW - 1  # a Cooley-Tukey step of a larger radix sums its terms in a loop
+
+
+def _cost_guess(n: int) -> float:
+    """pocketfft's and DUCC's estimate of the cost of Cooley-Tukey steps for length n:
+    n times the sum of its prime factors, those above 5 weighted 1.1."""
+    cost, rest, p = 0.0, n, 2
+    while p * p <= rest:
+        while rest % p == 0:
+            cost += p if p <= 5 else 1.1 * p
+            rest //= p
+        p += 1
+    if rest > 1:
+        cost += rest if rest <= 5 else 1.1 * rest
+    return cost * n
+
+
+def _good_size(n: int) -> int:
+    """The smallest product of powers of 2, 3, 5, 7 and 11 that is at least n (n <= 12:
+    n), pocketfft's `good_size_cmplx`."""
+    if n <= 12:
+        return n
+    best, f11 = 2 * n, 1
+    while f11 < best:
+        f7 = f11
+        while f7 < best:
+            f5 = f7
+            while f5 < best:
+                f3 = f5
+                while f3 < best:
+                    x = f3
+                    while x < n:
+                        x *= 2
+                    best = min(best, x)
+                    f3 *= 3
+                f5 *= 5
+            f7 *= 7
+        f11 *= 11
+    return best
+
+
+def takes_bluestein(n: int, real: bool = False) -> bool:
+    """Whether a DFT of length n takes Bluestein's algorithm, as DUCC's and pocketfft's
+    plans decide: not below DIRECT_BELOW nor when the largest prime factor's square is
+    at most n; else when twice the cost of a transform of the good size >= 2n - 1, times
+    1.5, is below the cost of n's steps (halved for a real FFT's, `real`)."""
+    if n < DIRECT_BELOW or prime_factors(n)[-1] ** 2 <= n:
+        return False
+    steps = (0.5 if real else 1.0) * _cost_guess(n)
+    return 2 * _cost_guess(_good_size(2 * n - 1)) * 1.5 < steps
 
 
 def as_complex(z: SSAValue) -> list[Operation]:
@@ -839,20 +901,20 @@ def as_complex(z: SSAValue) -> list[Operation]:
     return over_result(reshaped_axis(z_type, 0, shape_of(z_type)[0], WORK), 0, widen)
 
 
-def dft_axis(z: SSAValue, axis: int, inverse: bool) -> list[Operation]:
+def dft_axis(z: SSAValue, axis: int, inverse: bool, real: bool = False) -> list[Operation]:
     """The DFT of length n = z's size along `axis` (z complex<f64>, or f64 for a real
     input; the result complex<f64>; the inverse one scaled by 1/n); the last op gives
     the result. One stage per prime factor of n (4 for two 2s), then a generic reading
     each frequency k = k1 + p1 k2 + p1 p2 k3 ... where the stages left it, at
-    digit-reversed position k1 n/p1 + k2 n/(p1 p2) + ...; Bluestein when a prime
-    factor exceeds LARGEST_RADIX and n is not below DIRECT_BELOW."""
+    digit-reversed position k1 n/p1 + k2 n/(p1 p2) + ...; Bluestein's algorithm where
+    `takes_bluestein` (of a real FFT's transform with `real`)."""
     z_type = z.type
     assert isinstance(z_type, TensorType)
     n = shape_of(z_type)[axis]
     radices = prime_factors(n)
     if not radices:
         return as_complex(z)  # a length-1 transform is the identity
-    if radices[-1] > LARGEST_RADIX and n >= DIRECT_BELOW:
+    if takes_bluestein(n, real):
         return bluestein(z, axis, inverse)
     # radix-4 steps where two factors 2 allow: as many terms, half the generics
     twos = radices.count(2)
@@ -1103,9 +1165,9 @@ class FftToGeneric(RewritePattern):
     * a zero fft_length or an empty operand gives zeros, as the interpreter.
 
     Each DFT (`dft_axis`) is mixed-radix Cooley-Tukey over the prime factors of its
-    length, n (p1 + p2 + ...) terms, or, for a length of 50 or more with a prime factor
-    above LARGEST_RADIX, Bluestein's algorithm (`bluestein`): O(n log n) for every
-    length. A NaN or an infinity in the input keeps XLA's exact zeros and infinities
+    length, n (p1 + p2 + ...) terms, or, where XLA's and numpy's FFTs take it
+    (`takes_bluestein`: a length of 50 or more with a large prime factor), Bluestein's
+    algorithm (`bluestein`): O(n log n) for every length. A NaN or an infinity in the input keeps XLA's exact zeros and infinities
     where the steps multiply it by trivial twiddles only; where two steps both
     multiply it by non-trivial ones, whether a part is NaN or an infinity can differ
     from XLA's (its DUCC butterflies and factor order are not these)."""
@@ -1141,7 +1203,7 @@ class FftToGeneric(RewritePattern):
         z = ops[-1].results[0]
         if real:
             n = shape_of(operand_type)[last]
-            ops += dft_axis(z, last, False)
+            ops += dft_axis(z, last, False, real=True)
             z = ops[-1].results[0]
 
             def cut(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
@@ -1179,7 +1241,7 @@ class FftToGeneric(RewritePattern):
             ops += over_result(reshaped_axis(z_type, last, n, WORK), last, hermitian)
             z = ops[-1].results[0]
         if not real:
-            ops += dft_axis(z, last, inverse)
+            ops += dft_axis(z, last, inverse, real=kind == xla.FftType.IRFFT)
             z = ops[-1].results[0]
 
         def narrow(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
