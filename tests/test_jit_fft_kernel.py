@@ -311,3 +311,21 @@ def test_a_filters_library_has_only_its_variants_and_radix():
     assert {"xla_opt_fft_step8", "xla_opt_fft_last8", "xla_opt_fft_pack_f32", "xla_opt_fft_mix_c64"} <= defined
     assert not {"xla_opt_fft_step4", "xla_opt_fft_step7", "xla_opt_fft_pack_f64", "xla_opt_fft_load_c2c_c64"} & defined
     assert {v.symbol for v in variants} == {d for d in defined if d.startswith(("xla_opt_fft_r2c", "xla_opt_fft_c2r"))}
+
+
+def test_a_programs_fft_library_is_described_for_the_executable_cache():
+    """The executable cache keeps a lowered program's declarations as data: an FFT
+    declaration's description rebuilds the same library (its variants and radices)."""
+    import json
+
+    from xla_opt.lowering.kernels import libraries
+
+    text, _ = _several(PROGRAMS[0])
+    names = [n for n in xla_opt.compile(text, backend="jit").jit.program.declarations if "fft" in n]
+    assert names
+    for name in names:
+        library, symbol = libraries.resolve(name)
+        description = json.loads(json.dumps(libraries.describe(name)))
+        libraries._NAMES.pop(name)
+        libraries.redeclare(name, description)
+        assert libraries.resolve(name) == (library, symbol)
