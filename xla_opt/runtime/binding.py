@@ -164,7 +164,6 @@ libraries.on_declare(prefetch)
 # (convert-xla-to-linalg's convolution forms), and a phase of one tap is a GEMM.
 _CALLED_BY_TEXT = (
     (re.compile(r"dot_general|\.dot "), "f32", (libraries.GEMM_F32,)),
-    (re.compile(r"convolution"), "f32", (libraries.CONV_F32,)),
     (re.compile(r"lhs_dilat(?:e|ion) = \[[\d, ]*\b(?!1\b)\d+"), "f32", (libraries.GEMM_F32,)),
 )
 
@@ -184,8 +183,38 @@ def prefetch_by_text(text: str) -> None:
                 prefetch(library)
     for variant in sorts_in_text(text):
         prefetch(libraries.sort_library(variant))
+    for library in conv_libraries_in_text(text):
+        prefetch(library)
     if (library := fft_library_in_text(text)) is not None:
         prefetch(library)
+
+
+# A convolution's layouts as text: StableHLO's `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`,
+# or ours `kernel_output_feature_dimension = 3, ... output_feature_dimension = 3,
+# output_spatial_dimensions = [1, 2]`.
+_STABLEHLO_CONV = re.compile(r"convolution\([^)]*\)\s*dim_numbers\s*=\s*\[[^\]]*\]x\[([^\]]*)\]->\[([^\]]*)\]")
+_XLA_CONV = re.compile(
+    r"kernel_output_feature_dimension = (\d+), kernel_spatial_dimensions = \[[\d, ]*\], "
+    r"output_batch_dimension = \d+, output_feature_dimension = (\d+), output_spatial_dimensions = \[([\d, ]*)\]"
+)
+
+
+def conv_libraries_in_text(text: str) -> list[Library]:
+    """The f32 convolution kernels a program's text shows it calls, by side: rows
+    (side 1) for a convolution whose output and kernel both have their output features
+    innermost (a forward NHWC convolution, its weight gradient), columns (side 0) for
+    the others (NCHW; an NHWC input gradient, whose kernel JAX lays out [0, 1, o, i]),
+    as linalg-conv-to-kernel was seen to decide. A guess, as the others."""
+    if "f32" not in text:
+        return []
+    sides = set()
+    for kernel, output in _STABLEHLO_CONV.findall(text):
+        innermost = [spec.replace(" ", "").split(",")[-1] for spec in (kernel, output)]
+        sides.add(int(innermost == ["o", "f"]))
+    for kernel_feature, feature, spatial in _XLA_CONV.findall(text):
+        last = 1 + len([d for d in spatial.split(",") if d.strip()])
+        sides.add(int(int(kernel_feature) == last and int(feature) == last))
+    return [libraries.CONV_F32_BY_SIDE[side] for side in sorted(sides)]
 
 
 # An FFT as text, StableHLO's or ours: its type, lengths, operand and result types.

@@ -16,7 +16,7 @@
 // CHECK-NEXT:    %[[W:.*]] = llvm.bitcast %w : memref<8x8x3x3xf32> to !llvm.ptr
 // CHECK:         %[[X:.*]] = llvm.bitcast %x : memref<2x8x16x16xf32> to !llvm.ptr
 // CHECK:         %[[C:.*]] = llvm.bitcast %out : memref<2x8x16x16xf32> to !llvm.ptr
-// CHECK:         llvm.call @xla_opt_sconv(%[[TWO]], %[[ONE]], %[[ZERO]], %[[M]], %[[N]], %[[K]], %[[W]], %[[K]], %[[ONE]], {{.*}}, %[[X]], {{.*}}, %[[C]], %[[N]], %{{[^,]*}}, %{{[^,]*}}, %[[ONE]])
+// CHECK:         llvm.call @xla_opt_sconv_columns(%[[TWO]], %[[ONE]], %[[ZERO]], %[[M]], %[[N]], %[[K]], %[[W]], %[[K]], %[[ONE]], {{.*}}, %[[X]], {{.*}}, %[[C]], %[[N]], %{{[^,]*}}, %{{[^,]*}}, %[[ONE]])
 // CHECK-NOT:     linalg.generic
 // CHECK:         func.return
 func.func @nchw(%x: memref<2x8x16x16xf32>, %w: memref<8x8x3x3xf32>, %out: memref<2x8x16x16xf32>) {
@@ -63,7 +63,7 @@ func.func @nchw(%x: memref<2x8x16x16xf32>, %w: memref<8x8x3x3xf32>, %out: memref
 // CHECK-NEXT:    %[[N:.*]] = llvm.mlir.constant(16) : i64
 // CHECK-NEXT:    %[[K:.*]] = llvm.mlir.constant(72) : i64
 // CHECK-NEXT:    %[[W:.*]] = llvm.bitcast %w : memref<3x3x8x16xf32> to !llvm.ptr
-// CHECK:         llvm.call @xla_opt_sconv(%[[ONE]], %[[ONE]], %[[ONE]], %[[M]], %[[N]], %[[K]], %[[W]], %[[ONE]], %[[N]], {{.*}})
+// CHECK:         llvm.call @xla_opt_sconv_rows(%[[ONE]], %[[ONE]], %[[ONE]], %[[M]], %[[N]], %[[K]], %[[W]], %[[ONE]], %[[N]], {{.*}})
 // CHECK-NOT:     linalg.generic
 // CHECK:         func.return
 func.func @nhwc(%x: memref<2x17x17x8xf32>, %w: memref<3x3x8x16xf32>, %out: memref<2x8x8x16xf32>) {
@@ -92,7 +92,7 @@ func.func @nhwc(%x: memref<2x17x17x8xf32>, %w: memref<3x3x8x16xf32>, %out: memre
 // CHECK:         %[[SIXTEEN:.*]] = llvm.mlir.constant(16) : i64
 // CHECK-NEXT:    %[[E1:.*]] = llvm.mlir.constant(3) : i64
 // CHECK:         %[[C:.*]] = llvm.bitcast %out0 : memref<3x3x16x32xf32> to !llvm.ptr
-// CHECK:         llvm.call @xla_opt_sconv(%[[ONE]], %[[ONE]], %[[ONE]], %[[M]], %[[N]], %[[K]], %[[W]], %[[ONE]], %[[N]], %[[N]], %[[X]], %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %[[E1]], %[[SIXTEEN]], %{{[^,]*}}, %{{[^,]*}}, %[[ONE]], {{.*}}, %[[C]], %[[N]], {{.*}})
+// CHECK:         llvm.call @xla_opt_sconv_rows(%[[ONE]], %[[ONE]], %[[ONE]], %[[M]], %[[N]], %[[K]], %[[W]], %[[ONE]], %[[N]], %[[N]], %[[X]], %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %[[E1]], %[[SIXTEEN]], %{{[^,]*}}, %{{[^,]*}}, %[[ONE]], {{.*}}, %[[C]], %[[N]], {{.*}})
 // CHECK-NOT:     linalg.generic
 // CHECK:         func.return
 func.func @weight_gradient(%x: memref<4x8x8x16xf32>, %dy: memref<4x8x8x32xf32>, %out0: memref<3x3x16x32xf32>) {
@@ -189,6 +189,8 @@ func.func @not_taken(%x: memref<1x2x6x6xf32>, %w: memref<2x2x3x3xf32>, %out: mem
   func.return
 }
 
-// The declaration, once per module.
-// CHECK:       llvm.func @xla_opt_sconv(i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, {{.*}}, !llvm.ptr, i64, i64, i64, i64)
+// The declarations, once per module: the kernel of each side the calls take (each
+// side's alone is half the code of the kernel of both, `xla_opt_sconv`, to compile).
+// CHECK:       llvm.func @xla_opt_sconv_columns(i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, {{.*}}, !llvm.ptr, i64, i64, i64, i64)
+// CHECK:       llvm.func @xla_opt_sconv_rows(i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, {{.*}}, !llvm.ptr, i64, i64, i64, i64)
 // CHECK-NOT:   llvm.func
