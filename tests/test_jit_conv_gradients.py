@@ -22,6 +22,7 @@ import pytest
 
 import xla_opt
 from tests.test_interp_linear_algebra import layout_dnums
+from tests.test_jit_conv_kernel import sconv_kernels
 from tests.test_jit_linear_algebra import conv_op, func
 from xla_opt.lowering.conversions.convert_xla_to_linalg.convolution_forms import MIN_MACS, phases_of_dimension
 from xla_opt.lowering.kernels.conv import SYMBOL
@@ -37,7 +38,7 @@ def small_ints(rng: np.random.Generator, shape) -> np.ndarray:
 def kernel_calls(program: str) -> int:
     """Calls of the convolution kernel in the LLVM IR the JIT compiles for `program`."""
     ir = xla_opt.compile(program, backend="jit").jit.llvm_ir
-    return len(re.findall(rf'call [^\n]*@"?{SYMBOL}(?:_columns|_rows)?"?\(', ir))
+    return len(re.findall(rf'call [^\n]*@"?{SYMBOL}_(?:columns|rows)"?\(', ir))
 
 
 def gemm_calls(program: str) -> int:
@@ -354,19 +355,6 @@ def _host_has(shape) -> bool:
     return shape is SSE or shape_for(cpu_features(), wide=shape.wide) is shape
 
 
-def _sconv(shape):
-    import ctypes
-
-    from xla_opt.lowering.kernels.conv import PARAMS, SCONV
-    from xla_opt.lowering.kernels.gemm import library_ir
-    from xla_opt.runtime.llvm import compile_llvm_ir
-
-    native = compile_llvm_ir(library_ir([shape], [SCONV]).replace(f"@{SYMBOL}(", "@xla_opt_sconv_test("))
-    types = [ctypes.c_void_p if ty == "ptr" else ctypes.c_int64 for ty, _ in PARAMS]
-    function = ctypes.CFUNCTYPE(None, *types)(native.address("xla_opt_sconv_test"))
-    return lambda values: function(*(values[name[1:]] for _, name in PARAMS)), native
-
-
 def _nhwc_reference(x, w, stride, pad):
     """NHWC x HWIO -> NHWC in float64, from the definition."""
     n, h, wd, c = x.shape
@@ -395,7 +383,7 @@ def test_kernel_called_directly_nhwc_and_weight_gradient(name):
     shape = getattr(gemm, name)
     if not _host_has(shape):
         pytest.skip(f"the host has no {name}")
-    sconv, _native = _sconv(shape)
+    sconv, _native = sconv_kernels(shape)
     rng = np.random.default_rng(21)
     for n, h, c, o, stride, pad in [
         (2, 9, 8, 20, 1, ((1, 1), (1, 1))),

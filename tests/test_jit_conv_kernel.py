@@ -1,5 +1,5 @@
 """The convolution kernel (lowering/kernels/conv.py, issue 11): 2-D f32 convolutions of
-at least MIN_MACS multiply-adds are `linalg-conv-to-kernel` calls of `xla_opt_sconv`,
+at least MIN_MACS multiply-adds are `linalg-conv-to-kernel` calls of `xla_opt_sconv_<side>`,
 an implicit GEMM on the GEMM's micro-kernel, which must give the interpreter's results.
 
 Inputs are small nonzero integers: every product and partial sum is exact in f32, so
@@ -14,7 +14,7 @@ import re
 import numpy as np
 import pytest
 from xla_opt.lowering.transforms.linalg_conv_to_kernel import MIN_MACS
-from xla_opt.lowering.kernels.conv import PARAMS, SCONV, SYMBOL, SYMBOL_BY_SIDE
+from xla_opt.lowering.kernels.conv import PARAMS, SCONV_BY_SIDE, SYMBOL, SYMBOL_BY_SIDE
 from xla_opt.lowering.kernels.gemm import AVX2_FMA, OVERWRITE, SSE, library_ir
 
 import xla_opt
@@ -340,7 +340,7 @@ func.func @main(%x: {t}, %w1: {kt}, %w2: {kt}) -> {t} {{
   func.return %r : {t}
 }}"""
     llvm_ir = xla_opt.compile(program, backend="jit").jit.llvm_ir
-    assert len(re.findall(rf'call .*@"?{SYMBOL}(?:_columns|_rows)?"?\(', llvm_ir)) == 2
+    assert len(re.findall(rf'call .*@"?{SYMBOL}_(?:columns|rows)"?\(', llvm_ir)) == 2
     got = xla_opt.run(program, x, w1, w2, backend="jit")[0]
     np.testing.assert_array_equal(
         got, xla_opt.run(program, x, w1, w2, backend="interpreter")[0]
@@ -398,6 +398,21 @@ def test_not_taken(case):
     check(program, lhs, rhs)
 
 
+def sconv_kernels(shape):
+    """The kernel of each side on `shape` compiled alone (its own names), and a call of
+    the one `values["side"]` names with `values` (PARAMS' names without the %); the
+    compiled module, to keep alive while it is called."""
+    from xla_opt.runtime.llvm import compile_llvm_ir
+
+    ir = library_ir([shape], list(SCONV_BY_SIDE.values()))
+    for side, entry in SCONV_BY_SIDE.items():
+        ir = ir.replace(f"@{entry.symbol}(", f"@xla_opt_sconv_test{side}(")
+    native = compile_llvm_ir(ir)
+    types = [ctypes.c_void_p if ty == "ptr" else ctypes.c_int64 for ty, _ in PARAMS]
+    by_side = {side: ctypes.CFUNCTYPE(None, *types)(native.address(f"xla_opt_sconv_test{side}")) for side in SCONV_BY_SIDE}
+    return lambda values: by_side[values["side"]](*(values[name[1:]] for _, name in PARAMS)), native
+
+
 @pytest.mark.parametrize("shape", [SSE, AVX2_FMA], ids=["sse", "avx2"])
 def test_kernel_called_directly(shape):
     """Each kernel shape's variant compiled alone and called through ctypes: C +=
@@ -410,13 +425,7 @@ def test_kernel_called_directly(shape):
 
         if kernel_shape(wide=False) is not AVX2_FMA:
             pytest.skip("the host has no AVX2 + FMA")
-    from xla_opt.runtime.llvm import compile_llvm_ir
-
-    native = compile_llvm_ir(
-        library_ir([shape], [SCONV]).replace(f"@{SYMBOL}(", "@xla_opt_sconv_test(")
-    )
-    types = [ctypes.c_void_p if ty == "ptr" else ctypes.c_int64 for ty, _ in PARAMS]
-    sconv = ctypes.CFUNCTYPE(None, *types)(native.address("xla_opt_sconv_test"))
+    sconv, _native = sconv_kernels(shape)
     rng = np.random.default_rng(12)
     for n, c, h, wd, o, (kh, kw), stride, pad, dil in [
         (2, 3, 9, 11, 5, (3, 3), (1, 2), ((1, 2), (2, 0)), (1, 1)),
@@ -440,10 +449,10 @@ def test_kernel_called_directly(shape):
             "h0": 0, "h1": dil[0], "h2": 0, "w0": 0, "w1": 0, "w2": dil[1],
             "C": out.ctypes.data, "ldc": oh * ow, "c_image": o * oh * ow, "c_group": 0, "flags": 0,
         }  # fmt: skip
-        sconv(*(values[name[1:]] for _, name in PARAMS))
+        sconv(values)
         np.testing.assert_array_equal(out, 1 + expected)
         out[...] = np.nan
-        sconv(*(values[name[1:]] for _, name in PARAMS if name != "%flags"), OVERWRITE)
+        sconv(values | {"flags": OVERWRITE})
         np.testing.assert_array_equal(out, expected)
     # NHWC x HWIO (`side` 1, batch folded into the windows): 16 features, read in place
     # through the indirect micro-kernel's row pointers on this shape's tile
@@ -464,21 +473,22 @@ def test_kernel_called_directly(shape):
         "h0": dil[0], "h1": 0, "h2": 0, "w0": 0, "w1": dil[1], "w2": 0,
         "C": out.ctypes.data, "ldc": o, "c_image": 0, "c_group": 0, "flags": 0,
     }  # fmt: skip
-    sconv(*(values[name[1:]] for _, name in PARAMS))
+    sconv(values)
     np.testing.assert_array_equal(out, 1 + expected)
 
 
 @pytest.mark.parametrize("specs, side", [(("NCHW", "OIHW", "NCHW"), 0), (("NHWC", "HWIO", "NHWC"), 1)])
 def test_a_program_whose_convolutions_take_one_side_calls_that_sides_kernel(specs, side):
-    """Windows as columns (NCHW: side 0) or as rows (NHWC: side 1): a program whose
-    convolutions all take one side calls that side's kernel (half the library's code,
-    0.44 s of LLVM instead of 0.81 with an empty disk cache), not the kernel of both;
-    the interpreter's results. (A module with both: lit_tests' linalg-conv-to-kernel.)"""
+    """Windows as columns (NCHW: side 0) or as rows (NHWC: side 1): a convolution calls
+    its side's kernel, and a program whose convolutions all take one side compiles that
+    kernel alone (0.44 s of LLVM with an empty disk cache; both sides in one kernel took
+    0.81); the interpreter's results. (A module with both: lit_tests'
+    linalg-conv-to-kernel.)"""
     rng = np.random.default_rng(side)
     lhs = small_ints(rng, shape_in(specs[0], {"N": 2, "C": 8, "H": 10, "W": 12}))
     rhs = small_ints(rng, shape_in(specs[1], {"O": 16, "I": 8, "H": 3, "W": 3}))
     program = program_of(lhs, rhs, specs, padding=[(1, 1), (1, 1)])
     ir = xla_opt.compile(program, backend="jit").jit.llvm_ir
     assert len(re.findall(rf'call [^\n]*@"?{SYMBOL_BY_SIDE[side]}"?\(', ir)) == 1
-    assert not re.search(rf'@"?{SYMBOL}"?\(', ir)
+    assert not re.search(rf'@"?{SYMBOL_BY_SIDE[1 - side]}"?\(', ir)
     check(program, lhs, rhs)

@@ -1,7 +1,8 @@
-"""`xla_opt_sconv`: a 2-D f32 convolution as an implicit GEMM on the GEMM's blocking,
-micro-kernel and threading (`gemm.py`), emitted as LLVM IR text.
+"""`xla_opt_sconv_columns`, `xla_opt_sconv_rows`: a 2-D f32 convolution as an implicit
+GEMM on the GEMM's blocking, micro-kernel and threading (`gemm.py`), emitted as LLVM
+IR text, one kernel (and library) per `side`.
 
-    void xla_opt_sconv(i64 images, i64 groups, i64 side, i64 M, i64 N, i64 K,
+    void xla_opt_sconv_<side>(i64 images, i64 groups, i64 side, i64 M, i64 N, i64 K,
                        float* W, i64 w_o, i64 w_k, i64 w_group,
                        float* X, i64 x_image, i64 x_group,
                        i64 H, i64 Wd, i64 sH, i64 sW, i64 padH, i64 padW,
@@ -32,10 +33,13 @@ W[o * w_o + k * w_k], and the im2col matrix of the input windows, element (k, x)
   and 0 outside [0, H) x [0, Wd) (sH, sW: the input's row and column strides): the
   padding is never materialized.
 
-`side` 0: C (M x N, row stride ldc) += kernel (M = output features) @ im2col
-(N = windows): output features are rows, windows contiguous columns (NCHW). `side` 1:
-C (M x N) += im2col^T (M = windows) @ kernel^T (N = output features): windows are rows,
+`side` 0 (`_columns`): C (M x N, row stride ldc) += kernel (M = output features) @ im2col
+(N = windows): output features are rows, windows contiguous columns (NCHW). `side` 1
+(`_rows`): C (M x N) += im2col^T (M = windows) @ kernel^T (N = output features): windows are rows,
 features contiguous columns (NHWC). So any layout is strides; C's rows are ldc apart.
+Each kernel has one side's blocked loops and packing (a kernel of both was twice the
+code to compile: 0.81 s with an empty disk cache, 0.44 s for one); its `side`
+parameter says which it is and is not read.
 `flags` is the GEMM's (gemm.py): OVERWRITE makes each product C = instead of C +=
 (the caller's zero fill dropped); the epilogue flags are not used here.
 
@@ -62,6 +66,7 @@ in the padding), and the GEMM's indirect micro-kernel reads the rows where they 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 from xla_opt.lowering.kernels.gemm import (
@@ -538,10 +543,9 @@ def _indirect_run(e: Emitter, s: KernelShape) -> str:
     return e.value(f"select i1 {ok}, i64 {run}, i64 0")
 
 
-def _serial(e: Emitter, s: KernelShape, sides: tuple[int, ...] = (0, 1)) -> None:
+def _serial(e: Emitter, s: KernelShape, side: int) -> None:
     """Each (image, group) sub-problem's columns [%j0, %j1) through the blocked loops,
-    the windows on the side `%side` says; only the blocked loops of `sides` are emitted
-    (one side: `%side` is not read)."""
+    the windows on `side`."""
     raws, ap, bp = packing_buffers(e, s, "%M", e.value("sub i64 %j1, %j0"), "%K")
     x_room = max(s.nc, s.mc)
     raw_x, x_table = aligned_buffer(e, 4 * x_room)
@@ -559,28 +563,11 @@ def _serial(e: Emitter, s: KernelShape, sides: tuple[int, ...] = (0, 1)) -> None
         base = e.gep("%X", e.add(e.mul(image, "%x_image"), e.mul(group, "%x_group")))
         windows = Windows(base, x_table, x_room, p_table, s.kc, _lanes(s), zeros, x_key, p_key)
         c = e.gep("%C", e.add(e.mul(image, "%c_image"), e.mul(group, "%c_group")))
-
-        def by_columns() -> None:
+        if side == 0:
             blocked_loops(e, s, Gemm("%M", "%K", kernel, windows, c, "%ldc", "%flags"), ap, bp, "%j0", "%j1")
-
-        def by_rows() -> None:
+        else:
             rows = dataclasses.replace(windows, run=run)
             blocked_loops(e, s, Gemm("%M", "%K", rows, kernel, c, "%ldc", "%flags", a_run=run), ap, bp, "%j0", "%j1")
-
-        if sides == (0,):
-            by_columns()
-        elif sides == (1,):
-            by_rows()
-        else:
-            columns, rows_label, done = (e.new_label("columns"), e.new_label("rows"), e.new_label("side"))
-            e.emit(f"br i1 {e.value('icmp eq i64 %side, 0')}, label %{columns}, label %{rows_label}")
-            e.label(columns)
-            by_columns()
-            e.emit(f"br label %{done}")
-            e.label(rows_label)
-            by_rows()
-            e.emit(f"br label %{done}")
-            e.label(done)
     free_buffers(e, [*raws, raw_x, raw_p, raw_zeros])
 
 
@@ -605,15 +592,8 @@ def _work(e: Emitter) -> str:
     return e.mul(e.mul(e.mul("%images", "%groups"), e.mul("%M", "%N")), "%K")
 
 
-SCONV = Entry(SYMBOL, PARAMS, "%N", _work, _serial, _declarations, wide=WIDE)
-# The kernel of one side only (`side` 0: windows are columns; 1: rows), for a program
-# whose convolutions all take that side: half the code (the blocked loops and their
-# packing emitted once), compiled in 0.44 s instead of 0.81 with an empty disk cache.
-# The same signature (%side not read).
 SYMBOL_BY_SIDE = {0: f"{SYMBOL}_columns", 1: f"{SYMBOL}_rows"}
 SCONV_BY_SIDE = {
-    side: Entry(
-        symbol, PARAMS, "%N", _work, lambda e, s, side=side: _serial(e, s, (side,)), _declarations, wide=WIDE
-    )
+    side: Entry(symbol, PARAMS, "%N", _work, functools.partial(_serial, side=side), _declarations, wide=WIDE)
     for side, symbol in SYMBOL_BY_SIDE.items()
 }

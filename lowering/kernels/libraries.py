@@ -89,8 +89,7 @@ def _gemm_library(name: str, entries: list[gemm.Entry], opt_level: int | None = 
 # are compiled at O1, the level their sum's size gave them: their loops are vector code
 # as emitted, which O3 only makes slower to compile (sgemm 0.40 s, sconv 1.05 s).
 GEMM_F32 = _gemm_library("gemm-f32", [gemm.SGEMM, gemm.SGEMM_NARROW], opt_level=1)
-CONV_F32 = _gemm_library("conv-f32", [conv.SCONV], opt_level=1)
-# a program whose convolutions all take one side calls that side's kernel alone
+# the convolution kernel of each side (conv.py), a library each
 CONV_F32_BY_SIDE = {
     side: _gemm_library(f"conv-f32-{('columns', 'rows')[side]}", [entry], opt_level=1)
     for side, entry in conv.SCONV_BY_SIDE.items()
@@ -104,7 +103,7 @@ THREADS = Library("threads", (threads.NUM_THREADS, threads.SET_NUM_THREADS), lam
 # missing, these one-thread stand-ins.
 OPENMP = Library("openmp", threads.GOMP_SYMBOLS, lambda target: threads.SERIAL_GOMP_IR)
 MPI = Library("mpi", mpi.SYMBOLS, lambda target: mpi.wrappers_ir(target.mpi_abi()))
-FIXED = (GEMM_F32, CONV_F32, *CONV_F32_BY_SIDE.values(), GEMM_F64, GEMM_HALF, GEMM_I32, STREAM, THREADS, OPENMP, MPI)
+FIXED = (GEMM_F32, *CONV_F32_BY_SIDE.values(), GEMM_F64, GEMM_HALF, GEMM_I32, STREAM, THREADS, OPENMP, MPI)
 
 
 @functools.cache

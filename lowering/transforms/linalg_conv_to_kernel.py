@@ -1,7 +1,7 @@
 """`linalg-conv-to-kernel`: a bufferized 2-D f32 convolution becomes a call of the
 micro-kernel library's implicit GEMM (`lowering/kernels/conv.py`): the kernel of its side,
-`xla_opt_sconv_columns` or `xla_opt_sconv_rows`, each half the code of `xla_opt_sconv`
-(both sides) for a first run to compile.
+`xla_opt_sconv_columns` or `xla_opt_sconv_rows` (a library each: a program of one side
+compiles half the code).
 
 It runs after `linalg-matmul-to-kernel`, on memrefs, and takes the two forms
 `convert-xla-to-linalg` gives a convolution:
@@ -478,9 +478,8 @@ def kernel_conv(op: linalg.GenericOp, limits: ConvToKernelPass | None = None) ->
 
 class ConvToKernel(RewritePattern):
     """A bufferized 2-D f32 convolution (see the module doc) -> `llvm.call` of the
-    kernel of its side, `@xla_opt_sconv_columns` or `@xla_opt_sconv_rows` (the kernel
-    of both sides, `@xla_opt_sconv`, is twice the code to compile); the sides taken in
-    `sides`."""
+    kernel of its side, `@xla_opt_sconv_columns` or `@xla_opt_sconv_rows`; the sides
+    taken in `sides`."""
 
     def __init__(self, limits: ConvToKernelPass | None = None) -> None:
         self.sides: set[int] = set()

@@ -189,8 +189,8 @@ func.func @not_taken(%x: memref<1x2x6x6xf32>, %w: memref<2x2x3x3xf32>, %out: mem
   func.return
 }
 
-// The declarations, once per module: the kernel of each side the calls take (each
-// side's alone is half the code of the kernel of both, `xla_opt_sconv`, to compile).
+// The declarations, once per module: the kernel of each side the calls take (a
+// library each: a program of one side compiles half the code).
 // CHECK:       llvm.func @xla_opt_sconv_columns(i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, {{.*}}, !llvm.ptr, i64, i64, i64, i64)
 // CHECK:       llvm.func @xla_opt_sconv_rows(i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, {{.*}}, !llvm.ptr, i64, i64, i64, i64)
 // CHECK-NOT:   llvm.func
