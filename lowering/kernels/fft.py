@@ -85,6 +85,8 @@ HUGE = 2.0**960  # a row's values below this cannot overflow in any sum of a tra
 KINDS = ("c2c", "r2c", "c2r")
 # element type name -> (LLVM part type, parts per element)
 TYPES = {"f32": ("float", 1), "f64": ("double", 1), "c64": ("float", 2), "c128": ("double", 2)}
+# an element type as MLIR spells it -> its name here (the lowering's types, a program's text)
+ELEMENT_NAMES = {"f32": "f32", "f64": "f64", "complex<f32>": "c64", "complex<f64>": "c128"}
 
 
 @dataclass(frozen=True)

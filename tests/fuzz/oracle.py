@@ -698,7 +698,7 @@ def _check_runs(module, seed: int, result: CaseResult) -> None:
         if want is None or got is None:
             continue
         result.notes.append(f"ran @{entry} on both backends")
-        undetermined = _non_strict_sort_comparator(func) or _cholesky_of_a_non_finite_factor(alone, want)
+        undetermined = _non_strict_sort_comparator(alone) or _cholesky_of_a_non_finite_factor(alone, want)
         if undetermined:
             result.notes.append(f"@{entry}: results not compared: {undetermined}")
             continue
@@ -716,15 +716,15 @@ def _check_runs(module, seed: int, result: CaseResult) -> None:
                 )
 
 
-def _non_strict_sort_comparator(func) -> str | None:
-    """Why the order a sort in `func` gives is not determined, or None. The spec asks
+def _non_strict_sort_comparator(module) -> str | None:
+    """Why the order a sort in `module` gives is not determined, or None. The spec asks
     of a sort's comparator a strict weak order; one returning a comparison EQ, NE, GE
     or LE (a mutation of LT or GT) is not one, and with it each backend's order is its
     algorithm's (mutant seed 826680: a stable sort by NE). An EQ inside a lexicographic
     comparator (`a0 < b0 or a0 == b0 and a1 < b1`) is not the returned value."""
     from xla_opt.dialects import xla
 
-    for sort in func.walk():
+    for sort in module.walk():
         if not isinstance(sort, xla.SortOp):
             continue
         returned = sort.comparator.block.last_op.operands[0].owner

@@ -223,7 +223,6 @@ _FFT = re.compile(
     r"\.fft\s+%[\w#]+,\s*(?:fft_)?type\s*=\s*(\w+),\s*(?:fft_)?length\s*=\s*\[([\d,\s]*)\]\s*:\s*"
     rf"\({_TENSOR}\)\s*->\s*{_TENSOR}"
 )
-_FFT_ELEMENTS = {"f32": "f32", "f64": "f64", "complex<f32>": "c64", "complex<f64>": "c128"}
 
 
 def fft_library_in_text(text: str) -> Library | None:
@@ -239,8 +238,8 @@ def fft_library_in_text(text: str) -> Library | None:
             shape,
             result_shape,
             [int(v) for v in lengths.replace(" ", "").split(",") if v],
-            _FFT_ELEMENTS.get(element),
-            _FFT_ELEMENTS.get(result_element),
+            fft.ELEMENT_NAMES.get(element),
+            fft.ELEMENT_NAMES.get(result_element),
         )
         calls += found or []
     return libraries.fft_library(*fft.library_need(calls)) if calls else None

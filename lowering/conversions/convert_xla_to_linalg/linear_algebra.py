@@ -841,15 +841,7 @@ UNROLLED_RADIX = DIRECT_BELOW - 1  # a Cooley-Tukey step of a larger radix sums 
 def _cost_guess(n: int) -> float:
     """pocketfft's and DUCC's estimate of the cost of Cooley-Tukey steps for length n:
     n times the sum of its prime factors, those above 5 weighted 1.1."""
-    cost, rest, p = 0.0, n, 2
-    while p * p <= rest:
-        while rest % p == 0:
-            cost += p if p <= 5 else 1.1 * p
-            rest //= p
-        p += 1
-    if rest > 1:
-        cost += rest if rest <= 5 else 1.1 * rest
-    return cost * n
+    return n * sum(p if p <= 5 else 1.1 * p for p in prime_factors(n))
 
 
 def _good_size(n: int) -> int:
@@ -965,12 +957,10 @@ def row_exponent(b: LoopBuilder, z: SSAValue, axis: int, indices: list[SSAValue]
     return b.add_op(arith.AndIOp(shifted, b.add_op(arith.ConstantOp(IntegerAttr(0x7FF, i64)))))
 
 
-def row_scales(
-    b: LoopBuilder, exponents: SSAValue, axis: int, indices: list[SSAValue]
-) -> tuple[SSAValue, SSAValue]:
-    """(down, up) of the row through `indices`: for a biased exponent E of its largest
-    magnitude in [1023 + HUGE_ROW_EXPONENT, 2046], 2^(1024 - E) and 2^(E - 1024)
-    (normal doubles, their product 1), else 1 and 1."""
+def row_scale(b: LoopBuilder, exponents: SSAValue, axis: int, indices: list[SSAValue], up: bool) -> SSAValue:
+    """The scale down (or `up`) of the row through `indices`: for a biased exponent E
+    of its largest magnitude in [1023 + HUGE_ROW_EXPONENT, 2046], 2^(1024 - E) (or
+    2^(E - 1024): normal doubles, their product 1), else 1."""
 
     def integer(value: int) -> SSAValue:
         return b.add_op(arith.ConstantOp(IntegerAttr(value, i64)))
@@ -982,14 +972,10 @@ def row_scales(
             b.add_op(arith.CmpiOp(e, integer(2046), "ule")),
         )
     )
-    mantissa = integer(_F64_MANTISSA)
-    # 2^(1024 - E): biased exponent 2047 - E; 2^(E - 1024): E - 1
-    down_bits = b.add_op(arith.ShLIOp(b.add_op(arith.SubiOp(integer(2047), e)), mantissa))
-    up_bits = b.add_op(arith.ShLIOp(b.add_op(arith.SubiOp(e, integer(1))), mantissa))
-    one = b.float_const(1.0, f64)
-    return tuple(  # type: ignore[return-value]
-        b.add_op(arith.SelectOp(huge, b.add_op(arith.BitcastOp(bits, f64)), one)) for bits in (down_bits, up_bits)
-    )
+    # 2^(E - 1024): biased exponent E - 1; 2^(1024 - E): 2047 - E
+    biased = arith.SubiOp(e, integer(1)) if up else arith.SubiOp(integer(2047), e)
+    bits = b.add_op(arith.ShLIOp(b.add_op(biased), integer(_F64_MANTISSA)))
+    return b.add_op(arith.SelectOp(huge, b.add_op(arith.BitcastOp(bits, f64)), b.float_const(1.0, f64)))
 
 
 def real_scaled(b: LoopBuilder, z: SSAValue, factor: SSAValue) -> SSAValue:
@@ -1030,7 +1016,7 @@ def bluestein(z: SSAValue, axis: int, inverse: bool) -> list[Operation]:
         last = b.const(n - 1)
         jj = b.min_u(j, last)
         x = b.read(z, at_axis(indices, axis, jj), elem_of(z_type))
-        down, _ = row_scales(b, exponents[-1].results[0], axis, indices)
+        down = row_scale(b, exponents[-1].results[0], axis, indices, up=False)
         x = b.add_op(arith.MulfOp(x, down)) if not isinstance(x.type, ComplexType) else real_scaled(b, x, down)
         product = make_complex(b, *times(b, x, b.read(chirp.result, [jj], WORK)))
         return b.add_op(arith.SelectOp(b.cmp("ule", j, last), product, complex_zero(b)))
@@ -1053,17 +1039,14 @@ def bluestein(z: SSAValue, axis: int, inverse: bool) -> list[Operation]:
     def dechirp(b: LoopBuilder, k: SSAValue, indices: list[SSAValue]) -> SSAValue:
         value = make_complex(b, *times(b, b.read(convolved, indices, WORK), b.read(chirp.result, [k], WORK)))
         value = scaled(b, value, 1.0 / n) if inverse else value
-        _, up = row_scales(b, exponents[-1].results[0], axis, indices)
-        return real_scaled(b, value, up)
+        return real_scaled(b, value, row_scale(b, exponents[-1].results[0], axis, indices, up=True))
 
     return [*ops, *over_result(reshaped_axis(z_type, axis, n, WORK), axis, dechirp)]
 
 
 def _fft_element(element: Attribute) -> str | None:
     """The FFT kernel's name of an element type (fft.TYPES), None for another type."""
-    if isinstance(element, ComplexType):
-        return {f32: "c64", f64: "c128"}.get(element.element_type)  # type: ignore[call-overload]
-    return {f32: "f32", f64: "f64"}.get(element)  # type: ignore[call-overload]
+    return fft.ELEMENT_NAMES.get(str(element))
 
 
 def fft_kernel_calls(op: xla.FftOp) -> list[fft.KernelCall] | None:
@@ -1129,7 +1112,6 @@ class FftToKernel(RewritePattern):
         current = list(shape_of(op.operand.type))
         for i, call in enumerate(calls):
             variant, axis, n = call.variant, call.axis, call.n
-            assert variant.symbol in library.symbols, (variant.symbol, library.name)
             out_shape = list(current)
             if variant.kind == "r2c":
                 out_shape[axis] = n // 2 + 1
@@ -1167,10 +1149,11 @@ class FftToGeneric(RewritePattern):
     Each DFT (`dft_axis`) is mixed-radix Cooley-Tukey over the prime factors of its
     length, n (p1 + p2 + ...) terms, or, where XLA's and numpy's FFTs take it
     (`takes_bluestein`: a length of 50 or more with a large prime factor), Bluestein's
-    algorithm (`bluestein`): O(n log n) for every length. A NaN or an infinity in the input keeps XLA's exact zeros and infinities
-    where the steps multiply it by trivial twiddles only; where two steps both
-    multiply it by non-trivial ones, whether a part is NaN or an infinity can differ
-    from XLA's (its DUCC butterflies and factor order are not these)."""
+    algorithm (`bluestein`): O(n log n) for every length. A NaN or an infinity in the
+    input keeps XLA's exact zeros and infinities where the steps multiply it by trivial
+    twiddles only; where two steps both multiply it by non-trivial ones, whether a part
+    is NaN or an infinity can differ from XLA's (its DUCC butterflies and factor order
+    are not these)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: xla.FftOp, rewriter: PatternRewriter):
